@@ -1,0 +1,78 @@
+//! The command line: argument types (clap derive) and dispatch. Each command lives in its own
+//! file, turns its arguments into library calls and reports through [`Printer`].
+
+mod validate;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::output::{ColorChoice, Printer};
+
+/// Exit statuses, as documented in `--help`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExitStatus {
+    /// 0: everything checked is valid (warnings allowed).
+    Success,
+    /// 1: a package is invalid.
+    Failure,
+    /// 2: the command could not do its job (usage, missing folder, I/O).
+    Error,
+}
+
+impl ExitStatus {
+    pub fn code(self) -> u8 {
+        match self {
+            ExitStatus::Success => 0,
+            ExitStatus::Failure => 1,
+            ExitStatus::Error => 2,
+        }
+    }
+
+    /// The worse of two statuses.
+    pub fn max(self, other: ExitStatus) -> ExitStatus {
+        if other.code() > self.code() { other } else { self }
+    }
+}
+
+/// Output format for commands that report results.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Diagnostics rendered for people, on stderr.
+    Human,
+    /// One versioned JSON document on stdout (see docs/json-output.md).
+    Json,
+}
+
+const AFTER_HELP: &str = "\
+Exit status:
+  0  success (warnings allowed)
+  1  a package is invalid
+  2  usage error, or a path could not be read
+
+Environment:
+  NO_COLOR          disables colour when set to a non-empty value
+  OPENCORVUS_HOME   OpenCorvus data root (default: the per-OS data directory)";
+
+/// A package manager for expert-squad packages: scaffold, check, fingerprint, pack and install.
+#[derive(Debug, Parser)]
+#[command(name = "squad", version, about, after_help = AFTER_HELP)]
+pub struct Cli {
+    /// When to use colour in human output.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true)]
+    pub color: ColorChoice,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    Validate(validate::ValidateArgs),
+}
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> ExitStatus {
+    let printer = Printer::new(cli.color);
+    match cli.command {
+        Command::Validate(args) => validate::run(&args, &printer),
+    }
+}

@@ -1,0 +1,117 @@
+//! The `--format json` document. Its shape is versioned by [`SCHEMA_VERSION`] and documented in
+//! `docs/json-output.md`; these types are separate from [`Diagnostic`] so that internal changes
+//! never leak into the contract.
+
+use serde::Serialize;
+
+use super::{Diagnostic, Severity};
+use crate::source::{Position, SourceFile};
+
+/// Bumped on any incompatible change of the JSON output.
+pub const SCHEMA_VERSION: u32 = 1;
+
+#[derive(Debug, Serialize)]
+pub struct JsonPosition {
+    pub line: usize,
+    pub column: usize,
+    pub offset: usize,
+}
+
+impl From<Position> for JsonPosition {
+    fn from(position: Position) -> Self {
+        JsonPosition {
+            line: position.line,
+            column: position.column,
+            offset: position.offset,
+        }
+    }
+}
+
+#[derive(Debug, Serialize)]
+pub struct JsonLabel {
+    pub start: JsonPosition,
+    pub end: JsonPosition,
+    pub message: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct JsonDiagnostic {
+    pub code: &'static str,
+    pub severity: Severity,
+    pub message: String,
+    /// Package-relative path of the file concerned.
+    pub file: String,
+    pub pointer: Option<String>,
+    pub start: Option<JsonPosition>,
+    pub end: Option<JsonPosition>,
+    pub label: Option<String>,
+    pub labels: Vec<JsonLabel>,
+    pub help: Vec<String>,
+}
+
+#[derive(Debug, Default, Serialize, Clone, Copy)]
+pub struct Summary {
+    pub errors: usize,
+    pub warnings: usize,
+    pub notes: usize,
+}
+
+impl Summary {
+    pub fn of(diagnostics: &[Diagnostic]) -> Summary {
+        let mut summary = Summary::default();
+        for diagnostic in diagnostics {
+            summary.add(diagnostic.severity());
+        }
+        summary
+    }
+
+    fn add(&mut self, severity: Severity) {
+        match severity {
+            Severity::Error => self.errors += 1,
+            Severity::Warning => self.warnings += 1,
+            Severity::Note => self.notes += 1,
+        }
+    }
+
+    pub fn merge(&mut self, other: Summary) {
+        self.errors += other.errors;
+        self.warnings += other.warnings;
+        self.notes += other.notes;
+    }
+}
+
+impl JsonDiagnostic {
+    pub fn new(diagnostic: &Diagnostic, source: Option<&SourceFile>) -> Self {
+        let (start, end) = match (source, &diagnostic.span) {
+            (Some(source), Some(span)) => (
+                Some(source.position(span.start).into()),
+                Some(source.position(span.end).into()),
+            ),
+            _ => (None, None),
+        };
+        let labels = match source {
+            Some(source) => diagnostic
+                .labels
+                .iter()
+                .map(|label| JsonLabel {
+                    start: source.position(label.span.start).into(),
+                    end: source.position(label.span.end).into(),
+                    message: label.message.clone(),
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        JsonDiagnostic {
+            code: diagnostic.code.as_str(),
+            severity: diagnostic.severity(),
+            message: diagnostic.message.clone(),
+            file: diagnostic.file.clone(),
+            pointer: diagnostic.pointer.clone(),
+            start,
+            end,
+            label: diagnostic.span_label.clone(),
+            labels,
+            help: diagnostic.help.clone(),
+        }
+    }
+}

@@ -1,0 +1,145 @@
+//! Diagnostics: what is wrong with a package, as data.
+//!
+//! Checks push [`Diagnostic`]s into a [`Diagnostics`] collector instead of stopping at the first
+//! problem. Each diagnostic names its file (package-relative, `/`-separated), an optional byte
+//! span in that file, the JSON pointer of the manifest value it concerns, and hints. Rendering
+//! (human or JSON) happens once, at the end, in [`render`] and [`json`].
+
+mod code;
+pub mod json;
+pub mod render;
+
+pub use code::Code;
+
+use std::ops::Range;
+
+use serde::Serialize;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+    Note,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Note => "note",
+        }
+    }
+}
+
+/// A secondary span in the same file, with its own message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Label {
+    pub span: Range<usize>,
+    pub message: String,
+}
+
+/// One problem found in a package.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub code: Code,
+    pub message: String,
+    /// Package-relative path with `/` separators; `.` for the package root itself.
+    pub file: String,
+    pub span: Option<Range<usize>>,
+    /// Text shown under the primary span.
+    pub span_label: Option<String>,
+    /// JSON pointer of the manifest (or declaration) value concerned, e.g. `/capability_projection/agents/x`.
+    pub pointer: Option<String>,
+    pub labels: Vec<Label>,
+    pub help: Vec<String>,
+}
+
+impl Diagnostic {
+    pub fn new(code: Code, file: impl Into<String>, message: impl Into<String>) -> Self {
+        Diagnostic {
+            code,
+            message: message.into(),
+            file: file.into(),
+            span: None,
+            span_label: None,
+            pointer: None,
+            labels: Vec::new(),
+            help: Vec::new(),
+        }
+    }
+
+    pub fn severity(&self) -> Severity {
+        self.code.severity()
+    }
+
+    pub fn span(mut self, span: Range<usize>) -> Self {
+        self.span = Some(span);
+        self
+    }
+
+    pub fn span_label(mut self, text: impl Into<String>) -> Self {
+        self.span_label = Some(text.into());
+        self
+    }
+
+    pub fn pointer(mut self, pointer: impl Into<String>) -> Self {
+        self.pointer = Some(pointer.into());
+        self
+    }
+
+    pub fn label(mut self, span: Range<usize>, message: impl Into<String>) -> Self {
+        self.labels.push(Label {
+            span,
+            message: message.into(),
+        });
+        self
+    }
+
+    pub fn help(mut self, text: impl Into<String>) -> Self {
+        self.help.push(text.into());
+        self
+    }
+}
+
+/// Collects diagnostics during validation.
+#[derive(Debug, Default)]
+pub struct Diagnostics {
+    items: Vec<Diagnostic>,
+}
+
+impl Diagnostics {
+    pub fn push(&mut self, diagnostic: Diagnostic) {
+        self.items.push(diagnostic);
+    }
+
+    pub fn has_errors(&self) -> bool {
+        self.items
+            .iter()
+            .any(|diagnostic| diagnostic.severity() == Severity::Error)
+    }
+
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// Sorted by file, then position (file-level diagnostics first), then code; exact duplicates
+    /// (the same rule reached twice through one cause) are dropped.
+    pub fn into_sorted(mut self) -> Vec<Diagnostic> {
+        self.items.sort_by(|a, b| {
+            (&a.file, a.span.as_ref().map(|s| (s.start, s.end)), a.code, &a.message).cmp(&(
+                &b.file,
+                b.span.as_ref().map(|s| (s.start, s.end)),
+                b.code,
+                &b.message,
+            ))
+        });
+        self.items.dedup();
+        self.items
+    }
+}

@@ -1,0 +1,39 @@
+//! The environment `squad` reads: OpenCorvus's data root (LOC-2). The only place that looks at
+//! environment variables.
+
+use std::path::PathBuf;
+
+/// `<R>`: `$OPENCORVUS_HOME` when absolute and not blank, else the per-OS data directory.
+pub fn opencorvus_root() -> Option<PathBuf> {
+    if let Some(home) = std::env::var_os("OPENCORVUS_HOME") {
+        let path = PathBuf::from(&home);
+        if path.is_absolute() && !home.to_string_lossy().trim().is_empty() {
+            return Some(path);
+        }
+    }
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    if cfg!(target_os = "macos") {
+        return home.map(|home| home.join("Library/Application Support/opencorvus"));
+    }
+    if cfg!(windows) {
+        return std::env::var_os("LOCALAPPDATA")
+            .map(PathBuf::from)
+            .or_else(|| home.map(|home| home.join("AppData").join("Local")))
+            .map(|base| base.join("opencorvus"));
+    }
+    let data = std::env::var_os("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .filter(|path| path.is_absolute())
+        .or_else(|| home.map(|home| home.join(".local/share")))?;
+    Some(data.join("opencorvus"))
+}
+
+/// The global config root `<R>/config`.
+pub fn global_config_root() -> Option<PathBuf> {
+    opencorvus_root().map(|root| root.join("config"))
+}
+
+/// Whether colour is disabled by `NO_COLOR` (any non-empty value).
+pub fn no_color() -> bool {
+    std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty())
+}

@@ -1,0 +1,25 @@
+//! `squad`: a package manager for expert-squad packages.
+//!
+//! Module map:
+//! - [`jsonc`]: JSONC parsing with byte spans.
+//! - [`source`]: file texts and line/column mapping.
+//! - [`diag`]: diagnostics as data, with human and JSON rendering.
+//! - [`manifest`]: the `expert-squad.jsonc` schema and its model.
+//! - [`package`]: validation of a package folder (files, resources, references, tools).
+//! - [`version`]: `YYYY.MM.DD.N` versions.
+//! - [`tables`]: the reference runtime's tool and role tables.
+//! - [`text`]: JavaScript-compatible whitespace, ids and string order.
+//! - [`env`]: environment lookups.
+//! - [`cli`]: the command-line interface.
+
+pub mod cli;
+pub mod diag;
+pub mod env;
+pub mod jsonc;
+pub mod manifest;
+pub mod output;
+pub mod package;
+pub mod source;
+pub mod tables;
+pub mod text;
+pub mod version;

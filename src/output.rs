@@ -1,0 +1,64 @@
+//! The only module that prints. Data (JSON documents) goes to stdout; human text (diagnostics,
+//! progress, errors) goes to stderr, so `--format json` output can be piped as is.
+
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+use std::io::{IsTerminal, Write};
+
+/// When to colour human output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// Colour when stderr is a terminal and NO_COLOR is not set.
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct Printer {
+    pub color: bool,
+}
+
+impl Printer {
+    pub fn new(choice: ColorChoice) -> Printer {
+        let color = match choice {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => std::io::stderr().is_terminal() && !crate::env::no_color(),
+        };
+        Printer { color }
+    }
+
+    /// Writes data to stdout. A closed pipe (e.g. `| head`) is not an error worth reporting.
+    pub fn data(&self, text: &str) {
+        let mut stdout = std::io::stdout().lock();
+        let _ = stdout.write_all(text.as_bytes());
+        let _ = stdout.flush();
+    }
+
+    /// Writes human text to stderr.
+    pub fn human(&self, text: &str) {
+        let mut stderr = std::io::stderr().lock();
+        let _ = stderr.write_all(text.as_bytes());
+    }
+
+    /// `error: …` with `caused by`/`hint` lines, for operations that failed.
+    pub fn error(&self, message: &str, hint: Option<&str>) {
+        let label = if self.color { "\x1b[1;31merror\x1b[0m" } else { "error" };
+        let mut text = format!("{label}: {message}\n");
+        if let Some(hint) = hint {
+            text.push_str(&format!("hint: {hint}\n"));
+        }
+        self.human(&text);
+    }
+
+    /// A cargo-style status line: a right-aligned verb, then the message.
+    pub fn status(&self, verb: &str, message: &str) {
+        let verb = if self.color {
+            format!("\x1b[1;32m{verb:>12}\x1b[0m")
+        } else {
+            format!("{verb:>12}")
+        };
+        self.human(&format!("{verb} {message}\n"));
+    }
+}

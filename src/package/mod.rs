@@ -1,0 +1,203 @@
+//! Validation of a package folder: the reference's "validate folder" (layers S, T, R and the
+//! Manager's source checks), read-only, reporting every problem at once.
+//!
+//! The steps mirror the reference pipeline (VAL-1…VAL-9): capture the tree, check the layout,
+//! read the manifest, discover skills, tools and MCP servers from the files, then check every
+//! projection's references against what was discovered and every discovered resource against
+//! the projections. Each step works with whatever the earlier steps found valid.
+
+mod frontmatter;
+mod layout;
+mod mcp;
+mod paths;
+mod projections;
+mod resources;
+mod skills;
+pub mod tool_scan;
+mod tools;
+pub mod tree;
+
+use std::collections::HashMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::manifest::{self, MANIFEST_FILE, Manifest};
+use crate::source::{SourceFile, decode_lossy};
+
+pub use paths::{fold as fold_path, path_problem};
+pub use tree::Tree;
+
+/// Who owns a resource: the whole package, or one agent (`orchestrator` for the scheduler).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Owner {
+    Shared,
+    Agent(String),
+}
+
+impl Owner {
+    /// The ref segment after the package id.
+    pub fn segment(&self) -> &str {
+        match self {
+            Owner::Shared => "shared",
+            Owner::Agent(agent) => agent,
+        }
+    }
+}
+
+/// The outcome of validating one package.
+#[derive(Debug)]
+pub struct Report {
+    pub root: PathBuf,
+    /// Sorted by file, position and code.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Text of the files diagnostics point into, by package-relative path.
+    pub sources: HashMap<String, SourceFile>,
+}
+
+impl Report {
+    pub fn is_valid(&self) -> bool {
+        !self
+            .diagnostics
+            .iter()
+            .any(|diagnostic| diagnostic.severity() == crate::diag::Severity::Error)
+    }
+}
+
+/// Why a package could not be validated at all (as opposed to being invalid).
+#[derive(Debug)]
+pub enum ValidateError {
+    NotFound(PathBuf),
+    NotADirectory(PathBuf),
+    Io(PathBuf, std::io::Error),
+}
+
+impl std::fmt::Display for ValidateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ValidateError::NotFound(path) => {
+                write!(f, "package folder `{}` does not exist", path.display())
+            }
+            ValidateError::NotADirectory(path) => write!(
+                f,
+                "`{}` is not a folder; a package is a folder that holds expert-squad.jsonc",
+                path.display()
+            ),
+            ValidateError::Io(path, error) => {
+                write!(f, "cannot read `{}`: {error}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for ValidateError {}
+
+/// State shared by the validation steps of one package.
+pub(crate) struct Context<'a> {
+    pub root: &'a Path,
+    pub tree: Tree,
+    pub diagnostics: Diagnostics,
+    pub sources: HashMap<String, SourceFile>,
+}
+
+impl Context<'_> {
+    /// Reads a package file; an I/O failure becomes an `unreadable` diagnostic.
+    pub fn read(&mut self, path: &str) -> Option<Vec<u8>> {
+        match fs::read(self.root.join(path)) {
+            Ok(bytes) => Some(bytes),
+            Err(error) => {
+                self.diagnostics.push(Diagnostic::new(
+                    Code::Unreadable,
+                    path,
+                    format!("cannot read `{path}`: {error}"),
+                ));
+                None
+            }
+        }
+    }
+
+    /// Reads a text file the way the Registry does: UTF-8 with replacement, with a warning
+    /// when bytes had to be replaced.
+    pub fn read_lossy(&mut self, path: &str) -> Option<String> {
+        let bytes = self.read(path)?;
+        let (text, replaced) = decode_lossy(&bytes);
+        if replaced {
+            self.diagnostics.push(
+                Diagnostic::new(
+                    Code::InvalidUtf8,
+                    path,
+                    format!("`{path}` is not valid UTF-8; invalid bytes read as U+FFFD"),
+                )
+                .help("save the file as UTF-8"),
+            );
+        }
+        Some(text)
+    }
+}
+
+/// Validates the package folder at `root`. Writes nothing.
+pub fn validate(root: &Path) -> Result<Report, ValidateError> {
+    let metadata = match root.symlink_metadata() {
+        Ok(metadata) => metadata,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            return Err(ValidateError::NotFound(root.to_path_buf()));
+        }
+        Err(error) => return Err(ValidateError::Io(root.to_path_buf(), error)),
+    };
+    let mut diagnostics = Diagnostics::default();
+    if metadata.file_type().is_symlink() {
+        diagnostics.push(
+            Diagnostic::new(Code::Symlink, ".", "the package root is a symbolic link")
+                .help("validate the folder the link points to"),
+        );
+        return Ok(Report {
+            root: root.to_path_buf(),
+            diagnostics: diagnostics.into_sorted(),
+            sources: HashMap::new(),
+        });
+    }
+    if !metadata.is_dir() {
+        return Err(ValidateError::NotADirectory(root.to_path_buf()));
+    }
+    layout::check_source_location(root, &mut diagnostics);
+    let tree = tree::capture(root, &mut diagnostics);
+    let mut context = Context {
+        root,
+        tree,
+        diagnostics,
+        sources: HashMap::new(),
+    };
+    paths::check(&context.tree, &mut context.diagnostics);
+    layout::check_root(&mut context);
+    let manifest = read_manifest(&mut context);
+    layout::check_texts(&mut context, manifest.as_ref());
+    if let Some(manifest) = &manifest {
+        layout::check_agent_directories(&mut context, manifest);
+    }
+    let id = manifest
+        .as_ref()
+        .and_then(|manifest| manifest.id.as_ref())
+        .map(|id| id.value.clone());
+    let discovered = resources::discover(&mut context, id.as_deref().unwrap_or("<id>"));
+    if let (Some(manifest), Some(id)) = (&manifest, &id) {
+        projections::check(&mut context, manifest, id, &discovered);
+    }
+    tools::check(&mut context, &discovered);
+    Ok(Report {
+        root: root.to_path_buf(),
+        diagnostics: context.diagnostics.into_sorted(),
+        sources: context.sources,
+    })
+}
+
+fn read_manifest(context: &mut Context) -> Option<Manifest> {
+    if !context.tree.is_file(MANIFEST_FILE) {
+        return None;
+    }
+    let text = context.read_lossy(MANIFEST_FILE)?;
+    let manifest = manifest::check(&text, &mut context.diagnostics);
+    context
+        .sources
+        .insert(MANIFEST_FILE.to_owned(), SourceFile::new(text));
+    manifest
+}

@@ -1,0 +1,133 @@
+//! The one path policy `squad` applies at validate, pack and install (PATH-S): every package
+//! path is a canonical cross-platform path (P-SDK) and no two paths collide under case folding.
+//! It is stricter than the reference Registry, equal to its SDK writer, so a package `squad`
+//! accepts can be written, archived and extracted anywhere.
+
+use std::collections::HashMap;
+
+use unicode_normalization::{UnicodeNormalization, is_nfc};
+
+use super::tree::Tree;
+use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::text::js_trim;
+
+/// Why one path segment is not portable, or `None`.
+pub fn segment_problem(segment: &str) -> Option<String> {
+    if segment.is_empty() || segment == "." || segment == ".." {
+        return Some("empty, `.` or `..` segment".to_owned());
+    }
+    if let Some(bad) = segment
+        .chars()
+        .find(|c| matches!(c, '<' | '>' | ':' | '"' | '|' | '?' | '*' | '\\') || c.is_control() && (*c as u32) < 0x80)
+    {
+        return Some(format!(
+            "contains {}, which is not allowed on every platform",
+            describe_char(bad)
+        ));
+    }
+    if segment.ends_with('.') || segment.ends_with(' ') {
+        return Some("ends with a dot or a space, which Windows drops".to_owned());
+    }
+    if is_windows_reserved(segment) {
+        return Some("is a reserved device name on Windows".to_owned());
+    }
+    if !is_nfc(segment) {
+        return Some("is not in Unicode NFC form".to_owned());
+    }
+    None
+}
+
+/// P-SDK for a whole `/`-separated relative path.
+pub fn path_problem(path: &str) -> Option<String> {
+    if path.is_empty() {
+        return Some("empty path".to_owned());
+    }
+    if js_trim(path) != path {
+        return Some("starts or ends with whitespace".to_owned());
+    }
+    if path.starts_with('/') {
+        return Some("is absolute".to_owned());
+    }
+    path.split('/').find_map(segment_problem)
+}
+
+fn describe_char(c: char) -> String {
+    if c.is_control() {
+        format!("the control character U+{:04X}", c as u32)
+    } else {
+        format!("`{c}`")
+    }
+}
+
+fn is_windows_reserved(segment: &str) -> bool {
+    let stem = segment.split('.').next().unwrap_or(segment).to_ascii_uppercase();
+    matches!(stem.as_str(), "CON" | "PRN" | "AUX" | "NUL")
+        || ((stem.starts_with("COM") || stem.starts_with("LPT"))
+            && stem.len() == 4
+            && matches!(stem.as_bytes()[3], b'1'..=b'9'))
+}
+
+/// The key two paths collide under: NFC, then lower case.
+pub fn fold(path: &str) -> String {
+    path.nfc().collect::<String>().to_lowercase()
+}
+
+/// Applies PATH-S to every entry of the tree.
+pub fn check(tree: &Tree, diagnostics: &mut Diagnostics) {
+    let mut folded: HashMap<String, &str> = HashMap::with_capacity(tree.entries.len());
+    for entry in &tree.entries {
+        // Each directory is an entry of its own, so checking the last segment covers every
+        // segment of every path exactly once.
+        let name = entry.name();
+        let problem = if entry.path == name {
+            path_problem(name)
+        } else {
+            segment_problem(name)
+        };
+        if let Some(problem) = problem {
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::NonPortablePath,
+                    &entry.path,
+                    format!("package path `{}` {problem}", entry.path),
+                )
+                .help("package paths must be portable: NFC, no `<>:\"|?*\\` or control characters, no trailing dot or space, no Windows device names"),
+            );
+        }
+        if let Some(first) = folded.insert(fold(&entry.path), &entry.path) {
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::PathCaseCollision,
+                    &entry.path,
+                    format!("`{}` and `{first}` differ only by case", entry.path),
+                )
+                .help("they would overwrite each other on a case-insensitive filesystem; rename one"),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reference_path_vectors() {
+        for ok in ["a/b", "é", "a.b/c-d_e f", "nul-file", "COM0", "LPT10.txt"] {
+            assert_eq!(path_problem(ok), None, "{ok}");
+        }
+        for bad in [
+            "a//b", "./a", "a/./b", "a/../b", "/a", "C:/a", "C:a", "a\\b", "a:b", "a/NUL",
+            "a/nul.txt", "a/COM1.md", "a/b.", "a/b ", "e\u{301}", " a", "a/<b>", "a/\u{7}",
+            "a/b/", "CON.d/x",
+        ] {
+            assert!(path_problem(bad).is_some(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn folding_catches_case_and_normalisation() {
+        assert_eq!(fold("Tool.ts"), fold("tool.ts"));
+        assert_eq!(fold("É"), fold("e\u{301}"));
+    }
+}

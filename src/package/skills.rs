@@ -1,0 +1,442 @@
+//! Package skills (SKL-1…SKL-4): which directories are skills, what their closures hold, and
+//! the frontmatter of each `SKILL.md`.
+
+use std::collections::HashSet;
+
+use yaml_rust2::{Yaml, YamlLoader};
+
+use super::frontmatter;
+use super::{Context, Owner};
+use crate::diag::{Code, Diagnostic};
+use crate::source::SourceFile;
+use crate::tables::{CORE_TOOL_IDS, DEFAULT_HOST_TOOLS};
+use crate::text::js_trim;
+
+/// A discovered skill.
+#[derive(Debug, Clone)]
+pub struct Skill {
+    /// `<id>/<owner>/<path below skills/>`.
+    pub reference: String,
+    pub owner: Owner,
+    /// Path of `SKILL.md`.
+    pub skill_md: String,
+    /// The frontmatter `name`, when valid.
+    pub name: Option<String>,
+}
+
+/// Discovers the skills under `skills_root` (`skills` or `agents/<a>/skills`).
+pub fn discover(context: &mut Context, skills_root: &str, owner: &Owner, id: &str) -> Vec<Skill> {
+    let files: Vec<String> = context
+        .tree
+        .files_under(skills_root)
+        .map(|entry| entry.path.clone())
+        .collect();
+    let skill_directories: HashSet<&str> = files
+        .iter()
+        .filter_map(|path| path.strip_suffix("/SKILL.md"))
+        .filter(|directory| *directory != skills_root)
+        .collect();
+    let mut skills = Vec::new();
+    for path in &files {
+        let relative = &path[skills_root.len() + 1..];
+        let closure = shallowest_skill(skills_root, relative, &skill_directories);
+        let Some(directory) = closure else {
+            let message = if relative == "SKILL.md" {
+                "SKILL.md must live inside a named skill directory"
+            } else {
+                "unexpected file outside a named skill directory"
+            };
+            context.diagnostics.push(
+                Diagnostic::new(Code::SkillLayout, path, message).help(format!(
+                    "put each skill in its own directory, e.g. `{skills_root}/<skill>/SKILL.md`, and supporting files beside it"
+                )),
+            );
+            continue;
+        };
+        let inside = &path[directory.len() + 1..];
+        if inside == "SKILL.md" {
+            let reference = format!("{id}/{}/{}", owner.segment(), &directory[skills_root.len() + 1..]);
+            let name = check_skill_md(context, path, &reference);
+            skills.push(Skill {
+                reference,
+                owner: owner.clone(),
+                skill_md: path.clone(),
+                name,
+            });
+            continue;
+        }
+        let last = inside.rsplit('/').next().unwrap_or(inside);
+        if last.eq_ignore_ascii_case("skill.md") {
+            context.diagnostics.push(
+                Diagnostic::new(
+                    Code::NestedSkillMd,
+                    path,
+                    format!("nested SKILL.md `{inside}` is not allowed in skill `{directory}`"),
+                )
+                .help("a skill's closure holds one SKILL.md, at its top; rename this file"),
+            );
+        }
+        if js_trim(inside) != inside {
+            context.diagnostics.push(Diagnostic::new(
+                Code::SkillUnsafePath,
+                path,
+                format!("skill file path `{inside}` starts or ends with whitespace"),
+            ));
+        }
+    }
+    skills
+}
+
+/// The skill directory whose closure holds `relative` (a path below `skills_root`).
+fn shallowest_skill<'a>(
+    skills_root: &str,
+    relative: &str,
+    skill_directories: &HashSet<&'a str>,
+) -> Option<&'a str> {
+    let mut end = 0;
+    while let Some(slash) = relative[end..].find('/') {
+        end += slash;
+        let candidate = format!("{skills_root}/{}", &relative[..end]);
+        if let Some(found) = skill_directories.get(candidate.as_str()) {
+            return Some(found);
+        }
+        end += 1;
+    }
+    None
+}
+
+/// SKL-3 and SKL-4. Returns the frontmatter `name` when the frontmatter is valid.
+fn check_skill_md(context: &mut Context, path: &str, reference: &str) -> Option<String> {
+    let bytes = context.read(path)?;
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(error) => {
+            let offset = error.utf8_error().valid_up_to();
+            context.diagnostics.push(
+                Diagnostic::new(Code::SkillNotUtf8, path, "SKILL.md must be UTF-8 text")
+                    .help(format!("invalid UTF-8 at byte offset {offset}")),
+            );
+            return None;
+        }
+    };
+    let source = SourceFile::new(text);
+    let problems = frontmatter_problems(&source.text);
+    let valid = problems.is_empty();
+    let name = if valid { skill_name(&source.text) } else { None };
+    for problem in problems {
+        let mut diagnostic = Diagnostic::new(
+            Code::SkillFrontmatter,
+            path,
+            format!("package skill `{reference}`: invalid frontmatter: {}", problem.message),
+        )
+        .span(problem.span);
+        if let Some(help) = problem.help {
+            diagnostic = diagnostic.help(help);
+        }
+        context.diagnostics.push(diagnostic);
+    }
+    context.sources.insert(path.to_owned(), source);
+    name
+}
+
+struct Problem {
+    message: String,
+    span: std::ops::Range<usize>,
+    help: Option<&'static str>,
+}
+
+const FRONTMATTER_HELP: &str =
+    "SKILL.md starts with a YAML block:\n---\nname: my-skill\ndescription: When to use this skill\n---";
+
+fn skill_name(text: &str) -> Option<String> {
+    let block = frontmatter::split(text)?;
+    let documents = YamlLoader::load_from_str(block.yaml).ok()?;
+    match documents.first()? {
+        Yaml::Hash(hash) => hash
+            .get(&Yaml::String("name".to_owned()))
+            .and_then(Yaml::as_str)
+            .map(str::to_owned),
+        _ => None,
+    }
+}
+
+fn frontmatter_problems(text: &str) -> Vec<Problem> {
+    let Some(block) = frontmatter::split(text) else {
+        return vec![Problem {
+            message: "name: required (SKILL.md has no frontmatter)".to_owned(),
+            span: 0..text.lines().next().map_or(0, str::len),
+            help: Some(FRONTMATTER_HELP),
+        }];
+    };
+    let opening = block.yaml_offset.saturating_sub(3)..block.yaml_offset;
+    if block.is_empty {
+        return vec![Problem {
+            message: "name: required (the frontmatter is empty)".to_owned(),
+            span: opening,
+            help: Some(FRONTMATTER_HELP),
+        }];
+    }
+    if nesting_too_deep(block.yaml) {
+        return vec![Problem {
+            message: "YAML nested too deeply".to_owned(),
+            span: opening,
+            help: None,
+        }];
+    }
+    let documents = match YamlLoader::load_from_str(block.yaml) {
+        Ok(documents) => documents,
+        Err(error) => {
+            let offset = block.yaml_offset + byte_offset(block.yaml, error.marker().index());
+            return vec![Problem {
+                message: format!("YAML: {}", error.info()),
+                span: offset..offset + 1,
+                help: None,
+            }];
+        }
+    };
+    let key_span = |key: &str| -> std::ops::Range<usize> {
+        let mut offset = block.yaml_offset;
+        for line in block.yaml.split_inclusive('\n') {
+            if line.starts_with(key) && line[key.len()..].trim_start().starts_with(':') {
+                return offset..offset + key.len();
+            }
+            offset += line.len();
+        }
+        opening.clone()
+    };
+    let Some(Yaml::Hash(hash)) = documents.first() else {
+        return vec![Problem {
+            message: "expected a YAML mapping".to_owned(),
+            span: opening,
+            help: Some(FRONTMATTER_HELP),
+        }];
+    };
+    let get = |key: &str| hash.get(&Yaml::String(key.to_owned()));
+    let mut problems = Vec::new();
+    let mut problem = |key: &str, message: String| {
+        problems.push(Problem {
+            message: format!("{key}: {message}"),
+            span: key_span(key),
+            help: None,
+        });
+    };
+    match get("name") {
+        None => problem("name", "required".to_owned()),
+        Some(Yaml::String(name)) => {
+            if name.is_empty() {
+                problem("name", "must not be empty".to_owned());
+            } else if name.contains(['/', '\\', '\r', '\n']) {
+                problem("name", "must not contain `/`, `\\` or line breaks".to_owned());
+            } else if js_trim(name) != name {
+                problem("name", "must not start or end with whitespace".to_owned());
+            }
+        }
+        Some(other) => problem("name", format!("expected string, found {}", yaml_type(other))),
+    }
+    match get("description") {
+        None => problem("description", "required".to_owned()),
+        Some(Yaml::String(text)) if js_trim(text).is_empty() => {
+            problem("description", "must not be blank".to_owned());
+        }
+        Some(Yaml::String(_)) => {}
+        Some(other) => problem("description", format!("expected string, found {}", yaml_type(other))),
+    }
+    if let Some(value) = get("aliases") {
+        match value {
+            Yaml::Array(items) => {
+                if items
+                    .iter()
+                    .any(|item| !matches!(item, Yaml::String(text) if !js_trim(text).is_empty()))
+                {
+                    problem("aliases", "every alias must be a non-blank string".to_owned());
+                }
+            }
+            other => problem("aliases", format!("expected array, found {}", yaml_type(other))),
+        }
+    }
+    if let Some(value) = get("license") {
+        if !matches!(value, Yaml::String(_)) {
+            problem("license", format!("expected string, found {}", yaml_type(value)));
+        }
+    }
+    if let Some(value) = get("compatibility") {
+        match value {
+            Yaml::String(text) => {
+                let length = text.encode_utf16().count();
+                if !(1..=500).contains(&length) {
+                    problem("compatibility", "must be 1 to 500 characters".to_owned());
+                }
+            }
+            other => problem("compatibility", format!("expected string, found {}", yaml_type(other))),
+        }
+    }
+    if let Some(value) = get("metadata") {
+        if !matches!(value, Yaml::Hash(_)) {
+            problem("metadata", format!("expected object, found {}", yaml_type(value)));
+        }
+    }
+    if let Some(value) = get("platforms") {
+        match value {
+            Yaml::Array(items) => {
+                if items.iter().any(|item| {
+                    !matches!(item.as_str(), Some("windows" | "macos" | "linux"))
+                }) {
+                    problem("platforms", "each platform is `windows`, `macos` or `linux`".to_owned());
+                }
+            }
+            other => problem("platforms", format!("expected array, found {}", yaml_type(other))),
+        }
+    }
+    if let Some(value) = get("auto_detect") {
+        if let Some(message) = auto_detect_problem(value) {
+            problem("auto_detect", message);
+        }
+    }
+    if let Some(value) = get("priority") {
+        if !matches!(value, Yaml::Integer(_) | Yaml::Real(_)) {
+            problem("priority", format!("expected number, found {}", yaml_type(value)));
+        }
+    }
+    if let Some(value) = get("required_tools") {
+        match value {
+            Yaml::Array(items) => {
+                for item in items {
+                    match item.as_str() {
+                        Some(tool)
+                            if CORE_TOOL_IDS.contains(&tool)
+                                || DEFAULT_HOST_TOOLS.iter().any(|(name, _)| *name == tool) => {}
+                        Some(tool) => problem(
+                            "required_tools",
+                            format!("`{tool}` is not a canonical OpenCorvus tool ID"),
+                        ),
+                        None => problem("required_tools", "every element must be a string".to_owned()),
+                    }
+                }
+            }
+            other => problem("required_tools", format!("expected array, found {}", yaml_type(other))),
+        }
+    }
+    if let Some(value) = get("expires_at") {
+        let valid = match value {
+            Yaml::Integer(_) => true,
+            Yaml::Real(real) => real.parse::<f64>().is_ok_and(f64::is_finite),
+            // `Date.parse` accepts many spellings; anything with a digit is given the benefit of
+            // the doubt rather than refusing a date the reference would take.
+            Yaml::String(text) => text.chars().any(|c| c.is_ascii_digit()),
+            _ => false,
+        };
+        if !valid {
+            problem("expires_at", "expected a date, a finite number or a date string".to_owned());
+        }
+    }
+    problems
+}
+
+fn auto_detect_problem(value: &Yaml) -> Option<String> {
+    let Yaml::Hash(hash) = value else {
+        return Some(format!("expected object, found {}", yaml_type(value)));
+    };
+    let string_list = |value: &Yaml| match value {
+        Yaml::Array(items) => items.iter().all(|item| matches!(item, Yaml::String(_))),
+        _ => false,
+    };
+    for key in ["files", "deps"] {
+        if let Some(list) = hash.get(&Yaml::String(key.to_owned())) {
+            if !string_list(list) {
+                return Some(format!("{key} must be a list of strings"));
+            }
+        }
+    }
+    if let Some(signals) = hash.get(&Yaml::String("task_signals".to_owned())) {
+        let Yaml::Hash(signals) = signals else {
+            return Some("task_signals must be an object".to_owned());
+        };
+        for key in ["has_attachment_image", "request_contains_url"] {
+            if let Some(flag) = signals.get(&Yaml::String(key.to_owned())) {
+                if !matches!(flag, Yaml::Boolean(_)) {
+                    return Some(format!("task_signals.{key} must be a boolean"));
+                }
+            }
+        }
+        for key in ["package_has_script", "request_text_any"] {
+            if let Some(list) = signals.get(&Yaml::String(key.to_owned())) {
+                if !string_list(list) {
+                    return Some(format!("task_signals.{key} must be a list of strings"));
+                }
+            }
+        }
+    }
+    None
+}
+
+fn yaml_type(value: &Yaml) -> &'static str {
+    match value {
+        Yaml::Real(_) | Yaml::Integer(_) => "number",
+        Yaml::String(_) => "string",
+        Yaml::Boolean(_) => "boolean",
+        Yaml::Array(_) => "array",
+        Yaml::Hash(_) => "object",
+        Yaml::Null => "null",
+        Yaml::Alias(_) | Yaml::BadValue => "invalid value",
+    }
+}
+
+/// The YAML parser recurses per nesting level; frontmatter is shallow, so refuse deep nesting
+/// before it can exhaust the stack.
+fn nesting_too_deep(yaml: &str) -> bool {
+    let mut depth: usize = 0;
+    for byte in yaml.bytes() {
+        match byte {
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > 64 {
+                    return true;
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    yaml.lines()
+        .any(|line| line.len() - line.trim_start_matches([' ', '-']).len() > 256)
+}
+
+/// The byte offset of the `index`-th character.
+fn byte_offset(text: &str, index: usize) -> usize {
+    text.char_indices()
+        .nth(index)
+        .map_or(text.len(), |(offset, _)| offset)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn messages(text: &str) -> Vec<String> {
+        frontmatter_problems(text)
+            .into_iter()
+            .map(|problem| problem.message)
+            .collect()
+    }
+
+    #[test]
+    fn valid_frontmatter() {
+        assert!(messages("---\nname: a\ndescription: b\n---\nbody").is_empty());
+        assert!(messages("---\nname: a\ndescription: b\nrequired_tools: [read, webpage_extract]\nplatforms: [linux]\npriority: 2\nmetadata: {a: 1}\n---\n").is_empty());
+    }
+
+    #[test]
+    fn invalid_frontmatter() {
+        assert_eq!(messages("# no frontmatter"), ["name: required (SKILL.md has no frontmatter)"]);
+        assert_eq!(messages("---\n---\n"), ["name: required (the frontmatter is empty)"]);
+        assert_eq!(messages("---\nname: a\n---\n"), ["description: required"]);
+        assert_eq!(messages("---\nname: ' a'\ndescription: b\n---\n"), ["name: must not start or end with whitespace"]);
+        assert_eq!(messages("---\nname: a/b\ndescription: b\n---\n"), ["name: must not contain `/`, `\\` or line breaks"]);
+        assert_eq!(messages("---\nname: 12\ndescription: b\n---\n"), ["name: expected string, found number"]);
+        assert_eq!(messages("---\nname: a\ndescription: b\nrequired_tools: [nope]\n---\n"), ["required_tools: `nope` is not a canonical OpenCorvus tool ID"]);
+        assert_eq!(messages("---\nname: a\ndescription: b\nplatforms: [beos]\n---\n"), ["platforms: each platform is `windows`, `macos` or `linux`"]);
+        assert_eq!(messages("---\n- a\n---\n"), ["expected a YAML mapping"]);
+        assert_eq!(messages(&format!("---\nname: {}\n---\n", "[".repeat(10_000))), ["YAML nested too deeply"]);
+        assert!(messages("---\nname: [a\n---\n")[0].starts_with("YAML: "));
+    }
+}

@@ -1,0 +1,319 @@
+//! Package tools checked statically (TL-1…TL-4, TLP-1) and the reachability of `lib/` and
+//! `assets/` files (LIB-1, AST-1).
+//!
+//! The reference bundles each tool with Bun and derives its closure from the bundler. `squad`
+//! walks the same imports with [`tool_scan`](super::tool_scan) — static imports, re-exports,
+//! `import x = require()`, literal `import()` and `require()` — and applies the same policy to
+//! the specifiers and to the files they resolve to. Compiling the code is left to the runtime.
+
+use std::collections::{HashMap, HashSet};
+
+use super::resources::{Discovered, Tool};
+use super::tool_scan::{self, ImportKind, ScanResult};
+use super::{Context, Owner};
+use crate::diag::{Code, Diagnostic};
+use crate::source::SourceFile;
+
+const ALLOWED_CORE_MODULES: [&str; 10] = [
+    "node:assert",
+    "node:buffer",
+    "node:crypto",
+    "node:os",
+    "node:path",
+    "node:url",
+    "node:util",
+    "node:zlib",
+    "node:fs",
+    "node:fs/promises",
+];
+const ALLOWED_BARE_MODULES: [&str; 2] = ["@opencorvus-ai/plugin", "typescript"];
+const LIBRARY_EXTENSIONS: [&str; 3] = ["ts", "js", "json"];
+const ASSET_EXTENSIONS: [&str; 8] = ["ts", "js", "json", "html", "md", "txt", "css", "svg"];
+
+/// Files whose imports are followed (`\.(?:[cm]?[jt]sx?)$`).
+fn is_tracked_code(path: &str) -> bool {
+    let Some((_, extension)) = path.rsplit_once('.') else {
+        return false;
+    };
+    let extension = extension.strip_prefix(['c', 'm']).unwrap_or(extension);
+    matches!(extension, "js" | "ts" | "jsx" | "tsx")
+}
+
+fn extension(path: &str) -> &str {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.rsplit_once('.').map_or("", |(_, extension)| extension)
+}
+
+pub fn check(context: &mut Context, discovered: &Discovered) {
+    let mut scans: HashMap<String, ScanResult> = HashMap::new();
+    let mut reached: HashSet<String> = HashSet::new();
+    for tool in &discovered.tools {
+        walk_tool(context, tool, &mut scans, &mut reached);
+    }
+    let library: Vec<String> = context
+        .tree
+        .files()
+        .filter(|entry| library_root(&entry.path).is_some())
+        .map(|entry| entry.path.clone())
+        .collect();
+    for path in library {
+        if reached.contains(&path) {
+            continue;
+        }
+        let (code, message) = if path.starts_with("assets/") {
+            (Code::UnreachableAsset, format!("`{path}`: package asset is not reachable from a projected tool"))
+        } else {
+            (Code::UnreachableLibraryFile, format!("`{path}`: package library file is not reachable from a projected tool"))
+        };
+        context.diagnostics.push(
+            Diagnostic::new(code, &path, message)
+                .help("lib/ and assets/ hold only files that a tool imports; delete it, or move model-readable material into a skill directory"),
+        );
+    }
+    if let Some(first) = discovered.tools.first() {
+        context.diagnostics.push(
+            Diagnostic::new(
+                Code::ToolsNotCompiled,
+                &first.path,
+                format!(
+                    "{} package tool(s) checked statically; compiling them and checking their default `tool(...)` export is left to the OpenCorvus runtime",
+                    discovered.tools.len()
+                ),
+            ),
+        );
+    }
+}
+
+/// The allowed import root a path lies in (`lib`, `assets` or `agents/<a>/lib`), if any.
+fn library_root(path: &str) -> Option<String> {
+    if path.starts_with("lib/") {
+        return Some("lib".to_owned());
+    }
+    if path.starts_with("assets/") {
+        return Some("assets".to_owned());
+    }
+    let rest = path.strip_prefix("agents/")?;
+    let (agent, inside) = rest.split_once('/')?;
+    inside
+        .starts_with("lib/")
+        .then(|| format!("agents/{agent}/lib"))
+}
+
+fn walk_tool(
+    context: &mut Context,
+    tool: &Tool,
+    scans: &mut HashMap<String, ScanResult>,
+    reached: &mut HashSet<String>,
+) {
+    let mut allowed = vec!["lib".to_owned(), "assets".to_owned()];
+    if let Owner::Agent(owner) = &tool.owner {
+        allowed.push(format!("agents/{owner}/lib"));
+    }
+    let mut visited: HashSet<String> = HashSet::new();
+    let mut queue = vec![tool.path.clone()];
+    while let Some(file) = queue.pop() {
+        if !visited.insert(file.clone()) {
+            continue;
+        }
+        if !scans.contains_key(&file) {
+            let Some(text) = context.read_lossy(&file) else {
+                continue;
+            };
+            scans.insert(file.clone(), tool_scan::scan_imports(&text));
+            context.sources.insert(file.clone(), SourceFile::new(text));
+        }
+        let scan = &scans[&file];
+        for problem in &scan.non_literal {
+            let call = if problem.kind == ImportKind::Require { "require()" } else { "import()" };
+            context.diagnostics.push(
+                Diagnostic::new(Code::NonLiteralImport, &file, format!("dynamic {call} must take a single string literal"))
+                    .span(problem.span.clone())
+                    .span_label("not a string literal")
+                    .help("tools are bundled ahead of time: name every module with a literal so its closure can be checked"),
+            );
+        }
+        let imports: Vec<(String, std::ops::Range<usize>)> = scan
+            .imports
+            .iter()
+            .map(|record| (record.specifier.clone(), record.span.clone()))
+            .collect();
+        for (specifier, span) in imports {
+            match resolve_import(context, &file, &specifier, &allowed) {
+                Ok(Some(target)) => {
+                    reached.insert(target.clone());
+                    if is_tracked_code(&target) {
+                        queue.push(target);
+                    }
+                }
+                Ok(None) => {}
+                Err((code, message, help)) => {
+                    context.diagnostics.push(
+                        Diagnostic::new(code, &file, message)
+                            .span(span)
+                            .help(help),
+                    );
+                }
+            }
+        }
+    }
+}
+
+type ImportProblem = (Code, String, String);
+
+/// Applies TL-2…TL-4 to one specifier. `Ok(Some(path))` is a package file in the closure,
+/// `Ok(None)` an allowed external module.
+fn resolve_import(
+    context: &Context,
+    importer: &str,
+    specifier: &str,
+    allowed: &[String],
+) -> Result<Option<String>, ImportProblem> {
+    let is_relative = specifier == "."
+        || specifier == ".."
+        || specifier.starts_with("./")
+        || specifier.starts_with("../");
+    if !is_relative {
+        return check_external(specifier).map(|()| None);
+    }
+    let base = importer.rsplit_once('/').map_or("", |(directory, _)| directory);
+    let crosses = || {
+        (
+            Code::ImportCrossesBoundary,
+            format!("relative import `{specifier}` crosses its owner boundary"),
+            format!(
+                "tools may import only from {}",
+                allowed.iter().map(|root| format!("`{root}/`")).collect::<Vec<_>>().join(", ")
+            ),
+        )
+    };
+    let Some(target) = normalize(base, specifier) else {
+        return Err(crosses());
+    };
+    let Some(root) = allowed
+        .iter()
+        .find(|root| target.starts_with(root.as_str()) && target.as_bytes().get(root.len()) == Some(&b'/'))
+    else {
+        return Err(crosses());
+    };
+    let Some(resolved) = candidates(&target)
+        .into_iter()
+        .find(|candidate| context.tree.is_file(candidate))
+    else {
+        return Err((
+            Code::UnresolvedImport,
+            format!("relative import `{specifier}` does not resolve to a file of the package"),
+            format!("looked for `{target}` (an import without extension resolves to .ts or .js)"),
+        ));
+    };
+    let allowed_extensions: &[&str] = if root == "assets" { &ASSET_EXTENSIONS } else { &LIBRARY_EXTENSIONS };
+    if !allowed_extensions.contains(&extension(&resolved)) {
+        return Err((
+            Code::UnsupportedImportExtension,
+            format!("library dependency `{resolved}` has unsupported extension"),
+            format!("files under `{root}/` may be {}", allowed_extensions.iter().map(|e| format!(".{e}")).collect::<Vec<_>>().join(", ")),
+        ));
+    }
+    Ok(Some(resolved))
+}
+
+fn check_external(specifier: &str) -> Result<(), ImportProblem> {
+    let bytes = specifier.as_bytes();
+    let absolute = specifier.starts_with('/')
+        || specifier.starts_with('\\')
+        || specifier.starts_with("file:")
+        || (bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':');
+    if absolute {
+        return Err((
+            Code::AbsoluteImport,
+            format!("import of absolute path `{specifier}` is not allowed"),
+            "import package files with a relative path into lib/ or assets/".to_owned(),
+        ));
+    }
+    if specifier.starts_with("node:") {
+        if ALLOWED_CORE_MODULES.contains(&specifier) {
+            return Ok(());
+        }
+        return Err((
+            Code::UnsupportedModule,
+            format!("imports unsupported core module `{specifier}`"),
+            format!("available core modules: {}", ALLOWED_CORE_MODULES.join(", ")),
+        ));
+    }
+    if ALLOWED_BARE_MODULES.contains(&specifier) {
+        return Ok(());
+    }
+    let hint = if ALLOWED_CORE_MODULES.contains(&format!("node:{specifier}").as_str()) {
+        format!("write `node:{specifier}`")
+    } else {
+        format!(
+            "tools may import {} and {}; bundle other code into lib/",
+            ALLOWED_BARE_MODULES.join(", "),
+            ALLOWED_CORE_MODULES.join(", ")
+        )
+    };
+    Err((Code::UnsupportedModule, format!("imports unsupported bare module `{specifier}`"), hint))
+}
+
+/// Joins a relative specifier onto a directory; `None` when it climbs above the root.
+fn normalize(base: &str, specifier: &str) -> Option<String> {
+    let mut segments: Vec<&str> = base.split('/').filter(|segment| !segment.is_empty()).collect();
+    for segment in specifier.split('/') {
+        match segment {
+            "" | "." => {}
+            ".." => {
+                segments.pop()?;
+            }
+            other => segments.push(other),
+        }
+    }
+    Some(segments.join("/"))
+}
+
+/// The files an import may mean, in Bun's order: the path itself, then with `.ts`/`.js`, a
+/// `.js` import of a `.ts` file, then a directory's index.
+fn candidates(target: &str) -> Vec<String> {
+    let mut list = vec![target.to_owned()];
+    list.push(format!("{target}.ts"));
+    list.push(format!("{target}.js"));
+    if let Some(stem) = target.strip_suffix(".js") {
+        list.push(format!("{stem}.ts"));
+    }
+    list.push(format!("{target}/index.ts"));
+    list.push(format!("{target}/index.js"));
+    list
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalizes_within_root() {
+        assert_eq!(normalize("tools", "../lib/a").as_deref(), Some("lib/a"));
+        assert_eq!(normalize("tools", "./../../x"), None);
+        assert_eq!(normalize("agents/a/tools", "../lib/x.ts").as_deref(), Some("agents/a/lib/x.ts"));
+    }
+
+    #[test]
+    fn external_policy() {
+        assert!(check_external("node:path").is_ok());
+        assert!(check_external("@opencorvus-ai/plugin").is_ok());
+        assert!(check_external("typescript").is_ok());
+        assert_eq!(check_external("node:child_process").unwrap_err().0, Code::UnsupportedModule);
+        assert_eq!(check_external("fs").unwrap_err().0, Code::UnsupportedModule);
+        assert_eq!(check_external("@opencorvus-ai/plugin/tool").unwrap_err().0, Code::UnsupportedModule);
+        assert_eq!(check_external("/etc/passwd").unwrap_err().0, Code::AbsoluteImport);
+        assert_eq!(check_external("C:\\x").unwrap_err().0, Code::AbsoluteImport);
+        assert_eq!(check_external("file:///x").unwrap_err().0, Code::AbsoluteImport);
+    }
+
+    #[test]
+    fn tracked_code_extensions() {
+        for yes in ["a.ts", "a.js", "a.mjs", "a.cts", "a.tsx", "a.jsx"] {
+            assert!(is_tracked_code(yes), "{yes}");
+        }
+        for no in ["a.json", "a.md", "a", "a.mts.txt"] {
+            assert!(!is_tracked_code(no), "{no}");
+        }
+    }
+}
