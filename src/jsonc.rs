@@ -104,7 +104,7 @@ pub fn parse(text: &str) -> Result<Node, SyntaxError> {
     let node = parser.value(0)?;
     parser.skip_trivia()?;
     if parser.pos < parser.bytes.len() {
-        return Err(parser.error_here("EndOfFileExpected"));
+        return Err(parser.unexpected("EndOfFileExpected"));
     }
     Ok(node)
 }
@@ -139,6 +139,47 @@ impl Parser<'_> {
 
     fn error_here(&self, code: &'static str) -> SyntaxError {
         self.error_at(code, self.pos, self.char_len_at(self.pos))
+    }
+
+    /// The error for a token that is not the one expected. The reference's scanner reports any
+    /// character sequence that is not a JSON token as `InvalidSymbol` before anything else.
+    fn unexpected(&self, expected: &'static str) -> SyntaxError {
+        if self.pos >= self.bytes.len() || self.at_token_start() {
+            self.error_here(expected)
+        } else {
+            let len = self.unknown_len();
+            self.error_at("InvalidSymbol", self.pos, len)
+        }
+    }
+
+    fn at_token_start(&self) -> bool {
+        match self.peek() {
+            Some(b'{' | b'}' | b'[' | b']' | b':' | b',' | b'"' | b'-' | b'0'..=b'9') => true,
+            Some(b'a'..=b'z' | b'A'..=b'Z' | b'_' | b'$') => {
+                let word = self.word_len();
+                matches!(
+                    &self.text[self.pos..self.pos + word],
+                    "true" | "false" | "null"
+                )
+            }
+            _ => false,
+        }
+    }
+
+    fn word_len(&self) -> usize {
+        self.bytes[self.pos..]
+            .iter()
+            .take_while(
+                |byte| matches!(byte, b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'_' | b'$'),
+            )
+            .count()
+    }
+
+    fn unknown_len(&self) -> usize {
+        match self.word_len() {
+            0 => self.char_len_at(self.pos),
+            word => word,
+        }
     }
 
     fn skip_trivia(&mut self) -> Result<(), SyntaxError> {
@@ -250,7 +291,9 @@ impl Parser<'_> {
                 return Err(self.error_at("UnexpectedEndOfNumber", start, self.pos - start));
             }
         }
-        let value = self.text[start..self.pos].parse::<f64>().unwrap_or(f64::NAN);
+        let value = self.text[start..self.pos]
+            .parse::<f64>()
+            .unwrap_or(f64::NAN);
         Ok(Node {
             kind: Kind::Number(value),
             span: start..self.pos,
@@ -411,7 +454,7 @@ impl Parser<'_> {
                 return Err(if self.pos >= self.bytes.len() {
                     self.error_here("CloseBraceExpected")
                 } else {
-                    self.error_here("PropertyNameExpected")
+                    self.unexpected("PropertyNameExpected")
                 });
             }
             let key_start = self.pos;
@@ -419,7 +462,7 @@ impl Parser<'_> {
             let key_span = key_start..self.pos;
             self.skip_trivia()?;
             if self.peek() != Some(b':') {
-                return Err(self.error_here("ColonExpected"));
+                return Err(self.unexpected("ColonExpected"));
             }
             self.pos += 1;
             self.skip_trivia()?;
@@ -439,10 +482,8 @@ impl Parser<'_> {
     fn missing_separator(&self, inside: &'static str, at_end: &'static str) -> SyntaxError {
         if self.pos >= self.bytes.len() {
             self.error_here(at_end)
-        } else if !self.text[self.pos..].starts_with(|c: char| c.is_ascii()) {
-            self.error_here("InvalidSymbol")
         } else {
-            self.error_here(inside)
+            self.unexpected(inside)
         }
     }
 }
@@ -494,8 +535,9 @@ mod tests {
         assert_eq!(error_code("{\u{B}}"), "InvalidSymbol");
         assert_eq!(error_code("{\u{2028}}"), "InvalidSymbol");
         assert_eq!(error_code("# c\n{}"), "InvalidSymbol");
-        assert_eq!(error_code("{'a': 1}"), "PropertyNameExpected");
-        assert_eq!(error_code("{a: 1}"), "PropertyNameExpected");
+        assert_eq!(error_code("{'a': 1}"), "InvalidSymbol");
+        assert_eq!(error_code("{a: 1}"), "InvalidSymbol");
+        assert_eq!(error_code("{1: 1}"), "PropertyNameExpected");
         assert_eq!(error_code("[NaN]"), "InvalidSymbol");
         assert_eq!(error_code("[\"a\tb\"]"), "InvalidCharacter");
         assert_eq!(error_code(r#"["\x"]"#), "InvalidEscapeCharacter");
@@ -503,7 +545,8 @@ mod tests {
         assert_eq!(error_code("{} /* open"), "UnexpectedEndOfComment");
         assert_eq!(error_code(""), "ValueExpected");
         assert_eq!(error_code("  // only a comment\n"), "ValueExpected");
-        assert_eq!(error_code("{} x"), "EndOfFileExpected");
+        assert_eq!(error_code("{} x"), "InvalidSymbol");
+        assert_eq!(error_code("{} true"), "EndOfFileExpected");
         assert_eq!(error_code("{}{}"), "EndOfFileExpected");
         assert_eq!(error_code("{\"a\" 1}"), "ColonExpected");
         assert_eq!(error_code("{\"a\": 1 \"b\": 2}"), "CommaExpected");

@@ -44,7 +44,11 @@ impl Printer {
 
     /// `error: …` with `caused by`/`hint` lines, for operations that failed.
     pub fn error(&self, message: &str, hint: Option<&str>) {
-        let label = if self.color { "\x1b[1;31merror\x1b[0m" } else { "error" };
+        let label = if self.color {
+            "\x1b[1;31merror\x1b[0m"
+        } else {
+            "error"
+        };
         let mut text = format!("{label}: {message}\n");
         if let Some(hint) = hint {
             text.push_str(&format!("hint: {hint}\n"));

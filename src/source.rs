@@ -83,11 +83,39 @@ mod tests {
     #[test]
     fn positions_count_lines_and_characters() {
         let file = SourceFile::new("ab\néx\r\nz".to_owned());
-        assert_eq!(file.position(0), Position { line: 1, column: 1, offset: 0 });
-        assert_eq!(file.position(3), Position { line: 2, column: 1, offset: 3 });
-        assert_eq!(file.position(5), Position { line: 2, column: 2, offset: 5 });
+        assert_eq!(
+            file.position(0),
+            Position {
+                line: 1,
+                column: 1,
+                offset: 0
+            }
+        );
+        assert_eq!(
+            file.position(3),
+            Position {
+                line: 2,
+                column: 1,
+                offset: 3
+            }
+        );
+        assert_eq!(
+            file.position(5),
+            Position {
+                line: 2,
+                column: 2,
+                offset: 5
+            }
+        );
         assert_eq!(file.position(4).column, 1, "inside é clamps to its start");
-        assert_eq!(file.position(8), Position { line: 3, column: 1, offset: 8 });
+        assert_eq!(
+            file.position(8),
+            Position {
+                line: 3,
+                column: 1,
+                offset: 8
+            }
+        );
         assert_eq!(file.position(99).line, 3);
         assert_eq!(file.line_text(2), "éx");
         assert_eq!(file.line_count(), 3);

@@ -133,7 +133,11 @@ mod tests {
             "2026.01.01.+1",
             "",
         ] {
-            assert_eq!(Version::parse(pattern), Err(VersionError::Pattern), "{pattern:?}");
+            assert_eq!(
+                Version::parse(pattern),
+                Err(VersionError::Pattern),
+                "{pattern:?}"
+            );
         }
     }
 }

@@ -77,7 +77,9 @@ pub fn run(args: &ValidateArgs, printer: &Printer) -> ExitStatus {
         let outcome = if is_archive(path) {
             Err((
                 format!("`{shown}` is a ZIP archive; validating archives is not supported yet"),
-                Some("unzip it and validate the folder, or use `squad install`'s archive checks once available"),
+                Some(
+                    "unzip it and validate the folder, or use `squad install`'s archive checks once available",
+                ),
             ))
         } else {
             package::validate(path).map_err(|error| (error.to_string(), None))
@@ -112,7 +114,10 @@ pub fn run(args: &ValidateArgs, printer: &Printer) -> ExitStatus {
     }
     if args.format == Format::Json {
         let valid = packages.iter().filter(|package| package.valid).count();
-        let failed = packages.iter().filter(|package| package.status == "error").count();
+        let failed = packages
+            .iter()
+            .filter(|package| package.status == "error")
+            .count();
         let document = JsonDocument {
             schema_version: SCHEMA_VERSION,
             summary: JsonRunSummary {
@@ -149,14 +154,21 @@ fn display_file(package: &str, file: &str) -> String {
 }
 
 fn print_human(printer: &Printer, shown: &str, report: &Report, summary: Summary, quiet: bool) {
-    let style = Style { color: printer.color };
+    let style = Style {
+        color: printer.color,
+    };
     let mut text = String::new();
     for diagnostic in &report.diagnostics {
         if quiet && diagnostic.severity() != crate::diag::Severity::Error {
             continue;
         }
         let source = report.sources.get(&diagnostic.file);
-        text.push_str(&render(diagnostic, &display_file(shown, &diagnostic.file), source, style));
+        text.push_str(&render(
+            diagnostic,
+            &display_file(shown, &diagnostic.file),
+            source,
+            style,
+        ));
         text.push('\n');
     }
     printer.human(&text);

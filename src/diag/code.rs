@@ -125,7 +125,8 @@ mod tests {
         let mut names: Vec<_> = Code::ALL.iter().map(|code| code.as_str()).collect();
         for name in &names {
             assert!(
-                name.chars().all(|c| c.is_ascii_lowercase() || c == '-' || c.is_ascii_digit()),
+                name.chars()
+                    .all(|c| c.is_ascii_lowercase() || c == '-' || c.is_ascii_digit()),
                 "{name}"
             );
             assert_eq!(Code::from_name(name).map(Code::as_str), Some(*name));

@@ -132,12 +132,18 @@ impl Diagnostics {
     /// (the same rule reached twice through one cause) are dropped.
     pub fn into_sorted(mut self) -> Vec<Diagnostic> {
         self.items.sort_by(|a, b| {
-            (&a.file, a.span.as_ref().map(|s| (s.start, s.end)), a.code, &a.message).cmp(&(
-                &b.file,
-                b.span.as_ref().map(|s| (s.start, s.end)),
-                b.code,
-                &b.message,
-            ))
+            (
+                &a.file,
+                a.span.as_ref().map(|s| (s.start, s.end)),
+                a.code,
+                &a.message,
+            )
+                .cmp(&(
+                    &b.file,
+                    b.span.as_ref().map(|s| (s.start, s.end)),
+                    b.code,
+                    &b.message,
+                ))
         });
         self.items.dedup();
         self.items

@@ -111,11 +111,7 @@ pub fn render(
             line_chars.max(first + 1)
         };
         let marker = if annotation.primary { "^" } else { "-" };
-        let underline = format!(
-            "{}{}",
-            " ".repeat(first),
-            marker.repeat(last - first)
-        );
+        let underline = format!("{}{}", " ".repeat(first), marker.repeat(last - first));
         let underline = match annotation.message {
             Some(message) => format!("{underline} {message}"),
             None => underline,
@@ -166,7 +162,7 @@ mod tests {
             .span(10..15)
             .span_label("must match ^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
             .pointer("/id")
-            .label(20..23, "another label")
+            .label(19..22, "another label")
             .help("use lower-kebab-case");
         let text = render(
             &diagnostic,
@@ -193,6 +189,9 @@ help: use lower-kebab-case
     fn renders_file_level_diagnostics_without_snippet() {
         let diagnostic = Diagnostic::new(Code::MissingFile, "README.md", "missing README.md");
         let text = render(&diagnostic, "pkg/README.md", None, Style { color: false });
-        assert_eq!(text, "error[missing-file]: missing README.md\n  --> pkg/README.md\n");
+        assert_eq!(
+            text,
+            "error[missing-file]: missing README.md\n  --> pkg/README.md\n"
+        );
     }
 }

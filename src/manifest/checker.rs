@@ -240,7 +240,12 @@ impl Checker<'_> {
         let item = self.item(node, pointer)?;
         if item.value.is_empty() {
             let diagnostic = self
-                .at(Code::BlankString, node.span.clone(), pointer, "must not be empty")
+                .at(
+                    Code::BlankString,
+                    node.span.clone(),
+                    pointer,
+                    "must not be empty",
+                )
                 .span_label("empty string");
             self.push(diagnostic);
             return None;
@@ -254,7 +259,12 @@ impl Checker<'_> {
         let trimmed = js_trim(&item.value);
         if trimmed.is_empty() {
             let diagnostic = self
-                .at(Code::BlankString, node.span.clone(), pointer, "must not be blank")
+                .at(
+                    Code::BlankString,
+                    node.span.clone(),
+                    pointer,
+                    "must not be blank",
+                )
                 .span_label("empty or only whitespace");
             self.push(diagnostic);
             return None;

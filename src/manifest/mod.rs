@@ -112,7 +112,9 @@ pub fn id_problem(value: &str, kind: IdKind) -> Option<(Code, String)> {
         )),
         IdKind::Package if RUNTIME_INTERNAL_IDS.contains(&value) => Some((
             Code::ReservedId,
-            format!("`{value}` is the name of a runtime-internal directory and would break discovery of the whole scope"),
+            format!(
+                "`{value}` is the name of a runtime-internal directory and would break discovery of the whole scope"
+            ),
         )),
         _ => None,
     }
@@ -139,7 +141,12 @@ pub fn check_id(checker: &mut Checker, item: &Item, kind: IdKind) -> bool {
 }
 
 /// Checks a record key as an id (the reference reports "Invalid key in record").
-pub fn check_key(checker: &mut Checker, member: &jsonc::Member, pointer: &str, kind: IdKind) -> bool {
+pub fn check_key(
+    checker: &mut Checker,
+    member: &jsonc::Member,
+    pointer: &str,
+    kind: IdKind,
+) -> bool {
     let item = Item {
         value: member.key.clone(),
         span: member.key_span.clone(),
@@ -169,7 +176,10 @@ pub fn check(text: &str, diagnostics: &mut Diagnostics) -> Option<Manifest> {
     if let Some(node) = checker.required(&object, "schema_version") {
         check_schema_version(&mut checker, node, &object.pointer_of("schema_version"));
     }
-    for (key, slot) in [("namespace", &mut manifest.namespace), ("id", &mut manifest.id)] {
+    for (key, slot) in [
+        ("namespace", &mut manifest.namespace),
+        ("id", &mut manifest.id),
+    ] {
         if let Some(node) = checker.required(&object, key) {
             let pointer = object.pointer_of(key);
             if let Some(item) = checker.item(node, &pointer) {
@@ -211,7 +221,11 @@ pub fn check(text: &str, diagnostics: &mut Diagnostics) -> Option<Manifest> {
         check_product_pillars(&mut checker, node, &object.pointer_of("product_pillars"));
     }
     if let Some(node) = object.get("system_role") {
-        checker.literal(node, &object.pointer_of("system_role"), &["expert_squad_generator"]);
+        checker.literal(
+            node,
+            &object.pointer_of("system_role"),
+            &["expert_squad_generator"],
+        );
     }
     if let Some(node) = checker.required(&object, "readme") {
         checker.literal(node, &object.pointer_of("readme"), &["README.md"]);
@@ -237,10 +251,16 @@ pub fn check(text: &str, diagnostics: &mut Diagnostics) -> Option<Manifest> {
 pub fn syntax_diagnostic(file: &str, error: &jsonc::SyntaxError) -> Diagnostic {
     let (message, label) = match error.code {
         "NestingTooDeep" => (
-            format!("invalid JSONC: values nested deeper than {} levels", jsonc::MAX_DEPTH),
+            format!(
+                "invalid JSONC: values nested deeper than {} levels",
+                jsonc::MAX_DEPTH
+            ),
             "too deep".to_owned(),
         ),
-        code => (format!("invalid JSONC: {code}"), describe_syntax_error(code).to_owned()),
+        code => (
+            format!("invalid JSONC: {code}"),
+            describe_syntax_error(code).to_owned(),
+        ),
     };
     let diagnostic = Diagnostic::new(Code::JsoncSyntax, file, message)
         .span(error.span.clone())
@@ -279,10 +299,15 @@ fn describe_syntax_error(code: &str) -> &'static str {
 
 fn check_schema_version(checker: &mut Checker, node: &Node, pointer: &str) {
     match node.kind {
-        Kind::Number(value) if value == 1.0 => {}
+        Kind::Number(1.0) => {}
         Kind::Number(_) => {
             let diagnostic = checker
-                .at(Code::InvalidLiteral, node.span.clone(), pointer, "schema_version must be 1")
+                .at(
+                    Code::InvalidLiteral,
+                    node.span.clone(),
+                    pointer,
+                    "schema_version must be 1",
+                )
                 .span_label("only manifest schema version 1 exists");
             checker.push(diagnostic);
         }
@@ -315,7 +340,11 @@ fn check_product_pillars(checker: &mut Checker, node: &Node, pointer: &str) {
     let mut pillars: Vec<(String, Range<usize>)> = Vec::new();
     let mut all_valid = true;
     for (index, element) in elements.iter().enumerate() {
-        match checker.literal(element, &child_pointer(pointer, &index.to_string()), &["code", "work"]) {
+        match checker.literal(
+            element,
+            &child_pointer(pointer, &index.to_string()),
+            &["code", "work"],
+        ) {
             Some(item) => pillars.push((item.value, element.span.clone())),
             None => all_valid = false,
         }
@@ -325,7 +354,12 @@ fn check_product_pillars(checker: &mut Checker, node: &Node, pointer: &str) {
     }
     if pillars.is_empty() {
         let diagnostic = checker
-            .at(Code::EmptyList, node.span.clone(), pointer, "product_pillars requires at least one product pillar")
+            .at(
+                Code::EmptyList,
+                node.span.clone(),
+                pointer,
+                "product_pillars requires at least one product pillar",
+            )
             .help("use [\"code\"], [\"work\"] or [\"code\", \"work\"]");
         checker.push(diagnostic);
         return;
@@ -336,13 +370,23 @@ fn check_product_pillars(checker: &mut Checker, node: &Node, pointer: &str) {
         };
         if previous == current {
             let diagnostic = checker
-                .at(Code::DuplicateEntry, span.clone(), pointer, format!("product_pillars repeats `{current}`"))
+                .at(
+                    Code::DuplicateEntry,
+                    span.clone(),
+                    pointer,
+                    format!("product_pillars repeats `{current}`"),
+                )
                 .label(previous_span.clone(), "first listed here");
             checker.push(diagnostic);
         }
         if previous >= current {
             let diagnostic = checker
-                .at(Code::UnsortedList, span.clone(), pointer, "product_pillars must be canonically sorted")
+                .at(
+                    Code::UnsortedList,
+                    span.clone(),
+                    pointer,
+                    "product_pillars must be canonically sorted",
+                )
                 .span_label(format!("`{current}` must come after `{previous}`"))
                 .help("use [\"code\"], [\"work\"] or [\"code\", \"work\"]");
             checker.push(diagnostic);
@@ -351,7 +395,11 @@ fn check_product_pillars(checker: &mut Checker, node: &Node, pointer: &str) {
 }
 
 fn check_selector(checker: &mut Checker, node: &Node, pointer: &str) {
-    let Some(object) = checker.object(node, pointer, &["summary", "selection_guidance", "instructions"]) else {
+    let Some(object) = checker.object(
+        node,
+        pointer,
+        &["summary", "selection_guidance", "instructions"],
+    ) else {
         return;
     };
     for key in ["summary", "selection_guidance"] {
@@ -363,7 +411,12 @@ fn check_selector(checker: &mut Checker, node: &Node, pointer: &str) {
         if let Some(item) = checker.item(value, &object.pointer_of("instructions")) {
             if item.value != "selector.md" {
                 let diagnostic = checker
-                    .at(Code::InvalidLiteral, item.span.clone(), &item.pointer, "selector instructions must be top-level selector.md")
+                    .at(
+                        Code::InvalidLiteral,
+                        item.span.clone(),
+                        &item.pointer,
+                        "selector instructions must be top-level selector.md",
+                    )
                     .span_label("expected `selector.md`");
                 checker.push(diagnostic);
             }
@@ -384,7 +437,12 @@ fn check_configuration(checker: &mut Checker, node: &Node, pointer: &str) {
     };
     if fields.is_empty() {
         let diagnostic = checker
-            .at(Code::EmptyList, fields_node.span.clone(), &fields_pointer, "configuration requires at least one field")
+            .at(
+                Code::EmptyList,
+                fields_node.span.clone(),
+                &fields_pointer,
+                "configuration requires at least one field",
+            )
             .help("remove `configuration` when the package needs no settings");
         checker.push(diagnostic);
     }
@@ -394,7 +452,14 @@ fn check_configuration(checker: &mut Checker, node: &Node, pointer: &str) {
         let Some(field) = checker.object(
             field,
             &field_pointer,
-            &["key", "label", "description", "type", "required", "placeholder"],
+            &[
+                "key",
+                "label",
+                "description",
+                "type",
+                "required",
+                "placeholder",
+            ],
         ) else {
             continue;
         };
@@ -403,15 +468,27 @@ fn check_configuration(checker: &mut Checker, node: &Node, pointer: &str) {
                 if is_config_key(&item.value) {
                     if let Some(first) = keys.iter().find(|first| first.value == item.value) {
                         let diagnostic = checker
-                            .at(Code::DuplicateEntry, item.span.clone(), &item.pointer, format!("configuration repeats `{}`", item.value))
+                            .at(
+                                Code::DuplicateEntry,
+                                item.span.clone(),
+                                &item.pointer,
+                                format!("configuration repeats `{}`", item.value),
+                            )
                             .label(first.span.clone(), "first declared here");
                         checker.push(diagnostic);
                     } else {
                         keys.push(item);
                     }
                 } else {
-                    let diagnostic = checker
-                        .at(Code::InvalidId, item.span.clone(), &item.pointer, format!("configuration key `{}` must match ^[a-z][a-z0-9_]*$", item.value));
+                    let diagnostic = checker.at(
+                        Code::InvalidId,
+                        item.span.clone(),
+                        &item.pointer,
+                        format!(
+                            "configuration key `{}` must match ^[a-z][a-z0-9_]*$",
+                            item.value
+                        ),
+                    );
                     checker.push(diagnostic);
                 }
             }
@@ -423,7 +500,11 @@ fn check_configuration(checker: &mut Checker, node: &Node, pointer: &str) {
             checker.non_blank(description, &field.pointer_of("description"));
         }
         if let Some(kind) = checker.required(&field, "type") {
-            checker.literal(kind, &field.pointer_of("type"), &["boolean", "text", "secret"]);
+            checker.literal(
+                kind,
+                &field.pointer_of("type"),
+                &["boolean", "text", "secret"],
+            );
         }
         if let Some(required) = checker.required(&field, "required") {
             checker.boolean(required, &field.pointer_of("required"));
@@ -446,7 +527,8 @@ fn check_capability_projection(
     pointer: &str,
     manifest: &mut Manifest,
 ) {
-    let Some(object) = checker.object(node, pointer, &["scheduler", "agents", "virtual_workflows"]) else {
+    let Some(object) = checker.object(node, pointer, &["scheduler", "agents", "virtual_workflows"])
+    else {
         return;
     };
     if let Some(scheduler) = checker.required(&object, "scheduler") {
@@ -459,8 +541,10 @@ fn check_capability_projection(
             manifest.agents_known = true;
             for member in &record.members {
                 let agent_pointer = child_pointer(&agents_pointer, &member.key);
-                check_key(checker, member, &agent_pointer, IdKind::Agent);
-                if let Some(agent) = projection::check_agent(checker, member, &agent_pointer) {
+                let key_valid = check_key(checker, member, &agent_pointer, IdKind::Agent);
+                if let Some(agent) =
+                    projection::check_agent(checker, member, &agent_pointer, key_valid)
+                {
                     manifest.agents.push(agent);
                 }
             }
@@ -470,9 +554,13 @@ fn check_capability_projection(
         let workflows_pointer = object.pointer_of("virtual_workflows");
         manifest.workflows = workflows::check(checker, workflows, &workflows_pointer);
     }
-    let agent_ids: Option<std::collections::HashSet<&str>> = manifest
-        .agents_known
-        .then(|| manifest.agents.iter().map(|agent| agent.owner.as_str()).collect());
+    let agent_ids: Option<std::collections::HashSet<&str>> = manifest.agents_known.then(|| {
+        manifest
+            .agents
+            .iter()
+            .map(|agent| agent.owner.as_str())
+            .collect()
+    });
     workflows::check_graph(checker, &manifest.workflows, agent_ids.as_ref());
 }
 

@@ -78,6 +78,8 @@ pub struct Projection {
     /// The declared prompt path, if declared (even when it is not the canonical path).
     pub prompt: Option<Item>,
     pub prompt_declared: bool,
+    /// Whether the agent key is a valid, unreserved id (always true for the scheduler).
+    pub key_valid: bool,
     resources: [Vec<Item>; 13],
 }
 
@@ -125,9 +127,9 @@ fn allowed_keys(head: &[&'static str]) -> Vec<&'static str> {
 
 pub fn check_scheduler(checker: &mut Checker, node: &Node, pointer: &str) -> Option<Projection> {
     let object = checker.object(node, pointer, &allowed_keys(&["base_role", "prompt"]))?;
-    let base_role = checker
-        .required(&object, "base_role")
-        .and_then(|value| checker.literal(value, &object.pointer_of("base_role"), &["orchestrator"]));
+    let base_role = checker.required(&object, "base_role").and_then(|value| {
+        checker.literal(value, &object.pointer_of("base_role"), &["orchestrator"])
+    });
     let mut projection = Projection {
         owner: "orchestrator".to_owned(),
         is_scheduler: true,
@@ -136,6 +138,7 @@ pub fn check_scheduler(checker: &mut Checker, node: &Node, pointer: &str) -> Opt
         base_role,
         prompt: None,
         prompt_declared: object.get("prompt").is_some(),
+        key_valid: true,
         resources: Default::default(),
     };
     check_prompt(checker, &object, &mut projection);
@@ -143,11 +146,22 @@ pub fn check_scheduler(checker: &mut Checker, node: &Node, pointer: &str) -> Opt
     Some(projection)
 }
 
-pub fn check_agent(checker: &mut Checker, member: &Member, pointer: &str) -> Option<Projection> {
+pub fn check_agent(
+    checker: &mut Checker,
+    member: &Member,
+    pointer: &str,
+    key_valid: bool,
+) -> Option<Projection> {
     let object = checker.object(
         &member.value,
         pointer,
-        &allowed_keys(&["label", "description", "base_role", "execution_contract", "prompt"]),
+        &allowed_keys(&[
+            "label",
+            "description",
+            "base_role",
+            "execution_contract",
+            "prompt",
+        ]),
     )?;
     if let Some(label) = checker.required(&object, "label") {
         checker.non_blank(label, &object.pointer_of("label"));
@@ -217,6 +231,7 @@ pub fn check_agent(checker: &mut Checker, member: &Member, pointer: &str) -> Opt
         base_role,
         prompt: None,
         prompt_declared: object.get("prompt").is_some(),
+        key_valid,
         resources: Default::default(),
     };
     check_prompt(checker, &object, &mut projection);

@@ -40,9 +40,11 @@ pub fn check(checker: &mut Checker, node: &JsonNode, pointer: &str) -> Vec<Workf
     for member in &record.members {
         let workflow_pointer = child_pointer(pointer, &member.key);
         check_key(checker, member, &workflow_pointer, IdKind::Plain);
-        let Some(object) =
-            checker.object(&member.value, &workflow_pointer, &["label", "description", "nodes"])
-        else {
+        let Some(object) = checker.object(
+            &member.value,
+            &workflow_pointer,
+            &["label", "description", "nodes"],
+        ) else {
             continue;
         };
         for key in ["label", "description"] {
@@ -79,8 +81,16 @@ pub fn check(checker: &mut Checker, node: &JsonNode, pointer: &str) -> Vec<Workf
     workflows
 }
 
-fn check_node(checker: &mut Checker, member: &crate::jsonc::Member, pointer: String) -> Option<Node> {
-    let object = checker.object(&member.value, &pointer, &["agent_id", "description", "depends_on"])?;
+fn check_node(
+    checker: &mut Checker,
+    member: &crate::jsonc::Member,
+    pointer: String,
+) -> Option<Node> {
+    let object = checker.object(
+        &member.value,
+        &pointer,
+        &["agent_id", "description", "depends_on"],
+    )?;
     let agent_id = checker
         .required(&object, "agent_id")
         .and_then(|value| checker.item(value, &object.pointer_of("agent_id")))
@@ -127,7 +137,12 @@ fn check_canonical_order(checker: &mut Checker, items: &[Item], pointer: &str) {
     for (index, item) in items.iter().enumerate() {
         if let Some(first) = seen.get(item.value.as_str()) {
             let diagnostic = checker
-                .at(Code::DuplicateEntry, item.span.clone(), &item.pointer, format!("depends_on repeats `{}`", item.value))
+                .at(
+                    Code::DuplicateEntry,
+                    item.span.clone(),
+                    &item.pointer,
+                    format!("depends_on repeats `{}`", item.value),
+                )
                 .span_label("repeated here")
                 .label(first.span.clone(), "first listed here");
             checker.push(diagnostic);
@@ -143,11 +158,24 @@ fn check_canonical_order(checker: &mut Checker, items: &[Item], pointer: &str) {
             sorted.sort_by(|a, b| cmp_code_units(a, b));
             sorted.dedup();
             let diagnostic = checker
-                .at(Code::UnsortedList, item.span.clone(), pointer, "depends_on must be canonically sorted")
-                .span_label(format!("`{}` must come before `{}`", item.value, items[index - 1].value))
+                .at(
+                    Code::UnsortedList,
+                    item.span.clone(),
+                    pointer,
+                    "depends_on must be canonically sorted",
+                )
+                .span_label(format!(
+                    "`{}` must come before `{}`",
+                    item.value,
+                    items[index - 1].value
+                ))
                 .help(format!(
                     "write it as [{}]",
-                    sorted.iter().map(|id| format!("\"{id}\"")).collect::<Vec<_>>().join(", ")
+                    sorted
+                        .iter()
+                        .map(|id| format!("\"{id}\""))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ));
             checker.push(diagnostic);
         }
@@ -174,7 +202,10 @@ pub fn check_graph(checker: &mut Checker, workflows: &[Workflow], agents: Option
                             Code::UnknownAgent,
                             agent.span.clone(),
                             &agent.pointer,
-                            format!("node `{}` references unknown projected agent `{}`", node.id, agent.value),
+                            format!(
+                                "node `{}` references unknown projected agent `{}`",
+                                node.id, agent.value
+                            ),
                         )
                         .span_label("not a key of capability_projection.agents")
                         .help(if known.is_empty() {
@@ -187,8 +218,12 @@ pub fn check_graph(checker: &mut Checker, workflows: &[Workflow], agents: Option
             }
             for dependency in &node.depends_on {
                 if dependency.value == node.id {
-                    let diagnostic = checker
-                        .at(Code::SelfDependency, dependency.span.clone(), &dependency.pointer, format!("node `{}` cannot depend on itself", node.id));
+                    let diagnostic = checker.at(
+                        Code::SelfDependency,
+                        dependency.span.clone(),
+                        &dependency.pointer,
+                        format!("node `{}` cannot depend on itself", node.id),
+                    );
                     checker.push(diagnostic);
                 } else if !node_ids.contains_key(dependency.value.as_str()) {
                     let diagnostic = checker
@@ -196,9 +231,15 @@ pub fn check_graph(checker: &mut Checker, workflows: &[Workflow], agents: Option
                             Code::UnknownDependency,
                             dependency.span.clone(),
                             &dependency.pointer,
-                            format!("node `{}` references unknown dependency `{}`", node.id, dependency.value),
+                            format!(
+                                "node `{}` references unknown dependency `{}`",
+                                node.id, dependency.value
+                            ),
                         )
-                        .span_label(format!("no node `{}` in workflow `{}`", dependency.value, workflow.id))
+                        .span_label(format!(
+                            "no node `{}` in workflow `{}`",
+                            dependency.value, workflow.id
+                        ))
                         .help("depends_on names nodes of the same workflow");
                     checker.push(diagnostic);
                 }
@@ -271,8 +312,12 @@ fn find_cycles(workflow: &Workflow, node_ids: &HashMap<&str, usize>) -> Option<C
                     State::Visiting => {
                         involving.push(next);
                         if first_path.is_none() {
-                            let from = stack.iter().position(|&(node, _)| node == next).unwrap_or(0);
-                            let mut path: Vec<usize> = stack[from..].iter().map(|&(node, _)| node).collect();
+                            let from = stack
+                                .iter()
+                                .position(|&(node, _)| node == next)
+                                .unwrap_or(0);
+                            let mut path: Vec<usize> =
+                                stack[from..].iter().map(|&(node, _)| node).collect();
                             path.push(next);
                             first_path = Some(path);
                         }
@@ -286,11 +331,17 @@ fn find_cycles(workflow: &Workflow, node_ids: &HashMap<&str, usize>) -> Option<C
         }
     }
     let path = first_path?;
-    let mut involving: Vec<String> = involving.into_iter().map(|index| nodes[index].id.clone()).collect();
+    let mut involving: Vec<String> = involving
+        .into_iter()
+        .map(|index| nodes[index].id.clone())
+        .collect();
     involving.sort_by(|a, b| cmp_code_units(a, b));
     involving.dedup();
     Some(Cycles {
         involving,
-        path: path.into_iter().map(|index| nodes[index].id.clone()).collect(),
+        path: path
+            .into_iter()
+            .map(|index| nodes[index].id.clone())
+            .collect(),
     })
 }

@@ -97,9 +97,15 @@ pub fn check_root(context: &mut Context) {
         }
     }
     for (file, what) in [
-        (MANIFEST_FILE, "expert squad package root: missing expert-squad.jsonc"),
+        (
+            MANIFEST_FILE,
+            "expert squad package root: missing expert-squad.jsonc",
+        ),
         ("README.md", "expert squad package root: missing README.md"),
-        ("selector.md", "selector.instructions: referenced file does not exist"),
+        (
+            "selector.md",
+            "selector.instructions: referenced file does not exist",
+        ),
     ] {
         if context.tree.get(file).is_none() {
             context.diagnostics.push(
@@ -127,8 +133,12 @@ pub fn check_texts(context: &mut Context, manifest: Option<&Manifest>) {
         if let Some(text) = context.read_lossy("selector.md") {
             if js_trim(&text).is_empty() {
                 context.diagnostics.push(
-                    Diagnostic::new(Code::BlankFile, "selector.md", "selector.instructions: referenced file is blank")
-                        .help("selector.md tells the runtime when to choose this squad; write it"),
+                    Diagnostic::new(
+                        Code::BlankFile,
+                        "selector.md",
+                        "selector.instructions: referenced file is blank",
+                    )
+                    .help("selector.md tells the runtime when to choose this squad; write it"),
                 );
             }
         }
@@ -136,7 +146,12 @@ pub fn check_texts(context: &mut Context, manifest: Option<&Manifest>) {
     let Some(manifest) = manifest else {
         return;
     };
-    for projection in manifest.projections() {
+    // An agent whose key is invalid (say `orchestrator`) has its own diagnostic; judging its
+    // files would only repeat it.
+    for projection in manifest
+        .projections()
+        .filter(|projection| projection.key_valid)
+    {
         let path = format!("agents/{}/system.md", projection.owner);
         let declared_canonical = projection
             .prompt
@@ -150,26 +165,30 @@ pub fn check_texts(context: &mut Context, manifest: Option<&Manifest>) {
                     Diagnostic::new(
                         Code::MissingFile,
                         MANIFEST_FILE,
-                        format!("{}.prompt: referenced file `{path}` does not exist", projection.context()),
+                        format!(
+                            "{}.prompt: referenced file `{path}` does not exist",
+                            projection.context()
+                        ),
                     )
                     .span(prompt.span.clone())
                     .pointer(prompt.pointer.clone())
                     .help(format!("create `{path}`, or remove the prompt declaration")),
                 ),
-                Some(entry) if !entry.is_file() => context.diagnostics.push(
-                    Diagnostic::new(
-                        Code::WrongEntryType,
-                        &path,
-                        format!("agents.{}.system.md: expected file", projection.owner),
-                    ),
-                ),
+                Some(entry) if !entry.is_file() => context.diagnostics.push(Diagnostic::new(
+                    Code::WrongEntryType,
+                    &path,
+                    format!("agents.{}.system.md: expected file", projection.owner),
+                )),
                 Some(_) => {
                     if let Some(text) = context.read_lossy(&path) {
                         if js_trim(&text).is_empty() {
                             context.diagnostics.push(Diagnostic::new(
                                 Code::BlankFile,
                                 &path,
-                                format!("{}.prompt: referenced file is blank", projection.context()),
+                                format!(
+                                    "{}.prompt: referenced file is blank",
+                                    projection.context()
+                                ),
                             ));
                         }
                     }
@@ -196,11 +215,14 @@ pub fn check_agent_directories(context: &mut Context, manifest: &Manifest) {
     for entry in context.tree.files_under("agents") {
         let relative = &entry.path["agents/".len()..];
         let Some((agent, inside)) = relative.split_once('/') else {
-            diagnostics.push(Diagnostic::new(
-                Code::WrongEntryType,
-                &entry.path,
-                format!("agents.{relative}: expected directory"),
-            ).help("agents/ holds one directory per agent: agents/<agent-id>/system.md"));
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::WrongEntryType,
+                    &entry.path,
+                    format!("agents.{relative}: expected directory"),
+                )
+                .help("agents/ holds one directory per agent: agents/<agent-id>/system.md"),
+            );
             continue;
         };
         let agent_directory = format!("agents/{agent}");
@@ -213,9 +235,13 @@ pub fn check_agent_directories(context: &mut Context, manifest: &Manifest) {
                 Diagnostic::new(
                     Code::UndeclaredAgentDirectory,
                     &agent_directory,
-                    format!("agents.{agent}: directory requires capability_projection.agents.{agent}"),
+                    format!(
+                        "agents.{agent}: directory requires capability_projection.agents.{agent}"
+                    ),
                 )
-                .help(format!("declare agent `{agent}` in the manifest, or remove the directory")),
+                .help(format!(
+                    "declare agent `{agent}` in the manifest, or remove the directory"
+                )),
             );
         }
         let (first, nested) = match inside.split_once('/') {
@@ -225,11 +251,19 @@ pub fn check_agent_directories(context: &mut Context, manifest: &Manifest) {
         let first_path = format!("{agent_directory}/{first}");
         let problem = if first == "system.md" {
             nested.then(|| {
-                Diagnostic::new(Code::WrongEntryType, &first_path, format!("agents.{agent}.system.md: expected file"))
+                Diagnostic::new(
+                    Code::WrongEntryType,
+                    &first_path,
+                    format!("agents.{agent}.system.md: expected file"),
+                )
             })
         } else if AGENT_DIRECTORIES.contains(&first) {
             (!nested).then(|| {
-                Diagnostic::new(Code::WrongEntryType, &first_path, format!("agents.{agent}.{first}: expected directory"))
+                Diagnostic::new(
+                    Code::WrongEntryType,
+                    &first_path,
+                    format!("agents.{agent}.{first}: expected directory"),
+                )
             })
         } else {
             Some(

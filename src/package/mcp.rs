@@ -31,7 +31,16 @@ pub fn check(file: &str, text: &str, diagnostics: &mut Diagnostics) -> Option<Ca
     let object = checker.object(
         &root,
         "",
-        &["type", "url", "transport", "headers", "oauth", "credential", "timeout", "capabilities"],
+        &[
+            "type",
+            "url",
+            "transport",
+            "headers",
+            "oauth",
+            "credential",
+            "timeout",
+            "capabilities",
+        ],
     )?;
     if let Some(node) = checker.required(&object, "type") {
         checker.literal(node, "/type", &["remote"]);
@@ -57,10 +66,15 @@ pub fn check(file: &str, text: &str, diagnostics: &mut Diagnostics) -> Option<Ca
     }
     if let Some(node) = object.get("timeout") {
         match node.kind {
-            Kind::Number(value) if value > 0.0 && value.fract() == 0.0 && value <= 9_007_199_254_740_991.0 => {}
+            Kind::Number(value)
+                if value > 0.0 && value.fract() == 0.0 && value <= 9_007_199_254_740_991.0 => {}
             Kind::Number(_) => {
-                let diagnostic = checker
-                    .at(Code::InvalidLiteral, node.span.clone(), "/timeout", "timeout must be a positive integer (milliseconds)");
+                let diagnostic = checker.at(
+                    Code::InvalidLiteral,
+                    node.span.clone(),
+                    "/timeout",
+                    "timeout must be a positive integer (milliseconds)",
+                );
                 checker.push(diagnostic);
             }
             _ => checker.wrong_type(node, "/timeout", "number"),
@@ -81,8 +95,15 @@ pub fn check(file: &str, text: &str, diagnostics: &mut Diagnostics) -> Option<Ca
             let items = checker.unique_strings(list, &pointer, &format!("capabilities.{key}"))?;
             for item in items {
                 if item.value.contains(['/', '\\']) {
-                    let diagnostic = checker
-                        .at(Code::InvalidResourceName, item.span.clone(), &item.pointer, format!("capability name `{}` must not contain `/` or `\\`", item.value));
+                    let diagnostic = checker.at(
+                        Code::InvalidResourceName,
+                        item.span.clone(),
+                        &item.pointer,
+                        format!(
+                            "capability name `{}` must not contain `/` or `\\`",
+                            item.value
+                        ),
+                    );
                     checker.push(diagnostic);
                 } else {
                     slot.push(item.value);
@@ -99,12 +120,20 @@ fn check_url(checker: &mut Checker, node: &Node) {
     };
     let problem = match url::Url::parse(&item.value) {
         Ok(url) if matches!(url.scheme(), "http" | "https") => None,
-        Ok(url) => Some(format!("protocol `{}:` is not http: or https:", url.scheme())),
+        Ok(url) => Some(format!(
+            "protocol `{}:` is not http: or https:",
+            url.scheme()
+        )),
         Err(error) => Some(format!("not a URL ({error})")),
     };
     if let Some(problem) = problem {
         let diagnostic = checker
-            .at(Code::InvalidUrl, item.span.clone(), "/url", format!("url `{}`: {problem}", item.value))
+            .at(
+                Code::InvalidUrl,
+                item.span.clone(),
+                "/url",
+                format!("url `{}`: {problem}", item.value),
+            )
             .help("packages declare remote MCP servers only: an http:// or https:// URL");
         checker.push(diagnostic);
     }
@@ -118,7 +147,8 @@ fn check_oauth(checker: &mut Checker, node: &Node) {
         checker.wrong_type(node, "/oauth", "`false` or an object");
         return;
     }
-    let Some(object) = checker.object(node, "/oauth", &["clientId", "clientSecret", "scope"]) else {
+    let Some(object) = checker.object(node, "/oauth", &["clientId", "clientSecret", "scope"])
+    else {
         return;
     };
     for key in ["clientId", "clientSecret", "scope"] {
@@ -146,10 +176,15 @@ fn check_credential(checker: &mut Checker, node: &Node) {
         }
         return;
     };
-    let Some(kind) = checker.literal(kind, "/credential/type", &["query", "bearer", "header"]) else {
+    let Some(kind) = checker.literal(kind, "/credential/type", &["query", "bearer", "header"])
+    else {
         return;
     };
-    let allowed: &[&str] = if kind.value == "bearer" { &["type"] } else { &["type", "name"] };
+    let allowed: &[&str] = if kind.value == "bearer" {
+        &["type"]
+    } else {
+        &["type", "name"]
+    };
     let Some(object) = checker.object(node, "/credential", allowed) else {
         return;
     };
@@ -167,30 +202,82 @@ mod tests {
     fn codes(text: &str) -> Vec<&'static str> {
         let mut diagnostics = Diagnostics::default();
         check("mcp/s.jsonc", text, &mut diagnostics);
-        diagnostics.into_sorted().into_iter().map(|d| d.code.as_str()).collect()
+        diagnostics
+            .into_sorted()
+            .into_iter()
+            .map(|d| d.code.as_str())
+            .collect()
     }
 
     #[test]
     fn valid_declarations() {
-        assert!(codes(r#"{"type":"remote","url":"https://x.test/mcp","transport":"sse"}"#).is_empty());
-        assert!(codes(r#"{"type":"remote","url":"http://x","transport":"streamable-http","oauth":false,
+        assert!(
+            codes(r#"{"type":"remote","url":"https://x.test/mcp","transport":"sse"}"#).is_empty()
+        );
+        assert!(
+            codes(
+                r#"{"type":"remote","url":"http://x","transport":"streamable-http","oauth":false,
             "credential":{"type":"header","name":"X-Key"},"timeout":5000,"headers":{"a":"b"},
-            "capabilities":{"tools":["a b","c.d"],"prompts":[]}}"#).is_empty());
+            "capabilities":{"tools":["a b","c.d"],"prompts":[]}}"#
+            )
+            .is_empty()
+        );
         assert!(codes(r#"{"type":"remote","url":"https://x","transport":"sse","credential":{"type":"bearer"},"oauth":{"scope":"s"}}"#).is_empty());
     }
 
     #[test]
     fn invalid_declarations() {
-        assert_eq!(codes(r#"{"type":"local","url":"https://x","transport":"sse"}"#), ["invalid-literal"]);
-        assert_eq!(codes(r#"{"type":"remote","url":"ftp://x","transport":"sse"}"#), ["invalid-url"]);
-        assert_eq!(codes(r#"{"type":"remote","url":"nope","transport":"sse"}"#), ["invalid-url"]);
-        assert_eq!(codes(r#"{"type":"remote","url":"https://x","transport":"sse","enabled":true}"#), ["unknown-field"]);
-        assert_eq!(codes(r#"{"type":"remote","url":"https://x","transport":"sse","timeout":0}"#), ["invalid-literal"]);
-        assert_eq!(codes(r#"{"type":"remote","url":"https://x","transport":"sse","oauth":true}"#), ["wrong-type"]);
-        assert_eq!(codes(r#"{"type":"remote","url":"https://x","transport":"sse","credential":{"type":"bearer","name":"x"}}"#), ["unknown-field"]);
-        assert_eq!(codes(r#"{"type":"remote","url":"https://x","transport":"sse","credential":{"type":"query"}}"#), ["missing-field"]);
-        assert_eq!(codes(r#"{"type":"remote","url":"https://x","transport":"sse","capabilities":{"tools":["a/b"]}}"#), ["invalid-resource-name"]);
-        assert_eq!(codes(r#"{"type":"remote","url":"https://x","transport":"sse","capabilities":{"tools":["a","a"]}}"#), ["duplicate-entry"]);
-        assert_eq!(codes(r#"{"type":"remote","url":"https://x"}"#), ["missing-field"]);
+        assert_eq!(
+            codes(r#"{"type":"local","url":"https://x","transport":"sse"}"#),
+            ["invalid-literal"]
+        );
+        assert_eq!(
+            codes(r#"{"type":"remote","url":"ftp://x","transport":"sse"}"#),
+            ["invalid-url"]
+        );
+        assert_eq!(
+            codes(r#"{"type":"remote","url":"nope","transport":"sse"}"#),
+            ["invalid-url"]
+        );
+        assert_eq!(
+            codes(r#"{"type":"remote","url":"https://x","transport":"sse","enabled":true}"#),
+            ["unknown-field"]
+        );
+        assert_eq!(
+            codes(r#"{"type":"remote","url":"https://x","transport":"sse","timeout":0}"#),
+            ["invalid-literal"]
+        );
+        assert_eq!(
+            codes(r#"{"type":"remote","url":"https://x","transport":"sse","oauth":true}"#),
+            ["wrong-type"]
+        );
+        assert_eq!(
+            codes(
+                r#"{"type":"remote","url":"https://x","transport":"sse","credential":{"type":"bearer","name":"x"}}"#
+            ),
+            ["unknown-field"]
+        );
+        assert_eq!(
+            codes(
+                r#"{"type":"remote","url":"https://x","transport":"sse","credential":{"type":"query"}}"#
+            ),
+            ["missing-field"]
+        );
+        assert_eq!(
+            codes(
+                r#"{"type":"remote","url":"https://x","transport":"sse","capabilities":{"tools":["a/b"]}}"#
+            ),
+            ["invalid-resource-name"]
+        );
+        assert_eq!(
+            codes(
+                r#"{"type":"remote","url":"https://x","transport":"sse","capabilities":{"tools":["a","a"]}}"#
+            ),
+            ["duplicate-entry"]
+        );
+        assert_eq!(
+            codes(r#"{"type":"remote","url":"https://x"}"#),
+            ["missing-field"]
+        );
     }
 }

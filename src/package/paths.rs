@@ -16,10 +16,10 @@ pub fn segment_problem(segment: &str) -> Option<String> {
     if segment.is_empty() || segment == "." || segment == ".." {
         return Some("empty, `.` or `..` segment".to_owned());
     }
-    if let Some(bad) = segment
-        .chars()
-        .find(|c| matches!(c, '<' | '>' | ':' | '"' | '|' | '?' | '*' | '\\') || c.is_control() && (*c as u32) < 0x80)
-    {
+    if let Some(bad) = segment.chars().find(|c| {
+        matches!(c, '<' | '>' | ':' | '"' | '|' | '?' | '*' | '\\')
+            || c.is_control() && (*c as u32) < 0x80
+    }) {
         return Some(format!(
             "contains {}, which is not allowed on every platform",
             describe_char(bad)
@@ -60,7 +60,11 @@ fn describe_char(c: char) -> String {
 }
 
 fn is_windows_reserved(segment: &str) -> bool {
-    let stem = segment.split('.').next().unwrap_or(segment).to_ascii_uppercase();
+    let stem = segment
+        .split('.')
+        .next()
+        .unwrap_or(segment)
+        .to_ascii_uppercase();
     matches!(stem.as_str(), "CON" | "PRN" | "AUX" | "NUL")
         || ((stem.starts_with("COM") || stem.starts_with("LPT"))
             && stem.len() == 4
@@ -101,7 +105,9 @@ pub fn check(tree: &Tree, diagnostics: &mut Diagnostics) {
                     &entry.path,
                     format!("`{}` and `{first}` differ only by case", entry.path),
                 )
-                .help("they would overwrite each other on a case-insensitive filesystem; rename one"),
+                .help(
+                    "they would overwrite each other on a case-insensitive filesystem; rename one",
+                ),
             );
         }
     }
@@ -117,9 +123,26 @@ mod tests {
             assert_eq!(path_problem(ok), None, "{ok}");
         }
         for bad in [
-            "a//b", "./a", "a/./b", "a/../b", "/a", "C:/a", "C:a", "a\\b", "a:b", "a/NUL",
-            "a/nul.txt", "a/COM1.md", "a/b.", "a/b ", "e\u{301}", " a", "a/<b>", "a/\u{7}",
-            "a/b/", "CON.d/x",
+            "a//b",
+            "./a",
+            "a/./b",
+            "a/../b",
+            "/a",
+            "C:/a",
+            "C:a",
+            "a\\b",
+            "a:b",
+            "a/NUL",
+            "a/nul.txt",
+            "a/COM1.md",
+            "a/b.",
+            "a/b ",
+            "e\u{301}",
+            " a",
+            "a/<b>",
+            "a/\u{7}",
+            "a/b/",
+            "CON.d/x",
         ] {
             assert!(path_problem(bad).is_some(), "{bad:?}");
         }

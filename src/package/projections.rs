@@ -35,14 +35,41 @@ impl<'a> Index<'a> {
             by_kind.entry(kind).or_default().insert(reference, target);
         };
         for skill in &discovered.skills {
-            insert(ResourceKind::PackageSkill, skill.reference.clone(), Target { owner: &skill.owner, file: &skill.skill_md, server: None, known: true });
+            insert(
+                ResourceKind::PackageSkill,
+                skill.reference.clone(),
+                Target {
+                    owner: &skill.owner,
+                    file: &skill.skill_md,
+                    server: None,
+                    known: true,
+                },
+            );
         }
         for tool in &discovered.tools {
-            insert(ResourceKind::PackageTool, tool.reference.clone(), Target { owner: &tool.owner, file: &tool.path, server: None, known: true });
+            insert(
+                ResourceKind::PackageTool,
+                tool.reference.clone(),
+                Target {
+                    owner: &tool.owner,
+                    file: &tool.path,
+                    server: None,
+                    known: true,
+                },
+            );
         }
         let mut invalid_servers = HashSet::new();
         for server in &discovered.servers {
-            insert(ResourceKind::PackageMcpServer, server.reference.clone(), Target { owner: &server.owner, file: &server.path, server: Some(&server.reference), known: true });
+            insert(
+                ResourceKind::PackageMcpServer,
+                server.reference.clone(),
+                Target {
+                    owner: &server.owner,
+                    file: &server.path,
+                    server: Some(&server.reference),
+                    known: true,
+                },
+            );
             if !server.valid {
                 invalid_servers.insert(server.reference.as_str());
             }
@@ -51,12 +78,20 @@ impl<'a> Index<'a> {
                     insert(
                         typed_kind(kind),
                         format!("{}/{}/{name}", server.reference, kind.segment()),
-                        Target { owner: &server.owner, file: &server.path, server: Some(&server.reference), known: server.valid },
+                        Target {
+                            owner: &server.owner,
+                            file: &server.path,
+                            server: Some(&server.reference),
+                            known: server.valid,
+                        },
                     );
                 }
             }
         }
-        Index { by_kind, invalid_servers }
+        Index {
+            by_kind,
+            invalid_servers,
+        }
     }
 
     fn get(&self, kind: ResourceKind, reference: &str) -> Option<&Target<'a>> {
@@ -138,23 +173,40 @@ fn check_projection(context: &mut Context, projection: &Projection, id: &str, in
     for item in projection.refs(ResourceKind::BuiltInTool) {
         if !tables::is_core_tool(&item.value) {
             context.diagnostics.push(
-                error(Code::UnknownBuiltInTool, item, format!("unknown built-in tool `{}`", item.value))
-                    .span_label("not a core tool id"),
+                error(
+                    Code::UnknownBuiltInTool,
+                    item,
+                    format!("unknown built-in tool `{}`", item.value),
+                )
+                .span_label("not a core tool id"),
             );
         } else if let Some(role) = role {
             if !tables::projectable_built_in(role, &item.value) {
                 context.diagnostics.push(
-                    error(Code::ToolNotSuppliedByRole, item, format!("built-in tool `{}` is not supplied by this base-role runtime template", item.value))
-                        .span_label(format!("not available to {role_name}"))
-                        .help(format!("{role_name} can project: {}", tables::projectable_list(role).join(", "))),
+                    error(
+                        Code::ToolNotSuppliedByRole,
+                        item,
+                        format!(
+                            "built-in tool `{}` is not supplied by this base-role runtime template",
+                            item.value
+                        ),
+                    )
+                    .span_label(format!("not available to {role_name}"))
+                    .help(format!(
+                        "{role_name} can project: {}",
+                        tables::projectable_list(role).join(", ")
+                    )),
                 );
             }
         }
     }
     for item in projection.refs(ResourceKind::DefaultSkill) {
-        let valid = item.value.strip_prefix("default/skill/").is_some_and(|name| {
-            !name.is_empty() && !name.contains(['/', '\\', '\r', '\n']) && js_trim(name) == name
-        });
+        let valid = item
+            .value
+            .strip_prefix("default/skill/")
+            .is_some_and(|name| {
+                !name.is_empty() && !name.contains(['/', '\\', '\r', '\n']) && js_trim(name) == name
+            });
         if !valid {
             context.diagnostics.push(
                 error(Code::InvalidDefaultRef, item, format!("default skill ref `{}` must match default/skill/<name>", item.value))
@@ -164,13 +216,31 @@ fn check_projection(context: &mut Context, projection: &Projection, id: &str, in
     }
     for item in projection.refs(ResourceKind::DefaultTool) {
         let Some(name) = default_name(&item.value, "default/tool/") else {
-            context.diagnostics.push(error(Code::InvalidDefaultRef, item, format!("default tool ref `{}` must match default/tool/<name>", item.value)));
+            context.diagnostics.push(error(
+                Code::InvalidDefaultRef,
+                item,
+                format!(
+                    "default tool ref `{}` must match default/tool/<name>",
+                    item.value
+                ),
+            ));
             continue;
         };
         match tables::default_host_tool_role(name) {
             None => context.diagnostics.push(
-                error(Code::UnknownDefaultTool, item, format!("unknown default host tool `{name}`"))
-                    .help(format!("default host tools: {}", tables::DEFAULT_HOST_TOOLS.iter().map(|(tool, _)| *tool).collect::<Vec<_>>().join(", "))),
+                error(
+                    Code::UnknownDefaultTool,
+                    item,
+                    format!("unknown default host tool `{name}`"),
+                )
+                .help(format!(
+                    "default host tools: {}",
+                    tables::DEFAULT_HOST_TOOLS
+                        .iter()
+                        .map(|(tool, _)| *tool)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
             ),
             Some(owner_role) => {
                 let supplied = matches!(role, Some(Role::Worker(role)) if role == owner_role);
@@ -186,7 +256,14 @@ fn check_projection(context: &mut Context, projection: &Projection, id: &str, in
     let default_servers = projection.refs(ResourceKind::DefaultMcpServer);
     for item in default_servers {
         if default_name(&item.value, "default/mcp/").is_none() {
-            context.diagnostics.push(error(Code::InvalidDefaultRef, item, format!("default MCP server ref `{}` must match default/mcp/<server>", item.value)));
+            context.diagnostics.push(error(
+                Code::InvalidDefaultRef,
+                item,
+                format!(
+                    "default MCP server ref `{}` must match default/mcp/<server>",
+                    item.value
+                ),
+            ));
         }
     }
     if let Some(first) = default_servers.first() {
@@ -205,13 +282,19 @@ fn check_projection(context: &mut Context, projection: &Projection, id: &str, in
                 let parts: Vec<&str> = rest.split('/').collect();
                 parts.len() == 3
                     && parts[1] == capability.segment()
-                    && [parts[0], parts[2]].iter().all(|part| !part.is_empty() && !part.contains('\\'))
+                    && [parts[0], parts[2]]
+                        .iter()
+                        .all(|part| !part.is_empty() && !part.contains('\\'))
             });
             if !valid {
                 context.diagnostics.push(error(
                     Code::InvalidDefaultRef,
                     item,
-                    format!("default MCP {0} ref `{1}` must match default/mcp/<server>/{0}/<name>", capability.segment(), item.value),
+                    format!(
+                        "default MCP {0} ref `{1}` must match default/mcp/<server>/{0}/<name>",
+                        capability.segment(),
+                        item.value
+                    ),
                 ));
             }
         }
@@ -252,7 +335,10 @@ fn check_package_ref(
     mounted: &HashSet<&str>,
 ) {
     let reference = item.value.as_str();
-    let Some(rest) = reference.strip_prefix(id).and_then(|rest| rest.strip_prefix('/')) else {
+    let Some(rest) = reference
+        .strip_prefix(id)
+        .and_then(|rest| rest.strip_prefix('/'))
+    else {
         context.diagnostics.push(
             error(Code::ForeignPackageRef, item, format!("package ref `{reference}` must be namespaced by `{id}`"))
                 .span_label(format!("does not start with `{id}/`"))
@@ -266,7 +352,9 @@ fn check_package_ref(
         // A typed ref under a server whose declaration is invalid is not judged: the declaration
         // has its own diagnostics.
         if let Some(capability) = capability {
-            if server_part(reference, capability).is_some_and(|server| index.invalid_servers.contains(server)) {
+            if server_part(reference, capability)
+                .is_some_and(|server| index.invalid_servers.contains(server))
+            {
                 return;
             }
         }
@@ -279,14 +367,23 @@ fn check_package_ref(
             _ => "MCP resource",
         };
         let usable = index.usable(kind, &projection.owner);
-        let mut diagnostic = error(Code::DanglingRef, item, format!("package ref `{reference}` is not declared in this package"))
-            .span_label(format!("no {what} `{rest}` in this package"));
+        let mut diagnostic = error(
+            Code::DanglingRef,
+            item,
+            format!("package ref `{reference}` is not declared in this package"),
+        )
+        .span_label(format!("no {what} `{rest}` in this package"));
         diagnostic = if usable.is_empty() {
             diagnostic.help(expected_location(kind, id))
         } else {
             diagnostic.help(format!(
                 "{what}s this projection can use: {}",
-                usable.iter().take(8).map(|r| format!("`{r}`")).collect::<Vec<_>>().join(", ")
+                usable
+                    .iter()
+                    .take(8)
+                    .map(|r| format!("`{r}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ))
         };
         context.diagnostics.push(diagnostic);
@@ -298,9 +395,19 @@ fn check_package_ref(
     if let Owner::Agent(owner) = target.owner {
         if *owner != projection.owner {
             context.diagnostics.push(
-                error(Code::RefNotOwned, item, format!("package ref `{reference}` must be shared or owned by {}", projection.context()))
-                    .span_label(format!("owned by agents.{owner}"))
-                    .help(format!("move `{}` under the shared directories to let several agents use it", target.file)),
+                error(
+                    Code::RefNotOwned,
+                    item,
+                    format!(
+                        "package ref `{reference}` must be shared or owned by {}",
+                        projection.context()
+                    ),
+                )
+                .span_label(format!("owned by agents.{owner}"))
+                .help(format!(
+                    "move `{}` under the shared directories to let several agents use it",
+                    target.file
+                )),
             );
             return;
         }
@@ -334,19 +441,46 @@ fn check_completeness(context: &mut Context, manifest: &Manifest, discovered: &D
         }
     };
     let in_refs = |projection: &Projection, kind: ResourceKind, reference: &str| {
-        projection.refs(kind).iter().any(|item| item.value == reference)
+        projection
+            .refs(kind)
+            .iter()
+            .any(|item| item.value == reference)
     };
     let all: Vec<&Projection> = manifest.projections().collect();
     // The union is judged only when every projection could be read.
     let union_complete = manifest.scheduler.is_some() && manifest.agents_known;
     let mut report = |file: &str, message: String, help: String| {
-        context.diagnostics.push(Diagnostic::new(Code::UnprojectedResource, file, message).help(help));
+        context
+            .diagnostics
+            .push(Diagnostic::new(Code::UnprojectedResource, file, message).help(help));
     };
     for skill in &discovered.skills {
-        check_one(&skill.owner, &skill.reference, &skill.skill_md, ResourceKind::PackageSkill, "skill", &projection_of, &all, union_complete, &in_refs, &mut report);
+        check_one(
+            &skill.owner,
+            &skill.reference,
+            &skill.skill_md,
+            ResourceKind::PackageSkill,
+            "skill",
+            &projection_of,
+            &all,
+            union_complete,
+            &in_refs,
+            &mut report,
+        );
     }
     for tool in &discovered.tools {
-        check_one(&tool.owner, &tool.reference, &tool.path, ResourceKind::PackageTool, "tool", &projection_of, &all, union_complete, &in_refs, &mut report);
+        check_one(
+            &tool.owner,
+            &tool.reference,
+            &tool.path,
+            ResourceKind::PackageTool,
+            "tool",
+            &projection_of,
+            &all,
+            union_complete,
+            &in_refs,
+            &mut report,
+        );
     }
     for server in &discovered.servers {
         let typed_under = |projection: &Projection| {
@@ -356,7 +490,13 @@ fn check_completeness(context: &mut Context, manifest: &Manifest, discovered: &D
                 })
             })
         };
-        let selects_server = |projection: &Projection| in_refs(projection, ResourceKind::PackageMcpServer, &server.reference) || typed_under(projection);
+        let selects_server = |projection: &Projection| {
+            in_refs(
+                projection,
+                ResourceKind::PackageMcpServer,
+                &server.reference,
+            ) || typed_under(projection)
+        };
         let candidates: Vec<&Projection> = match &server.owner {
             Owner::Shared if union_complete => all.clone(),
             Owner::Shared => continue,
@@ -369,8 +509,15 @@ fn check_completeness(context: &mut Context, manifest: &Manifest, discovered: &D
             Owner::Shared => "Shared package MCP server",
             Owner::Agent(_) => "agent-local MCP server",
         };
-        if !candidates.iter().any(|projection| selects_server(projection)) {
-            report(&server.path, format!("{label} `{}` is not projected", server.reference), projection_help(&server.owner, "package_mcp_server_refs", &server.reference));
+        if !candidates
+            .iter()
+            .any(|projection| selects_server(projection))
+        {
+            report(
+                &server.path,
+                format!("{label} `{}` is not projected", server.reference),
+                projection_help(&server.owner, "package_mcp_server_refs", &server.reference),
+            );
             continue;
         }
         if !server.valid {
@@ -380,8 +527,11 @@ fn check_completeness(context: &mut Context, manifest: &Manifest, discovered: &D
             for name in server.capabilities(capability) {
                 let reference = format!("{}/{}/{name}", server.reference, capability.segment());
                 let selected = candidates.iter().any(|projection| {
-                    in_refs(projection, ResourceKind::PackageMcpServer, &server.reference)
-                        || in_refs(projection, typed_kind(capability), &reference)
+                    in_refs(
+                        projection,
+                        ResourceKind::PackageMcpServer,
+                        &server.reference,
+                    ) || in_refs(projection, typed_kind(capability), &reference)
                 });
                 if !selected {
                     let label = match &server.owner {
@@ -389,7 +539,11 @@ fn check_completeness(context: &mut Context, manifest: &Manifest, discovered: &D
                         Owner::Agent(_) => format!("agent-local MCP {}", capability.segment()),
                     };
                     let field = typed_kind(capability).field();
-                    report(&server.path, format!("{label} `{reference}` is not projected"), projection_help(&server.owner, field, &reference));
+                    report(
+                        &server.path,
+                        format!("{label} `{reference}` is not projected"),
+                        projection_help(&server.owner, field, &reference),
+                    );
                 }
             }
         }
@@ -411,14 +565,26 @@ fn check_one<'m>(
 ) {
     match owner {
         Owner::Shared => {
-            if union_complete && !all.iter().any(|projection| in_refs(projection, kind, reference)) {
-                report(file, format!("Shared package {what} `{reference}` is not projected"), projection_help(owner, kind.field(), reference));
+            if union_complete
+                && !all
+                    .iter()
+                    .any(|projection| in_refs(projection, kind, reference))
+            {
+                report(
+                    file,
+                    format!("Shared package {what} `{reference}` is not projected"),
+                    projection_help(owner, kind.field(), reference),
+                );
             }
         }
         Owner::Agent(agent) => {
             if let Some(projection) = projection_of(agent) {
                 if !in_refs(projection, kind, reference) {
-                    report(file, format!("agent-local {what} `{reference}` is not projected"), projection_help(owner, kind.field(), reference));
+                    report(
+                        file,
+                        format!("agent-local {what} `{reference}` is not projected"),
+                        projection_help(owner, kind.field(), reference),
+                    );
                 }
             }
         }
@@ -427,9 +593,15 @@ fn check_one<'m>(
 
 fn projection_help(owner: &Owner, field: &str, reference: &str) -> String {
     match owner {
-        Owner::Shared => format!("add `\"{reference}\"` to `{field}` of the scheduler or of an agent that uses it, or remove the file"),
-        Owner::Agent(agent) if agent == "orchestrator" => format!("add `\"{reference}\"` to `capability_projection.scheduler.{field}`, or remove the file"),
-        Owner::Agent(agent) => format!("add `\"{reference}\"` to `capability_projection.agents.{agent}.{field}`, or remove the file"),
+        Owner::Shared => format!(
+            "add `\"{reference}\"` to `{field}` of the scheduler or of an agent that uses it, or remove the file"
+        ),
+        Owner::Agent(agent) if agent == "orchestrator" => format!(
+            "add `\"{reference}\"` to `capability_projection.scheduler.{field}`, or remove the file"
+        ),
+        Owner::Agent(agent) => format!(
+            "add `\"{reference}\"` to `capability_projection.agents.{agent}.{field}`, or remove the file"
+        ),
     }
 }
 
@@ -438,7 +610,12 @@ fn check_skill_names(context: &mut Context, manifest: &Manifest, discovered: &Di
     let names: HashMap<&str, &str> = discovered
         .skills
         .iter()
-        .filter_map(|skill| skill.name.as_deref().map(|name| (skill.reference.as_str(), name)))
+        .filter_map(|skill| {
+            skill
+                .name
+                .as_deref()
+                .map(|name| (skill.reference.as_str(), name))
+        })
         .collect();
     for projection in manifest.projections() {
         let mut seen: HashMap<&str, &Item> = HashMap::new();
@@ -448,9 +625,18 @@ fn check_skill_names(context: &mut Context, manifest: &Manifest, discovered: &Di
             };
             if let Some(first) = seen.insert(name, item) {
                 context.diagnostics.push(
-                    error(Code::SkillNameConflict, item, format!("{} projects skill name `{name}` from both `{}` and `{}`", projection.context(), first.value, item.value))
-                        .label(first.span.clone(), "first skill with this name")
-                        .help("give each skill a distinct `name` in its SKILL.md frontmatter"),
+                    error(
+                        Code::SkillNameConflict,
+                        item,
+                        format!(
+                            "{} projects skill name `{name}` from both `{}` and `{}`",
+                            projection.context(),
+                            first.value,
+                            item.value
+                        ),
+                    )
+                    .label(first.span.clone(), "first skill with this name")
+                    .help("give each skill a distinct `name` in its SKILL.md frontmatter"),
                 );
             }
         }

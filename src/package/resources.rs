@@ -37,7 +37,11 @@ pub enum CapabilityKind {
 }
 
 impl CapabilityKind {
-    pub const ALL: [CapabilityKind; 3] = [CapabilityKind::Tool, CapabilityKind::Prompt, CapabilityKind::Resource];
+    pub const ALL: [CapabilityKind; 3] = [
+        CapabilityKind::Tool,
+        CapabilityKind::Prompt,
+        CapabilityKind::Resource,
+    ];
 
     pub fn segment(self) -> &'static str {
         match self {
@@ -84,9 +88,23 @@ pub fn discover(context: &mut Context, id: &str) -> Discovered {
     );
     for (owner, base) in &owners {
         let skills_root = format!("{base}skills");
-        discovered.skills.extend(skills::discover(context, &skills_root, owner, id));
-        discover_tools(context, &format!("{base}tools"), owner, id, &mut discovered.tools);
-        discover_servers(context, &format!("{base}mcp"), owner, id, &mut discovered.servers);
+        discovered
+            .skills
+            .extend(skills::discover(context, &skills_root, owner, id));
+        discover_tools(
+            context,
+            &format!("{base}tools"),
+            owner,
+            id,
+            &mut discovered.tools,
+        );
+        discover_servers(
+            context,
+            &format!("{base}mcp"),
+            owner,
+            id,
+            &mut discovered.servers,
+        );
     }
     discovered
 }
@@ -108,21 +126,40 @@ fn direct_files(context: &mut Context, directory: &str) -> Vec<String> {
     for sub in nested {
         let shown = directory.replace('/', ".");
         context.diagnostics.push(
-            Diagnostic::new(Code::WrongEntryType, &sub, format!("{shown}: `{sub}` must be a file, found a directory"))
-                .help(format!("{directory}/ holds files only; shared code belongs in lib/, data in assets/")),
+            Diagnostic::new(
+                Code::WrongEntryType,
+                &sub,
+                format!("{shown}: `{sub}` must be a file, found a directory"),
+            )
+            .help(format!(
+                "{directory}/ holds files only; shared code belongs in lib/, data in assets/"
+            )),
         );
     }
     direct
 }
 
-fn discover_tools(context: &mut Context, directory: &str, owner: &Owner, id: &str, tools: &mut Vec<Tool>) {
+fn discover_tools(
+    context: &mut Context,
+    directory: &str,
+    owner: &Owner,
+    id: &str,
+    tools: &mut Vec<Tool>,
+) {
     let mut seen: HashMap<String, String> = HashMap::new();
     for path in direct_files(context, directory) {
         let name = &path[directory.len() + 1..];
-        let Some(tool_id) = name.strip_suffix(".ts").or_else(|| name.strip_suffix(".js")) else {
+        let Some(tool_id) = name
+            .strip_suffix(".ts")
+            .or_else(|| name.strip_suffix(".js"))
+        else {
             context.diagnostics.push(
-                Diagnostic::new(Code::UnsupportedToolExtension, &path, format!("unsupported tool extension: `{name}`"))
-                    .help("a tool is a `.ts` or `.js` file named after its id; helpers go in lib/"),
+                Diagnostic::new(
+                    Code::UnsupportedToolExtension,
+                    &path,
+                    format!("unsupported tool extension: `{name}`"),
+                )
+                .help("a tool is a `.ts` or `.js` file named after its id; helpers go in lib/"),
             );
             continue;
         };
@@ -134,22 +171,41 @@ fn discover_tools(context: &mut Context, directory: &str, owner: &Owner, id: &st
             continue;
         }
         let reference = format!("{id}/{}/{tool_id}", owner.segment());
+        // A duplicate is reported but still walked, so its imports count for reachability.
         if let Some(first) = seen.insert(reference.clone(), path.clone()) {
-            context.diagnostics.push(duplicate(&path, &reference, &first));
-            continue;
+            context
+                .diagnostics
+                .push(duplicate(&path, &reference, &first));
         }
-        tools.push(Tool { reference, owner: owner.clone(), path });
+        tools.push(Tool {
+            reference,
+            owner: owner.clone(),
+            path,
+        });
     }
 }
 
-fn discover_servers(context: &mut Context, directory: &str, owner: &Owner, id: &str, servers: &mut Vec<Server>) {
+fn discover_servers(
+    context: &mut Context,
+    directory: &str,
+    owner: &Owner,
+    id: &str,
+    servers: &mut Vec<Server>,
+) {
     let mut seen: HashMap<String, String> = HashMap::new();
     for path in direct_files(context, directory) {
         let name = &path[directory.len() + 1..];
-        let Some(server_id) = name.strip_suffix(".jsonc").or_else(|| name.strip_suffix(".json")) else {
+        let Some(server_id) = name
+            .strip_suffix(".jsonc")
+            .or_else(|| name.strip_suffix(".json"))
+        else {
             context.diagnostics.push(
-                Diagnostic::new(Code::UnsupportedMcpExtension, &path, format!("unsupported MCP definition extension: `{name}`"))
-                    .help("an MCP server declaration is `<server>.json` or `<server>.jsonc`"),
+                Diagnostic::new(
+                    Code::UnsupportedMcpExtension,
+                    &path,
+                    format!("unsupported MCP definition extension: `{name}`"),
+                )
+                .help("an MCP server declaration is `<server>.json` or `<server>.jsonc`"),
             );
             continue;
         };
@@ -168,8 +224,9 @@ fn discover_servers(context: &mut Context, directory: &str, owner: &Owner, id: &
         context.sources.insert(path.clone(), SourceFile::new(text));
         let reference = format!("{id}/{}/{server_id}", owner.segment());
         if let Some(first) = seen.insert(reference.clone(), path.clone()) {
-            context.diagnostics.push(duplicate(&path, &reference, &first));
-            continue;
+            context
+                .diagnostics
+                .push(duplicate(&path, &reference, &first));
         }
         servers.push(Server {
             reference,
@@ -182,6 +239,12 @@ fn discover_servers(context: &mut Context, directory: &str, owner: &Owner, id: &
 }
 
 fn duplicate(path: &str, reference: &str, first: &str) -> Diagnostic {
-    Diagnostic::new(Code::DuplicateResource, path, format!("duplicate package ref `{reference}`"))
-        .help(format!("`{first}` already declares it; keep one of the two files"))
+    Diagnostic::new(
+        Code::DuplicateResource,
+        path,
+        format!("duplicate package ref `{reference}`"),
+    )
+    .help(format!(
+        "`{first}` already declares it; keep one of the two files"
+    ))
 }

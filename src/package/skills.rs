@@ -55,7 +55,11 @@ pub fn discover(context: &mut Context, skills_root: &str, owner: &Owner, id: &st
         };
         let inside = &path[directory.len() + 1..];
         if inside == "SKILL.md" {
-            let reference = format!("{id}/{}/{}", owner.segment(), &directory[skills_root.len() + 1..]);
+            let reference = format!(
+                "{id}/{}/{}",
+                owner.segment(),
+                &directory[skills_root.len() + 1..]
+            );
             let name = check_skill_md(context, path, &reference);
             skills.push(Skill {
                 reference,
@@ -122,12 +126,19 @@ fn check_skill_md(context: &mut Context, path: &str, reference: &str) -> Option<
     let source = SourceFile::new(text);
     let problems = frontmatter_problems(&source.text);
     let valid = problems.is_empty();
-    let name = if valid { skill_name(&source.text) } else { None };
+    let name = if valid {
+        skill_name(&source.text)
+    } else {
+        None
+    };
     for problem in problems {
         let mut diagnostic = Diagnostic::new(
             Code::SkillFrontmatter,
             path,
-            format!("package skill `{reference}`: invalid frontmatter: {}", problem.message),
+            format!(
+                "package skill `{reference}`: invalid frontmatter: {}",
+                problem.message
+            ),
         )
         .span(problem.span);
         if let Some(help) = problem.help {
@@ -145,8 +156,7 @@ struct Problem {
     help: Option<&'static str>,
 }
 
-const FRONTMATTER_HELP: &str =
-    "SKILL.md starts with a YAML block:\n---\nname: my-skill\ndescription: When to use this skill\n---";
+const FRONTMATTER_HELP: &str = "SKILL.md starts with a YAML block:\n---\nname: my-skill\ndescription: When to use this skill\n---";
 
 fn skill_name(text: &str) -> Option<String> {
     let block = frontmatter::split(text)?;
@@ -226,12 +236,18 @@ fn frontmatter_problems(text: &str) -> Vec<Problem> {
             if name.is_empty() {
                 problem("name", "must not be empty".to_owned());
             } else if name.contains(['/', '\\', '\r', '\n']) {
-                problem("name", "must not contain `/`, `\\` or line breaks".to_owned());
+                problem(
+                    "name",
+                    "must not contain `/`, `\\` or line breaks".to_owned(),
+                );
             } else if js_trim(name) != name {
                 problem("name", "must not start or end with whitespace".to_owned());
             }
         }
-        Some(other) => problem("name", format!("expected string, found {}", yaml_type(other))),
+        Some(other) => problem(
+            "name",
+            format!("expected string, found {}", yaml_type(other)),
+        ),
     }
     match get("description") {
         None => problem("description", "required".to_owned()),
@@ -239,7 +255,10 @@ fn frontmatter_problems(text: &str) -> Vec<Problem> {
             problem("description", "must not be blank".to_owned());
         }
         Some(Yaml::String(_)) => {}
-        Some(other) => problem("description", format!("expected string, found {}", yaml_type(other))),
+        Some(other) => problem(
+            "description",
+            format!("expected string, found {}", yaml_type(other)),
+        ),
     }
     if let Some(value) = get("aliases") {
         match value {
@@ -248,15 +267,24 @@ fn frontmatter_problems(text: &str) -> Vec<Problem> {
                     .iter()
                     .any(|item| !matches!(item, Yaml::String(text) if !js_trim(text).is_empty()))
                 {
-                    problem("aliases", "every alias must be a non-blank string".to_owned());
+                    problem(
+                        "aliases",
+                        "every alias must be a non-blank string".to_owned(),
+                    );
                 }
             }
-            other => problem("aliases", format!("expected array, found {}", yaml_type(other))),
+            other => problem(
+                "aliases",
+                format!("expected array, found {}", yaml_type(other)),
+            ),
         }
     }
     if let Some(value) = get("license") {
         if !matches!(value, Yaml::String(_)) {
-            problem("license", format!("expected string, found {}", yaml_type(value)));
+            problem(
+                "license",
+                format!("expected string, found {}", yaml_type(value)),
+            );
         }
     }
     if let Some(value) = get("compatibility") {
@@ -267,24 +295,37 @@ fn frontmatter_problems(text: &str) -> Vec<Problem> {
                     problem("compatibility", "must be 1 to 500 characters".to_owned());
                 }
             }
-            other => problem("compatibility", format!("expected string, found {}", yaml_type(other))),
+            other => problem(
+                "compatibility",
+                format!("expected string, found {}", yaml_type(other)),
+            ),
         }
     }
     if let Some(value) = get("metadata") {
         if !matches!(value, Yaml::Hash(_)) {
-            problem("metadata", format!("expected object, found {}", yaml_type(value)));
+            problem(
+                "metadata",
+                format!("expected object, found {}", yaml_type(value)),
+            );
         }
     }
     if let Some(value) = get("platforms") {
         match value {
             Yaml::Array(items) => {
-                if items.iter().any(|item| {
-                    !matches!(item.as_str(), Some("windows" | "macos" | "linux"))
-                }) {
-                    problem("platforms", "each platform is `windows`, `macos` or `linux`".to_owned());
+                if items
+                    .iter()
+                    .any(|item| !matches!(item.as_str(), Some("windows" | "macos" | "linux")))
+                {
+                    problem(
+                        "platforms",
+                        "each platform is `windows`, `macos` or `linux`".to_owned(),
+                    );
                 }
             }
-            other => problem("platforms", format!("expected array, found {}", yaml_type(other))),
+            other => problem(
+                "platforms",
+                format!("expected array, found {}", yaml_type(other)),
+            ),
         }
     }
     if let Some(value) = get("auto_detect") {
@@ -294,7 +335,10 @@ fn frontmatter_problems(text: &str) -> Vec<Problem> {
     }
     if let Some(value) = get("priority") {
         if !matches!(value, Yaml::Integer(_) | Yaml::Real(_)) {
-            problem("priority", format!("expected number, found {}", yaml_type(value)));
+            problem(
+                "priority",
+                format!("expected number, found {}", yaml_type(value)),
+            );
         }
     }
     if let Some(value) = get("required_tools") {
@@ -309,11 +353,17 @@ fn frontmatter_problems(text: &str) -> Vec<Problem> {
                             "required_tools",
                             format!("`{tool}` is not a canonical OpenCorvus tool ID"),
                         ),
-                        None => problem("required_tools", "every element must be a string".to_owned()),
+                        None => problem(
+                            "required_tools",
+                            "every element must be a string".to_owned(),
+                        ),
                     }
                 }
             }
-            other => problem("required_tools", format!("expected array, found {}", yaml_type(other))),
+            other => problem(
+                "required_tools",
+                format!("expected array, found {}", yaml_type(other)),
+            ),
         }
     }
     if let Some(value) = get("expires_at") {
@@ -326,7 +376,10 @@ fn frontmatter_problems(text: &str) -> Vec<Problem> {
             _ => false,
         };
         if !valid {
-            problem("expires_at", "expected a date, a finite number or a date string".to_owned());
+            problem(
+                "expires_at",
+                "expected a date, a finite number or a date string".to_owned(),
+            );
         }
     }
     problems
@@ -427,16 +480,40 @@ mod tests {
 
     #[test]
     fn invalid_frontmatter() {
-        assert_eq!(messages("# no frontmatter"), ["name: required (SKILL.md has no frontmatter)"]);
-        assert_eq!(messages("---\n---\n"), ["name: required (the frontmatter is empty)"]);
+        assert_eq!(
+            messages("# no frontmatter"),
+            ["name: required (SKILL.md has no frontmatter)"]
+        );
+        assert_eq!(
+            messages("---\n---\n"),
+            ["name: required (the frontmatter is empty)"]
+        );
         assert_eq!(messages("---\nname: a\n---\n"), ["description: required"]);
-        assert_eq!(messages("---\nname: ' a'\ndescription: b\n---\n"), ["name: must not start or end with whitespace"]);
-        assert_eq!(messages("---\nname: a/b\ndescription: b\n---\n"), ["name: must not contain `/`, `\\` or line breaks"]);
-        assert_eq!(messages("---\nname: 12\ndescription: b\n---\n"), ["name: expected string, found number"]);
-        assert_eq!(messages("---\nname: a\ndescription: b\nrequired_tools: [nope]\n---\n"), ["required_tools: `nope` is not a canonical OpenCorvus tool ID"]);
-        assert_eq!(messages("---\nname: a\ndescription: b\nplatforms: [beos]\n---\n"), ["platforms: each platform is `windows`, `macos` or `linux`"]);
+        assert_eq!(
+            messages("---\nname: ' a'\ndescription: b\n---\n"),
+            ["name: must not start or end with whitespace"]
+        );
+        assert_eq!(
+            messages("---\nname: a/b\ndescription: b\n---\n"),
+            ["name: must not contain `/`, `\\` or line breaks"]
+        );
+        assert_eq!(
+            messages("---\nname: 12\ndescription: b\n---\n"),
+            ["name: expected string, found number"]
+        );
+        assert_eq!(
+            messages("---\nname: a\ndescription: b\nrequired_tools: [nope]\n---\n"),
+            ["required_tools: `nope` is not a canonical OpenCorvus tool ID"]
+        );
+        assert_eq!(
+            messages("---\nname: a\ndescription: b\nplatforms: [beos]\n---\n"),
+            ["platforms: each platform is `windows`, `macos` or `linux`"]
+        );
         assert_eq!(messages("---\n- a\n---\n"), ["expected a YAML mapping"]);
-        assert_eq!(messages(&format!("---\nname: {}\n---\n", "[".repeat(10_000))), ["YAML nested too deeply"]);
+        assert_eq!(
+            messages(&format!("---\nname: {}\n---\n", "[".repeat(10_000))),
+            ["YAML nested too deeply"]
+        );
         assert!(messages("---\nname: [a\n---\n")[0].starts_with("YAML: "));
     }
 }

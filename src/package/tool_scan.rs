@@ -1792,8 +1792,7 @@ mod tests {
 
     #[test]
     fn methods_named_import_or_require_are_not_calls() {
-        let src =
-            "class A {\n  import(x) { return x; }\n  static require(id: string): void {}\n}\n\
+        let src = "class A {\n  import(x) { return x; }\n  static require(id: string): void {}\n}\n\
                    const o = { import(spec) {}, async require(s) {} };\n\
                    interface L { require(id: string): unknown }";
         let result = scan_imports(src);

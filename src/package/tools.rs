@@ -61,9 +61,15 @@ pub fn check(context: &mut Context, discovered: &Discovered) {
             continue;
         }
         let (code, message) = if path.starts_with("assets/") {
-            (Code::UnreachableAsset, format!("`{path}`: package asset is not reachable from a projected tool"))
+            (
+                Code::UnreachableAsset,
+                format!("`{path}`: package asset is not reachable from a projected tool"),
+            )
         } else {
-            (Code::UnreachableLibraryFile, format!("`{path}`: package library file is not reachable from a projected tool"))
+            (
+                Code::UnreachableLibraryFile,
+                format!("`{path}`: package library file is not reachable from a projected tool"),
+            )
         };
         context.diagnostics.push(
             Diagnostic::new(code, &path, message)
@@ -124,7 +130,11 @@ fn walk_tool(
         }
         let scan = &scans[&file];
         for problem in &scan.non_literal {
-            let call = if problem.kind == ImportKind::Require { "require()" } else { "import()" };
+            let call = if problem.kind == ImportKind::Require {
+                "require()"
+            } else {
+                "import()"
+            };
             context.diagnostics.push(
                 Diagnostic::new(Code::NonLiteralImport, &file, format!("dynamic {call} must take a single string literal"))
                     .span(problem.span.clone())
@@ -138,20 +148,17 @@ fn walk_tool(
             .map(|record| (record.specifier.clone(), record.span.clone()))
             .collect();
         for (specifier, span) in imports {
-            match resolve_import(context, &file, &specifier, &allowed) {
-                Ok(Some(target)) => {
-                    reached.insert(target.clone());
-                    if is_tracked_code(&target) {
-                        queue.push(target);
-                    }
-                }
-                Ok(None) => {}
-                Err((code, message, help)) => {
-                    context.diagnostics.push(
-                        Diagnostic::new(code, &file, message)
-                            .span(span)
-                            .help(help),
-                    );
+            let (target, problem) = resolve_import(context, &file, &specifier, &allowed);
+            if let Some((code, message, help)) = problem {
+                context
+                    .diagnostics
+                    .push(Diagnostic::new(code, &file, message).span(span).help(help));
+            }
+            if let Some(target) = target {
+                // In the closure even with an unsupported extension: that has its own diagnostic.
+                reached.insert(target.clone());
+                if is_tracked_code(&target) {
+                    queue.push(target);
                 }
             }
         }
@@ -160,58 +167,96 @@ fn walk_tool(
 
 type ImportProblem = (Code, String, String);
 
-/// Applies TL-2…TL-4 to one specifier. `Ok(Some(path))` is a package file in the closure,
-/// `Ok(None)` an allowed external module.
+/// Applies TL-2…TL-4 to one specifier: the package file it brings into the closure (if any)
+/// and the problem with it (if any).
 fn resolve_import(
     context: &Context,
     importer: &str,
     specifier: &str,
     allowed: &[String],
-) -> Result<Option<String>, ImportProblem> {
+) -> (Option<String>, Option<ImportProblem>) {
+    match resolve_relative(context, importer, specifier, allowed) {
+        Ok(target) => (target, None),
+        Err((target, problem)) => (target, Some(problem)),
+    }
+}
+
+type Resolution = Result<Option<String>, (Option<String>, ImportProblem)>;
+
+fn resolve_relative(
+    context: &Context,
+    importer: &str,
+    specifier: &str,
+    allowed: &[String],
+) -> Resolution {
     let is_relative = specifier == "."
         || specifier == ".."
         || specifier.starts_with("./")
         || specifier.starts_with("../");
     if !is_relative {
-        return check_external(specifier).map(|()| None);
+        return check_external(specifier)
+            .map(|()| None)
+            .map_err(|problem| (None, problem));
     }
-    let base = importer.rsplit_once('/').map_or("", |(directory, _)| directory);
+    let base = importer
+        .rsplit_once('/')
+        .map_or("", |(directory, _)| directory);
     let crosses = || {
         (
             Code::ImportCrossesBoundary,
             format!("relative import `{specifier}` crosses its owner boundary"),
             format!(
                 "tools may import only from {}",
-                allowed.iter().map(|root| format!("`{root}/`")).collect::<Vec<_>>().join(", ")
+                allowed
+                    .iter()
+                    .map(|root| format!("`{root}/`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         )
     };
     let Some(target) = normalize(base, specifier) else {
-        return Err(crosses());
+        return Err((None, crosses()));
     };
-    let Some(root) = allowed
-        .iter()
-        .find(|root| target.starts_with(root.as_str()) && target.as_bytes().get(root.len()) == Some(&b'/'))
-    else {
-        return Err(crosses());
+    let Some(root) = allowed.iter().find(|root| {
+        target.starts_with(root.as_str()) && target.as_bytes().get(root.len()) == Some(&b'/')
+    }) else {
+        return Err((None, crosses()));
     };
     let Some(resolved) = candidates(&target)
         .into_iter()
         .find(|candidate| context.tree.is_file(candidate))
     else {
         return Err((
-            Code::UnresolvedImport,
-            format!("relative import `{specifier}` does not resolve to a file of the package"),
-            format!("looked for `{target}` (an import without extension resolves to .ts or .js)"),
+            None,
+            (
+                Code::UnresolvedImport,
+                format!("relative import `{specifier}` does not resolve to a file of the package"),
+                format!(
+                    "looked for `{target}` (an import without extension resolves to .ts or .js)"
+                ),
+            ),
         ));
     };
-    let allowed_extensions: &[&str] = if root == "assets" { &ASSET_EXTENSIONS } else { &LIBRARY_EXTENSIONS };
+    let allowed_extensions: &[&str] = if root == "assets" {
+        &ASSET_EXTENSIONS
+    } else {
+        &LIBRARY_EXTENSIONS
+    };
     if !allowed_extensions.contains(&extension(&resolved)) {
-        return Err((
+        let problem = (
             Code::UnsupportedImportExtension,
             format!("library dependency `{resolved}` has unsupported extension"),
-            format!("files under `{root}/` may be {}", allowed_extensions.iter().map(|e| format!(".{e}")).collect::<Vec<_>>().join(", ")),
-        ));
+            format!(
+                "files under `{root}/` may be {}",
+                allowed_extensions
+                    .iter()
+                    .map(|e| format!(".{e}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        );
+        return Err((Some(resolved), problem));
     }
     Ok(Some(resolved))
 }
@@ -236,7 +281,10 @@ fn check_external(specifier: &str) -> Result<(), ImportProblem> {
         return Err((
             Code::UnsupportedModule,
             format!("imports unsupported core module `{specifier}`"),
-            format!("available core modules: {}", ALLOWED_CORE_MODULES.join(", ")),
+            format!(
+                "available core modules: {}",
+                ALLOWED_CORE_MODULES.join(", ")
+            ),
         ));
     }
     if ALLOWED_BARE_MODULES.contains(&specifier) {
@@ -251,12 +299,19 @@ fn check_external(specifier: &str) -> Result<(), ImportProblem> {
             ALLOWED_CORE_MODULES.join(", ")
         )
     };
-    Err((Code::UnsupportedModule, format!("imports unsupported bare module `{specifier}`"), hint))
+    Err((
+        Code::UnsupportedModule,
+        format!("imports unsupported bare module `{specifier}`"),
+        hint,
+    ))
 }
 
 /// Joins a relative specifier onto a directory; `None` when it climbs above the root.
 fn normalize(base: &str, specifier: &str) -> Option<String> {
-    let mut segments: Vec<&str> = base.split('/').filter(|segment| !segment.is_empty()).collect();
+    let mut segments: Vec<&str> = base
+        .split('/')
+        .filter(|segment| !segment.is_empty())
+        .collect();
     for segment in specifier.split('/') {
         match segment {
             "" | "." => {}
@@ -291,7 +346,10 @@ mod tests {
     fn normalizes_within_root() {
         assert_eq!(normalize("tools", "../lib/a").as_deref(), Some("lib/a"));
         assert_eq!(normalize("tools", "./../../x"), None);
-        assert_eq!(normalize("agents/a/tools", "../lib/x.ts").as_deref(), Some("agents/a/lib/x.ts"));
+        assert_eq!(
+            normalize("agents/a/tools", "../lib/x.ts").as_deref(),
+            Some("agents/a/lib/x.ts")
+        );
     }
 
     #[test]
@@ -299,12 +357,24 @@ mod tests {
         assert!(check_external("node:path").is_ok());
         assert!(check_external("@opencorvus-ai/plugin").is_ok());
         assert!(check_external("typescript").is_ok());
-        assert_eq!(check_external("node:child_process").unwrap_err().0, Code::UnsupportedModule);
+        assert_eq!(
+            check_external("node:child_process").unwrap_err().0,
+            Code::UnsupportedModule
+        );
         assert_eq!(check_external("fs").unwrap_err().0, Code::UnsupportedModule);
-        assert_eq!(check_external("@opencorvus-ai/plugin/tool").unwrap_err().0, Code::UnsupportedModule);
-        assert_eq!(check_external("/etc/passwd").unwrap_err().0, Code::AbsoluteImport);
+        assert_eq!(
+            check_external("@opencorvus-ai/plugin/tool").unwrap_err().0,
+            Code::UnsupportedModule
+        );
+        assert_eq!(
+            check_external("/etc/passwd").unwrap_err().0,
+            Code::AbsoluteImport
+        );
         assert_eq!(check_external("C:\\x").unwrap_err().0, Code::AbsoluteImport);
-        assert_eq!(check_external("file:///x").unwrap_err().0, Code::AbsoluteImport);
+        assert_eq!(
+            check_external("file:///x").unwrap_err().0,
+            Code::AbsoluteImport
+        );
     }
 
     #[test]

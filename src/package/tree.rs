@@ -178,7 +178,11 @@ fn runtime_internal(path: &str, name: &str) -> Diagnostic {
 }
 
 fn unreadable(path: &str, error: &std::io::Error) -> Diagnostic {
-    Diagnostic::new(Code::Unreadable, path, format!("cannot read `{path}`: {error}"))
+    Diagnostic::new(
+        Code::Unreadable,
+        path,
+        format!("cannot read `{path}`: {error}"),
+    )
 }
 
 fn display_or_root(directory: &str) -> &str {

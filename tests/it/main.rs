@@ -1,0 +1,7 @@
+//! The integration tests: one binary, as ripgrep and uv do.
+
+mod cli;
+mod corpus;
+mod fixtures;
+mod robustness;
+mod support;
