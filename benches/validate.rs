@@ -1,1 +1,227 @@
-fn main() {}
+//! Validation speed, measured against baselines taken in the same run (the machines are shared
+//! and noisy, so only ratios are meaningful):
+//!
+//! 1. the whole shared corpus in one cold `squad validate` process, against one `cat` process
+//!    reading the same files;
+//! 2. one package, cold, against `cat` of that package;
+//! 3. a synthetic manifest of N agents and N workflow nodes (N = 1,000 and 5,000), in process,
+//!    to show growth is linear.
+//!
+//! Run with `cargo bench --bench validate`. Each figure is the median of several runs.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const RUNS: usize = 15;
+
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+fn time_command(program: &str, args: &[String]) -> Duration {
+    median(
+        (0..RUNS)
+            .map(|_| {
+                let start = Instant::now();
+                let status = Command::new(program)
+                    .args(args)
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .status()
+                    .expect("command runs");
+                let elapsed = start.elapsed();
+                assert!(
+                    status.code().is_some_and(|code| code <= 1),
+                    "{program} failed"
+                );
+                elapsed
+            })
+            .collect(),
+    )
+}
+
+fn files_under(root: &Path, out: &mut Vec<String>) {
+    let mut entries: Vec<_> = std::fs::read_dir(root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            files_under(&path, out);
+        } else {
+            out.push(path.to_string_lossy().into_owned());
+        }
+    }
+}
+
+fn ms(duration: Duration) -> String {
+    format!("{:.1} ms", duration.as_secs_f64() * 1000.0)
+}
+
+fn synthetic(count: usize) -> String {
+    let arrays = r#""inherit_base_tools": false, "built_in_tool_ids": ["read"], "default_skill_refs": [], "package_skill_refs": [], "default_tool_refs": [], "package_tool_refs": [], "default_mcp_server_refs": [], "package_mcp_server_refs": [], "default_mcp_tool_refs": [], "package_mcp_tool_refs": [], "default_mcp_prompt_refs": [], "package_mcp_prompt_refs": [], "default_mcp_resource_refs": [], "package_mcp_resource_refs": []"#;
+    let agents: Vec<String> = (0..count)
+        .map(|i| {
+            format!(
+                "\"agent-{i}\": {{\"label\": \"Agent {i}\", \"base_role\": \"build\", {arrays}}}"
+            )
+        })
+        .collect();
+    let nodes: Vec<String> = (0..count)
+        .map(|i| {
+            // Two dependencies per node (a chain plus a jump back), in canonical order.
+            let mut deps: Vec<String> = match i {
+                0 => Vec::new(),
+                1 => vec!["node-0".to_owned()],
+                _ => vec![format!("node-{}", i / 2), format!("node-{}", i - 1)],
+            };
+            deps.sort();
+            deps.dedup();
+            let deps = deps.iter().map(|d| format!("\"{d}\"")).collect::<Vec<_>>().join(", ");
+            format!("\"node-{i}\": {{\"agent_id\": \"agent-{i}\", \"description\": \"d\", \"depends_on\": [{deps}]}}")
+        })
+        .collect();
+    format!(
+        r#"{{"schema_version": 1, "namespace": "bench", "id": "big", "label": "Big", "version": "2026.11.30.1",
+        "product_pillars": ["work"], "readme": "README.md",
+        "selector": {{"summary": "s", "selection_guidance": "g", "instructions": "selector.md"}},
+        "capability_projection": {{
+          "scheduler": {{"base_role": "orchestrator", {arrays}}},
+          "agents": {{{}}},
+          "virtual_workflows": {{"w": {{"label": "W", "description": "d", "nodes": {{{}}}}}}}
+        }}}}"#,
+        agents.join(","),
+        nodes.join(",")
+    )
+}
+
+fn time_synthetic(text: &str) -> Duration {
+    median(
+        (0..5)
+            .map(|_| {
+                let start = Instant::now();
+                let mut diagnostics = squad::diag::Diagnostics::default();
+                let manifest = squad::manifest::check(text, &mut diagnostics);
+                let elapsed = start.elapsed();
+                assert!(
+                    manifest.is_some() && !diagnostics.has_errors(),
+                    "synthetic manifest is valid"
+                );
+                elapsed
+            })
+            .collect(),
+    )
+}
+
+/// Writes a package around a synthetic manifest and times a cold `squad validate` of it.
+fn time_package(squad_bin: &str, manifest: &str) -> Duration {
+    let dir = std::env::temp_dir().join(format!(
+        "squad-bench-{}-{}",
+        std::process::id(),
+        manifest.len()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("expert-squad.jsonc"), manifest).unwrap();
+    std::fs::write(dir.join("README.md"), "# Big\n").unwrap();
+    std::fs::write(dir.join("selector.md"), "Pick it.\n").unwrap();
+    let elapsed = time_command(
+        squad_bin,
+        &[
+            "validate".to_owned(),
+            "--quiet".to_owned(),
+            dir.to_string_lossy().into_owned(),
+        ],
+    );
+    let output = Command::new(squad_bin)
+        .args(["validate", "--quiet"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+    elapsed
+}
+
+fn main() {
+    let squad_bin = env!("CARGO_BIN_EXE_squad");
+    let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/opencorvus");
+    let mut packages: Vec<PathBuf> = std::fs::read_dir(&corpus)
+        .expect("shared corpus")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    packages.sort();
+    let mut all_files = Vec::new();
+    files_under(&corpus, &mut all_files);
+    let bytes: u64 = all_files
+        .iter()
+        .map(|f| std::fs::metadata(f).unwrap().len())
+        .sum();
+
+    let mut validate_args = vec!["validate".to_owned(), "--quiet".to_owned()];
+    validate_args.extend(packages.iter().map(|p| p.to_string_lossy().into_owned()));
+    let squad_all = time_command(squad_bin, &validate_args);
+    let cat_all = time_command("cat", &all_files);
+    println!(
+        "corpus: {} packages, {} files, {:.1} MB",
+        packages.len(),
+        all_files.len(),
+        bytes as f64 / 1e6
+    );
+    println!(
+        "  squad validate (one cold process): {}   cat of the same files: {}   ratio {:.2}x",
+        ms(squad_all),
+        ms(cat_all),
+        squad_all.as_secs_f64() / cat_all.as_secs_f64()
+    );
+
+    let one = corpus.join("actuarial-reserving");
+    let mut one_files = Vec::new();
+    files_under(&one, &mut one_files);
+    let squad_one = time_command(
+        squad_bin,
+        &[
+            "validate".to_owned(),
+            "--quiet".to_owned(),
+            one.to_string_lossy().into_owned(),
+        ],
+    );
+    let cat_one = time_command("cat", &one_files);
+    println!(
+        "one package ({} files): squad validate {}   cat {}   ratio {:.2}x",
+        one_files.len(),
+        ms(squad_one),
+        ms(cat_one),
+        squad_one.as_secs_f64() / cat_one.as_secs_f64()
+    );
+
+    let small = synthetic(1000);
+    let large = synthetic(5000);
+    let (t_small, t_large) = (time_synthetic(&small), time_synthetic(&large));
+    let (p_small, p_large) = (
+        time_package(squad_bin, &small),
+        time_package(squad_bin, &large),
+    );
+    println!(
+        "synthetic package through `squad validate`: 1,000 {}   5,000 {}   growth {:.2}x for 5x the input",
+        ms(p_small),
+        ms(p_large),
+        p_large.as_secs_f64() / p_small.as_secs_f64()
+    );
+    println!(
+        "synthetic manifest: 1,000 agents+nodes ({:.1} MB) {}   5,000 ({:.1} MB) {}   growth {:.2}x for 5x the input",
+        small.len() as f64 / 1e6,
+        ms(t_small),
+        large.len() as f64 / 1e6,
+        ms(t_large),
+        t_large.as_secs_f64() / t_small.as_secs_f64()
+    );
+}

@@ -6,6 +6,7 @@
 //! (human or JSON) happens once, at the end, in [`render`] and [`json`].
 
 mod code;
+pub mod docs;
 pub mod json;
 pub mod render;
 

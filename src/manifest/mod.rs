@@ -67,11 +67,13 @@ pub struct Manifest {
     /// Whether `capability_projection.agents` was a valid object, i.e. `agents` is complete.
     pub agents_known: bool,
     pub workflows: Vec<Workflow>,
+    /// Agent id → index in `agents`, so lookups stay O(1) for packages with thousands of agents.
+    agent_index: std::collections::HashMap<String, usize>,
 }
 
 impl Manifest {
     pub fn agent(&self, id: &str) -> Option<&Projection> {
-        self.agents.iter().find(|agent| agent.owner == id)
+        self.agent_index.get(id).map(|&index| &self.agents[index])
     }
 
     /// The scheduler and every agent.
@@ -554,6 +556,12 @@ fn check_capability_projection(
         let workflows_pointer = object.pointer_of("virtual_workflows");
         manifest.workflows = workflows::check(checker, workflows, &workflows_pointer);
     }
+    manifest.agent_index = manifest
+        .agents
+        .iter()
+        .enumerate()
+        .map(|(index, agent)| (agent.owner.clone(), index))
+        .collect();
     let agent_ids: Option<std::collections::HashSet<&str>> = manifest.agents_known.then(|| {
         manifest
             .agents
