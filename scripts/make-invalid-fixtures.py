@@ -370,8 +370,9 @@ ACCEPTED = [
     ("accepted--crlf-line-endings", MIN, [("crlf", "expert-squad.jsonc"), ("crlf", "README.md")]),
     ("accepted--artifact-tools-in-built-ins", MIN, [sub('"built_in_tool_ids": [],\n        "default_skill_refs"', '"built_in_tool_ids": ["artifact_publish", "work_artifact_author"],\n        "default_skill_refs"')]),
     ("accepted--skill-name-conflict-warning", FULL, [write("skills/checklists/security/SKILL.md", "---\nname: release-method\ndescription: Security checks every release must pass.\n---\n")]),
-    ("accepted--default-refs", FULL, [sub('"default_skill_refs": ["default/skill/writing"]', '"default_skill_refs": ["default/skill/writing", "default/skill/Any Name.v2"]'), sub('"default_mcp_tool_refs": ["default/mcp/github/tool/search_issues"]', '"default_mcp_tool_refs": ["default/mcp/github/tool/search_issues"], "default_mcp_prompt_refs_": 0'.replace(', "default_mcp_prompt_refs_": 0', ''))]),
+    ("accepted--default-refs", FULL, [sub('"default_skill_refs": ["default/skill/writing"]', '"default_skill_refs": ["default/skill/writing", "default/skill/Any Name.v2"]'), sub('"default_mcp_prompt_refs": [],\n        "package_mcp_prompt_refs": ["release-review/reviewer', '"default_mcp_prompt_refs": ["default/mcp/github/prompt/triage"],\n        "package_mcp_prompt_refs": ["release-review/reviewer')]),
     ("accepted--visual-qa-default-tool", MIN, [sub('"base_role": "build"', '"base_role": "visual-qa"'), sub('"default_tool_refs": [], "package_tool_refs": [],\n        "default_mcp_server_refs"', '"default_tool_refs": ["default/tool/browser_preview_layout_geometry"], "package_tool_refs": [],\n        "default_mcp_server_refs"')]),
+    ("accepted--long-path-warning", FULL, [write("skills/release-method/references/" + "/".join(["deep-directory-name-%02d" % i for i in range(10)]) + "/notes.md", "x\n")]),
     ("accepted--empty-optional-objects", MIN, [sub('"readme": "README.md",', '"readme": "README.md", "system_role": "expert_squad_generator", "name": "Minimal Squad",')]),
 ]
 

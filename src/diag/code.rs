@@ -112,6 +112,7 @@ codes! {
     UnreachableAsset = "unreachable-asset", Error, "AST-1", "an assets/ file is not imported by any projected tool";
     ToolsNotCompiled = "tools-not-compiled", Note, "TLP-1", "tool imports were checked statically; compiling and the tool's default export are left to the runtime";
     NonPortablePath = "non-portable-path", Error, "PATH-S, P-SDK", "a path is not portable (NFC, no reserved names or characters, no trailing dot or space)";
+    LongPath = "long-path", Warning, "PATH-S", "a name is longer than 255 bytes or a path longer than 240 characters: it will not install everywhere, and `squad pack` refuses it";
     PathCaseCollision = "path-case-collision", Error, "PATH-S, SKL-2, CASE-1", "two paths differ only by case";
     SourceInRuntimeStorage = "source-in-runtime-storage", Error, "VAL-1", "the source folder lies inside OpenCorvus runtime storage or an installed packages root";
 }

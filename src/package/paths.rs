@@ -71,6 +71,25 @@ fn is_windows_reserved(segment: &str) -> bool {
             && matches!(stem.as_bytes()[3], b'1'..=b'9'))
 }
 
+/// Longest file name most filesystems store (ext4 `NAME_MAX`).
+pub const MAX_NAME_BYTES: usize = 255;
+/// Longest package-relative path that still fits Windows' `MAX_PATH` once installed.
+pub const MAX_PATH_CHARS: usize = 240;
+
+/// Why a path is too long to install everywhere, or `None`.
+pub fn length_problem(path: &str) -> Option<String> {
+    if let Some(name) = path.split('/').find(|name| name.len() > MAX_NAME_BYTES) {
+        return Some(format!(
+            "has a name of {} bytes (`{}…`), more than {MAX_NAME_BYTES}",
+            name.len(),
+            name.chars().take(24).collect::<String>()
+        ));
+    }
+    let characters = path.chars().count();
+    (characters > MAX_PATH_CHARS)
+        .then(|| format!("is {characters} characters long, more than {MAX_PATH_CHARS}"))
+}
+
 /// The key two paths collide under: NFC, then lower case.
 pub fn fold(path: &str) -> String {
     path.nfc().collect::<String>().to_lowercase()
@@ -96,6 +115,12 @@ pub fn check(tree: &Tree, diagnostics: &mut Diagnostics) {
                     format!("package path `{}` {problem}", entry.path),
                 )
                 .help("package paths must be portable: NFC, no `<>:\"|?*\\` or control characters, no trailing dot or space, no Windows device names"),
+            );
+        }
+        if let Some(problem) = length_problem(&entry.path) {
+            diagnostics.push(
+                Diagnostic::new(Code::LongPath, &entry.path, format!("package path {problem}"))
+                    .help(format!("installed under `<scope>/<namespace>/<id>/`, it must fit Windows' 260-character limit; keep names under {MAX_NAME_BYTES} bytes and paths under {MAX_PATH_CHARS} characters")),
             );
         }
         if let Some(first) = folded.insert(fold(&entry.path), &entry.path) {
