@@ -12,14 +12,18 @@
 //! - [`env`]: environment lookups.
 //! - [`cli`]: the command-line interface.
 
+pub mod archive;
 pub mod cli;
 pub mod diag;
+pub mod digest;
 pub mod env;
 pub mod jsonc;
 pub mod manifest;
 pub mod output;
+pub mod pack;
 pub mod package;
 pub mod source;
 pub mod tables;
 pub mod text;
+pub mod verify;
 pub mod version;

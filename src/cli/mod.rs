@@ -1,7 +1,10 @@
 //! The command line: argument types (clap derive) and dispatch. Each command lives in its own
 //! file, turns its arguments into library calls and reports through [`Printer`].
 
+mod digest;
+mod pack;
 mod validate;
+mod verify;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -71,6 +74,9 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     Validate(validate::ValidateArgs),
+    Digest(digest::DigestArgs),
+    Pack(pack::PackArgs),
+    Verify(verify::VerifyArgs),
 }
 
 /// Runs a parsed command line.
@@ -78,5 +84,8 @@ pub fn run(cli: Cli) -> ExitStatus {
     let printer = Printer::new(cli.color);
     match cli.command {
         Command::Validate(args) => validate::run(&args, &printer),
+        Command::Digest(args) => digest::run(&args, &printer),
+        Command::Pack(args) => pack::run(&args, &printer),
+        Command::Verify(args) => verify::run(&args, &printer),
     }
 }

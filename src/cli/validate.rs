@@ -136,10 +136,38 @@ pub fn run(args: &ValidateArgs, printer: &Printer) -> ExitStatus {
     status
 }
 
-fn is_archive(path: &Path) -> bool {
+pub(super) fn is_archive(path: &Path) -> bool {
     path.extension()
         .is_some_and(|extension| extension.eq_ignore_ascii_case("zip"))
         && !path.is_dir()
+}
+
+/// Renders diagnostics to stderr (errors only when `quiet`).
+pub(super) fn print_diagnostics(
+    printer: &Printer,
+    shown: &str,
+    diagnostics: &[crate::diag::Diagnostic],
+    sources: &std::collections::HashMap<String, crate::source::SourceFile>,
+    quiet: bool,
+) {
+    let style = Style {
+        color: printer.color,
+    };
+    let mut text = String::new();
+    for diagnostic in diagnostics {
+        if quiet && diagnostic.severity() != crate::diag::Severity::Error {
+            continue;
+        }
+        let source = sources.get(&diagnostic.file);
+        text.push_str(&render(
+            diagnostic,
+            &display_file(shown, &diagnostic.file),
+            source,
+            style,
+        ));
+        text.push('\n');
+    }
+    printer.human(&text);
 }
 
 /// The path of a package file as the user should read it.
@@ -154,24 +182,7 @@ fn display_file(package: &str, file: &str) -> String {
 }
 
 fn print_human(printer: &Printer, shown: &str, report: &Report, summary: Summary, quiet: bool) {
-    let style = Style {
-        color: printer.color,
-    };
-    let mut text = String::new();
-    for diagnostic in &report.diagnostics {
-        if quiet && diagnostic.severity() != crate::diag::Severity::Error {
-            continue;
-        }
-        let source = report.sources.get(&diagnostic.file);
-        text.push_str(&render(
-            diagnostic,
-            &display_file(shown, &diagnostic.file),
-            source,
-            style,
-        ));
-        text.push('\n');
-    }
-    printer.human(&text);
+    print_diagnostics(printer, shown, &report.diagnostics, &report.sources, quiet);
     let counts = format!(
         "{} error{}, {} warning{}",
         summary.errors,

@@ -25,7 +25,7 @@ use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::manifest::{self, MANIFEST_FILE, Manifest};
 use crate::source::{SourceFile, decode_lossy};
 
-pub use paths::{fold as fold_path, path_problem};
+pub use paths::{fold as fold_path, length_problem, path_problem};
 pub use tree::Tree;
 
 /// Who owns a resource: the whole package, or one agent (`orchestrator` for the scheduler).
@@ -53,6 +53,18 @@ pub struct Report {
     pub diagnostics: Vec<Diagnostic>,
     /// Text of the files diagnostics point into, by package-relative path.
     pub sources: HashMap<String, SourceFile>,
+    /// Namespace, id and version, when the manifest declares them validly.
+    pub identity: Option<Identity>,
+    /// The captured tree (regular files and directories).
+    pub tree: Tree,
+}
+
+/// Who a package is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Identity {
+    pub namespace: String,
+    pub id: String,
+    pub version: String,
 }
 
 impl Report {
@@ -135,8 +147,8 @@ impl Context<'_> {
     }
 }
 
-/// Validates the package folder at `root`. Writes nothing.
-pub fn validate(root: &Path) -> Result<Report, ValidateError> {
+/// Checks that `root` is a real directory: `Ok(false)` when it is a symbolic link (ROOT-1).
+fn check_root_directory(root: &Path) -> Result<bool, ValidateError> {
     let metadata = match root.symlink_metadata() {
         Ok(metadata) => metadata,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
@@ -144,20 +156,52 @@ pub fn validate(root: &Path) -> Result<Report, ValidateError> {
         }
         Err(error) => return Err(ValidateError::Io(root.to_path_buf(), error)),
     };
-    let mut diagnostics = Diagnostics::default();
     if metadata.file_type().is_symlink() {
-        diagnostics.push(
-            Diagnostic::new(Code::Symlink, ".", "the package root is a symbolic link")
-                .help("validate the folder the link points to"),
-        );
+        return Ok(false);
+    }
+    if !metadata.is_dir() {
+        return Err(ValidateError::NotADirectory(root.to_path_buf()));
+    }
+    Ok(true)
+}
+
+fn linked_root() -> Diagnostic {
+    Diagnostic::new(Code::Symlink, ".", "the package root is a symbolic link")
+        .help("use the folder the link points to")
+}
+
+/// The tree contract that digest and pack rely on (ROOT-1…3, FBD-1…3), without reading the
+/// manifest: the captured tree and the contract's diagnostics.
+pub fn capture_contract(root: &Path) -> Result<(Tree, Vec<Diagnostic>), ValidateError> {
+    if !check_root_directory(root)? {
+        let mut diagnostics = Diagnostics::default();
+        diagnostics.push(linked_root());
+        return Ok((Tree::default(), diagnostics.into_sorted()));
+    }
+    let mut diagnostics = Diagnostics::default();
+    let tree = tree::capture(root, &mut diagnostics);
+    let mut context = Context {
+        root,
+        tree,
+        diagnostics,
+        sources: HashMap::new(),
+    };
+    layout::check_root(&mut context);
+    Ok((context.tree, context.diagnostics.into_sorted()))
+}
+
+/// Validates the package folder at `root`. Writes nothing.
+pub fn validate(root: &Path) -> Result<Report, ValidateError> {
+    let mut diagnostics = Diagnostics::default();
+    if !check_root_directory(root)? {
+        diagnostics.push(linked_root());
         return Ok(Report {
             root: root.to_path_buf(),
             diagnostics: diagnostics.into_sorted(),
             sources: HashMap::new(),
+            identity: None,
+            tree: Tree::default(),
         });
-    }
-    if !metadata.is_dir() {
-        return Err(ValidateError::NotADirectory(root.to_path_buf()));
     }
     layout::check_source_location(root, &mut diagnostics);
     let tree = tree::capture(root, &mut diagnostics);
@@ -183,10 +227,19 @@ pub fn validate(root: &Path) -> Result<Report, ValidateError> {
         projections::check(&mut context, manifest, id, &discovered);
     }
     tools::check(&mut context, &discovered);
+    let identity = manifest.as_ref().and_then(|manifest| {
+        Some(Identity {
+            namespace: manifest.namespace.as_ref()?.value.clone(),
+            id: manifest.id.as_ref()?.value.clone(),
+            version: manifest.version.as_ref()?.value.clone(),
+        })
+    });
     Ok(Report {
         root: root.to_path_buf(),
         diagnostics: context.diagnostics.into_sorted(),
         sources: context.sources,
+        identity,
+        tree: context.tree,
     })
 }
 

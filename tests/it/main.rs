@@ -3,5 +3,6 @@
 mod cli;
 mod corpus;
 mod fixtures;
+mod pack;
 mod robustness;
 mod support;

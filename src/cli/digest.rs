@@ -1,0 +1,176 @@
+//! `squad digest`: the package's identity, computed exactly as the reference does.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::validate::{is_archive, print_diagnostics};
+use super::{ExitStatus, Format};
+use crate::archive::reader::{Limits, read_package};
+use crate::diag::{Code, Severity};
+use crate::digest::{
+    FileRecord, Sha256Digest, TreeDigest, digest_entries, digest_folder, sort_for_digest,
+};
+use crate::output::Printer;
+
+/// Print the package digest (SHA-256, package-tree v1) of a folder or of a `squad pack` archive.
+///
+/// The digest covers the exact bytes of every file, ordered by UTF-16 code units of their
+/// paths; the manifest's content plays no role, so a package with a broken manifest still has
+/// a digest. The folder must keep the tree contract: no links, no runtime-internal entries,
+/// only the allowed top-level entries. A folder and the archive `squad pack` makes of it have
+/// the same digest.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  squad digest                          digest of the package in the current directory
+  squad digest pkg --files              every file with its own SHA-256 and size
+  squad digest release-review-expert-squad.zip --format json")]
+pub struct DigestArgs {
+    /// A package folder or a `.zip` made by `squad pack`. Defaults to the current directory.
+    #[arg(value_name = "PATH", default_value = ".")]
+    pub path: PathBuf,
+
+    /// Also list every file with its SHA-256 and size.
+    #[arg(long)]
+    pub files: bool,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+#[derive(Serialize)]
+struct JsonDigest<'a> {
+    schema_version: u32,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    path: String,
+    source: &'static str,
+    package_digest: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    files: Option<Vec<JsonFile<'a>>>,
+}
+
+#[derive(Serialize)]
+pub(super) struct JsonFile<'a> {
+    pub path: &'a str,
+    pub size: u64,
+    pub sha256: String,
+}
+
+pub(super) fn json_files(files: &[FileRecord]) -> Vec<JsonFile<'_>> {
+    files
+        .iter()
+        .map(|file| JsonFile {
+            path: &file.path,
+            size: file.size,
+            sha256: file.sha256.hex(),
+        })
+        .collect()
+}
+
+/// Digests a folder under the raw tree contract, rendering contract violations on failure.
+/// The root `.opencorvus-meta.json` of an installed package is excluded, not refused (DG-1).
+pub(super) fn digest_path(
+    printer: &Printer,
+    path: &Path,
+    with_files: bool,
+    check_root: bool,
+) -> Result<TreeDigest, ExitStatus> {
+    let shown = path.display().to_string();
+    if is_archive(path) {
+        let bytes = std::fs::read(path).map_err(|error| {
+            printer.error(&format!("cannot read `{shown}`: {error}"), None);
+            ExitStatus::Error
+        })?;
+        let package = read_package(&bytes, &Limits::NONE).map_err(|error| {
+            printer.error(
+                &format!("`{shown}` is not a usable package archive: {error}"),
+                None,
+            );
+            ExitStatus::Failure
+        })?;
+        let mut files: Vec<FileRecord> = package
+            .files
+            .iter()
+            .map(|(name, content)| FileRecord {
+                path: name.clone(),
+                size: content.len() as u64,
+                sha256: Sha256Digest::of(content),
+            })
+            .collect();
+        sort_for_digest(&mut files, |file| file.path.as_str());
+        return Ok(TreeDigest {
+            package_digest: digest_entries(&package.files),
+            files: if with_files { files } else { Vec::new() },
+        });
+    }
+    let (tree, diagnostics) = crate::package::capture_contract(path).map_err(|error| {
+        printer.error(&error.to_string(), None);
+        ExitStatus::Error
+    })?;
+    let diagnostics: Vec<_> = diagnostics
+        .into_iter()
+        .filter(|diagnostic| diagnostic.code != Code::HostMetadataInSource)
+        .filter(|diagnostic| {
+            check_root
+                || !matches!(
+                    diagnostic.code,
+                    Code::UnknownTopLevelEntry | Code::WrongEntryType | Code::MissingFile
+                )
+        })
+        .collect();
+    if diagnostics
+        .iter()
+        .any(|diagnostic| diagnostic.severity() == Severity::Error)
+    {
+        print_diagnostics(printer, &shown, &diagnostics, &Default::default(), true);
+        printer.error(
+            &format!("`{shown}` breaks the package tree contract; it has no digest"),
+            None,
+        );
+        return Err(ExitStatus::Failure);
+    }
+    let paths: Vec<String> = tree.files().map(|entry| entry.path.clone()).collect();
+    digest_folder(path, &paths, with_files).map_err(|error| {
+        printer.error(&error.to_string(), None);
+        ExitStatus::Error
+    })
+}
+
+pub fn run(args: &DigestArgs, printer: &Printer) -> ExitStatus {
+    let tree = match digest_path(printer, &args.path, args.files, true) {
+        Ok(tree) => tree,
+        Err(status) => return status,
+    };
+    match args.format {
+        Format::Json => {
+            let document = JsonDigest {
+                schema_version: crate::diag::json::SCHEMA_VERSION,
+                kind: "digest",
+                path: args.path.display().to_string(),
+                source: if is_archive(&args.path) {
+                    "archive"
+                } else {
+                    "folder"
+                },
+                package_digest: tree.package_digest.hex(),
+                files: args.files.then(|| json_files(&tree.files)),
+            };
+            printer.data(&(serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"));
+        }
+        Format::Human => {
+            let mut text = String::new();
+            for file in &tree.files {
+                text.push_str(&format!(
+                    "{}  {:>10}  {}\n",
+                    file.sha256, file.size, file.path
+                ));
+            }
+            text.push_str(&tree.package_digest.hex());
+            text.push('\n');
+            printer.data(&text);
+        }
+    }
+    ExitStatus::Success
+}

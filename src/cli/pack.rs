@@ -1,0 +1,150 @@
+//! `squad pack`: the canonical, byte-reproducible ZIP of a valid package.
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use super::validate::print_diagnostics;
+use super::{ExitStatus, Format};
+use crate::archive::reader::Limits;
+use crate::output::Printer;
+use crate::pack::{PackError, default_file_name, pack};
+
+/// Validate a package folder and write its canonical ZIP archive.
+///
+/// The archive holds `<namespace>/<id>/<path>` entries in UTF-8 byte order, with fixed
+/// timestamps and permissions and no extra fields: packing the same package twice gives the
+/// same bytes on any machine. An invalid package is not packed. A package beyond the
+/// reference's import limits (512 entries, 4 MiB per file, 16 MiB in all, 18 MiB archive) is
+/// refused unless --no-limits is given.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  squad pack                          writes <id>-expert-squad.zip in the current directory
+  squad pack pkg -o dist/pkg.zip      chooses the output file
+  squad pack pkg -o dist/pkg.zip --force   replaces an existing output")]
+pub struct PackArgs {
+    /// The package folder. Defaults to the current directory.
+    #[arg(value_name = "PATH", default_value = ".")]
+    pub path: PathBuf,
+
+    /// Output file [default: <id>-expert-squad.zip in the current directory].
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Replace an existing output file.
+    #[arg(long)]
+    pub force: bool,
+
+    /// Pack even beyond the reference's import limits.
+    #[arg(long)]
+    pub no_limits: bool,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+#[derive(Serialize)]
+struct JsonPacked {
+    schema_version: u32,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    path: String,
+    namespace: String,
+    id: String,
+    version: String,
+    package_digest: String,
+    archive_sha256: String,
+    file_count: usize,
+    bytes: u64,
+}
+
+pub fn run(args: &PackArgs, printer: &Printer) -> ExitStatus {
+    let shown = args.path.display().to_string();
+    let report = match crate::package::validate(&args.path) {
+        Ok(report) => report,
+        Err(error) => {
+            printer.error(&error.to_string(), None);
+            return ExitStatus::Error;
+        }
+    };
+    if !report.is_valid() {
+        print_diagnostics(printer, &shown, &report.diagnostics, &report.sources, true);
+        printer.error(
+            &format!("package `{shown}` is invalid; nothing was packed"),
+            Some("run `squad validate` for details"),
+        );
+        return ExitStatus::Failure;
+    }
+    let Some(identity) = &report.identity else {
+        printer.error("the manifest has no namespace, id and version", None);
+        return ExitStatus::Failure;
+    };
+    let output = args
+        .output
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(default_file_name(&identity.id)));
+    let limits = if args.no_limits {
+        Limits::NONE
+    } else {
+        Limits::REFERENCE
+    };
+    match pack(&report, &output, args.force, &limits) {
+        Ok(packed) => {
+            match args.format {
+                Format::Json => {
+                    let document = JsonPacked {
+                        schema_version: crate::diag::json::SCHEMA_VERSION,
+                        kind: "packed",
+                        path: packed.path.display().to_string(),
+                        namespace: packed.identity.namespace,
+                        id: packed.identity.id,
+                        version: packed.identity.version,
+                        package_digest: packed.package_digest.hex(),
+                        archive_sha256: packed.archive_sha256.hex(),
+                        file_count: packed.file_count,
+                        bytes: packed.archive_bytes,
+                    };
+                    printer.data(
+                        &(serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"),
+                    );
+                }
+                Format::Human => {
+                    printer.status(
+                        "Packed",
+                        &format!(
+                            "{}/{} {} ({} files, {} bytes) to {}",
+                            packed.identity.namespace,
+                            packed.identity.id,
+                            packed.identity.version,
+                            packed.file_count,
+                            packed.archive_bytes,
+                            packed.path.display()
+                        ),
+                    );
+                    printer.data(&format!(
+                        "archive_sha256  {}\npackage_digest  {}\n",
+                        packed.archive_sha256, packed.package_digest
+                    ));
+                }
+            }
+            ExitStatus::Success
+        }
+        Err(error) => {
+            let hint = match &error {
+                PackError::OutputExists(_) => {
+                    Some("pass --force to replace it, or choose another path with -o")
+                }
+                PackError::OutputInsidePackage(_) => {
+                    Some("write the archive outside the package folder")
+                }
+                _ => None,
+            };
+            printer.error(&error.to_string(), hint);
+            match error {
+                PackError::Limit(_) => ExitStatus::Failure,
+                _ => ExitStatus::Error,
+            }
+        }
+    }
+}

@@ -1,0 +1,356 @@
+//! The package digest, "package-tree v1" (DG-1…DG-6): SHA-256 over a domain string and, for
+//! every file in UTF-16 code-unit order of its path, the length-framed path and content.
+//!
+//! Folders are hashed as a stream: a reader thread opens and reads the files in order (and
+//! hashes each one on its own when per-file digests are wanted) while the calling thread feeds
+//! the package hash, so two cores share the work; files larger than [`STREAM_THRESHOLD`] are
+//! streamed in chunks and never held in memory.
+
+use std::fs::File;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+
+use sha2::{Digest, Sha256};
+
+use crate::text::cmp_code_units;
+
+/// The domain prefix of package-tree v1.
+pub const DOMAIN: &[u8] = b"opencorvus.expert-squad.package-tree.v1";
+
+/// Files up to this size are read whole by the reader thread; larger ones are streamed.
+const STREAM_THRESHOLD: u64 = 4 << 20;
+const CHUNK: usize = 1 << 20;
+
+/// A SHA-256 value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Sha256Digest(pub [u8; 32]);
+
+impl Sha256Digest {
+    pub fn hex(&self) -> String {
+        let mut text = String::with_capacity(64);
+        for byte in self.0 {
+            text.push_str(&format!("{byte:02x}"));
+        }
+        text
+    }
+
+    /// Parses 64 lowercase hex characters (`^[a-f0-9]{64}$`, as the reference enforces).
+    pub fn parse(text: &str) -> Option<Sha256Digest> {
+        if text.len() != 64
+            || !text
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        {
+            return None;
+        }
+        let mut bytes = [0u8; 32];
+        for (index, byte) in bytes.iter_mut().enumerate() {
+            *byte = u8::from_str_radix(&text[index * 2..index * 2 + 2], 16).ok()?;
+        }
+        Some(Sha256Digest(bytes))
+    }
+
+    pub fn of(bytes: &[u8]) -> Sha256Digest {
+        Sha256Digest(Sha256::digest(bytes).into())
+    }
+}
+
+impl std::fmt::Display for Sha256Digest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.hex())
+    }
+}
+
+/// One file's own digest, for `--files` and drift reports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileRecord {
+    pub path: String,
+    pub size: u64,
+    pub sha256: Sha256Digest,
+}
+
+/// The package digest plus, when asked for, every file's record (in digest order).
+#[derive(Debug, Clone)]
+pub struct TreeDigest {
+    pub package_digest: Sha256Digest,
+    pub files: Vec<FileRecord>,
+}
+
+/// A failure to read a file while hashing, with the path that failed.
+#[derive(Debug)]
+pub struct DigestError {
+    pub path: PathBuf,
+    pub message: String,
+}
+
+impl std::fmt::Display for DigestError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot read `{}`: {}", self.path.display(), self.message)
+    }
+}
+
+impl std::error::Error for DigestError {}
+
+/// Incremental package-tree v1 hasher; files must be added in code-unit order.
+pub struct PackageHasher {
+    hasher: Sha256,
+}
+
+impl Default for PackageHasher {
+    fn default() -> Self {
+        let mut hasher = Sha256::new();
+        hasher.update(DOMAIN);
+        PackageHasher { hasher }
+    }
+}
+
+impl PackageHasher {
+    /// Starts a file: its framed path and content length.
+    pub fn begin_file(&mut self, path: &str, size: u64) {
+        let path_bytes = path.as_bytes();
+        self.hasher.update((path_bytes.len() as u32).to_be_bytes());
+        self.hasher.update(path_bytes);
+        self.hasher.update(size.to_be_bytes());
+    }
+
+    pub fn content(&mut self, bytes: &[u8]) {
+        self.hasher.update(bytes);
+    }
+
+    pub fn finish(self) -> Sha256Digest {
+        Sha256Digest(self.hasher.finalize().into())
+    }
+}
+
+/// Sorts paths the way the digest orders them (code-unit order, DG-3).
+pub fn sort_for_digest<T>(items: &mut [T], path: impl Fn(&T) -> &str) {
+    items.sort_by(|a, b| cmp_code_units(path(a), path(b)));
+}
+
+/// The digest of an in-memory file map (DG-5), in any input order.
+pub fn digest_entries(entries: &[(String, Vec<u8>)]) -> Sha256Digest {
+    let mut order: Vec<&(String, Vec<u8>)> = entries.iter().collect();
+    sort_for_digest(&mut order, |entry| entry.0.as_str());
+    let mut hasher = PackageHasher::default();
+    for (path, content) in order {
+        hasher.begin_file(path, content.len() as u64);
+        hasher.content(content);
+    }
+    hasher.finish()
+}
+
+enum Loaded {
+    Whole(Vec<u8>, Option<Sha256Digest>),
+    /// Too large to hold: the hashing thread streams it itself.
+    Large,
+}
+
+/// Hashes the files `paths` (root-relative, `/`-separated) of the folder `root`.
+pub fn digest_folder(
+    root: &Path,
+    paths: &[String],
+    with_files: bool,
+) -> Result<TreeDigest, DigestError> {
+    let mut order: Vec<&String> = paths.iter().collect();
+    sort_for_digest(&mut order, |path| path.as_str());
+    let (sender, receiver) = mpsc::sync_channel::<Result<Loaded, DigestError>>(256);
+    std::thread::scope(|scope| {
+        let order_for_reader = order.clone();
+        scope.spawn(move || {
+            for path in order_for_reader {
+                let loaded = load(root, path, with_files);
+                let failed = loaded.is_err();
+                if sender.send(loaded).is_err() || failed {
+                    return;
+                }
+            }
+        });
+        let mut hasher = PackageHasher::default();
+        let mut files = Vec::new();
+        for path in &order {
+            let loaded = receiver.recv().map_err(|_| DigestError {
+                path: root.join(path),
+                message: "reader stopped".to_owned(),
+            })??;
+            let record = match loaded {
+                Loaded::Whole(bytes, own) => {
+                    hasher.begin_file(path, bytes.len() as u64);
+                    hasher.content(&bytes);
+                    own.map(|sha256| FileRecord {
+                        path: (*path).clone(),
+                        size: bytes.len() as u64,
+                        sha256,
+                    })
+                }
+                Loaded::Large => stream_large(root, path, &mut hasher, with_files)?,
+            };
+            files.extend(record);
+        }
+        Ok(TreeDigest {
+            package_digest: hasher.finish(),
+            files,
+        })
+    })
+}
+
+fn io_error(path: PathBuf, error: std::io::Error) -> DigestError {
+    DigestError {
+        path,
+        message: error.to_string(),
+    }
+}
+
+fn load(root: &Path, path: &str, with_files: bool) -> Result<Loaded, DigestError> {
+    let full = root.join(path);
+    let mut file = File::open(&full).map_err(|error| io_error(full.clone(), error))?;
+    let size = file
+        .metadata()
+        .map_err(|error| io_error(full.clone(), error))?
+        .len();
+    if size > STREAM_THRESHOLD {
+        return Ok(Loaded::Large);
+    }
+    let mut bytes = Vec::with_capacity(size as usize);
+    file.read_to_end(&mut bytes)
+        .map_err(|error| io_error(full, error))?;
+    let own = with_files.then(|| Sha256Digest::of(&bytes));
+    Ok(Loaded::Whole(bytes, own))
+}
+
+fn stream_large(
+    root: &Path,
+    path: &str,
+    hasher: &mut PackageHasher,
+    with_files: bool,
+) -> Result<Option<FileRecord>, DigestError> {
+    let full = root.join(path);
+    let mut file = File::open(&full).map_err(|error| io_error(full.clone(), error))?;
+    let size = file
+        .metadata()
+        .map_err(|error| io_error(full.clone(), error))?
+        .len();
+    hasher.begin_file(path, size);
+    let mut own = with_files.then(Sha256::new);
+    let mut buffer = vec![0u8; CHUNK];
+    let mut total = 0u64;
+    loop {
+        let read = file
+            .read(&mut buffer)
+            .map_err(|error| io_error(full.clone(), error))?;
+        if read == 0 {
+            break;
+        }
+        total += read as u64;
+        if total > size {
+            break;
+        }
+        hasher.content(&buffer[..read]);
+        if let Some(own) = own.as_mut() {
+            own.update(&buffer[..read]);
+        }
+    }
+    if total != size {
+        return Err(DigestError {
+            path: full,
+            message: "the file changed size while it was read".to_owned(),
+        });
+    }
+    Ok(own.map(|own| FileRecord {
+        path: path.to_owned(),
+        size,
+        sha256: Sha256Digest(own.finalize().into()),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entries(list: &[(&str, &str)]) -> Vec<(String, Vec<u8>)> {
+        list.iter()
+            .map(|(path, content)| ((*path).to_owned(), content.as_bytes().to_vec()))
+            .collect()
+    }
+
+    #[test]
+    fn reference_vectors() {
+        // DG-V 1-4.
+        assert_eq!(
+            digest_entries(&[]).hex(),
+            "77926254109683bc110a349cbaa08d3995b2b47e67b85329ebeb0861dc59ef76"
+        );
+        assert_eq!(
+            digest_entries(&entries(&[("README.md", "# R\n")])).hex(),
+            "2bf45c60e872ab8b0d9f7eb82db3e18047560f343e77a99bbb7719ec6ad2e7f3"
+        );
+        assert_eq!(
+            digest_entries(&entries(&[("b.txt", "B"), ("a/c.txt", "C"), ("A.txt", "")])).hex(),
+            "49e19fb95d7bdbd413ff6c76a952edd7cbf51b411ff60cfa9154b5e4d825f2df"
+        );
+        assert_eq!(
+            digest_entries(&entries(&[("\u{FF21}.txt", "x"), ("\u{1F600}.txt", "y")])).hex(),
+            "1692b036b609c9eb8c348d9f2c9962d684c918a595ad649d35eb583003da5596"
+        );
+    }
+
+    #[test]
+    fn byte_order_would_give_the_wrong_digest() {
+        let mut hasher = PackageHasher::default();
+        for (path, content) in [("\u{FF21}.txt", "x"), ("\u{1F600}.txt", "y")] {
+            hasher.begin_file(path, 1);
+            hasher.content(content.as_bytes());
+        }
+        assert_eq!(
+            hasher.finish().hex(),
+            "91ec11e9d4ff610f960f9837442c787948f7adc11ae961d083d30b44c9e67300"
+        );
+    }
+
+    #[test]
+    fn folder_digest_matches_entries_and_streams_large_files() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("a")).unwrap();
+        std::fs::write(dir.path().join("b.txt"), "B").unwrap();
+        std::fs::write(dir.path().join("a/c.txt"), "C").unwrap();
+        std::fs::write(dir.path().join("A.txt"), "").unwrap();
+        let paths = vec!["b.txt".to_owned(), "a/c.txt".to_owned(), "A.txt".to_owned()];
+        let tree = digest_folder(dir.path(), &paths, true).unwrap();
+        assert_eq!(
+            tree.package_digest.hex(),
+            "49e19fb95d7bdbd413ff6c76a952edd7cbf51b411ff60cfa9154b5e4d825f2df"
+        );
+        assert_eq!(
+            tree.files
+                .iter()
+                .map(|f| f.path.as_str())
+                .collect::<Vec<_>>(),
+            ["A.txt", "a/c.txt", "b.txt"]
+        );
+        assert_eq!(tree.files[2].sha256, Sha256Digest::of(b"B"));
+
+        let big = vec![7u8; (STREAM_THRESHOLD as usize) + 12_345];
+        std::fs::write(dir.path().join("big.bin"), &big).unwrap();
+        let tree = digest_folder(dir.path(), &["big.bin".to_owned()], true).unwrap();
+        assert_eq!(
+            tree.package_digest,
+            digest_entries(&[("big.bin".to_owned(), big.clone())])
+        );
+        assert_eq!(tree.files[0].sha256, Sha256Digest::of(&big));
+    }
+
+    #[test]
+    fn missing_file_names_its_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let error = digest_folder(dir.path(), &["nope.md".to_owned()], false).unwrap_err();
+        assert!(error.to_string().contains("nope.md"), "{error}");
+    }
+
+    #[test]
+    fn hex_round_trip_is_strict() {
+        let digest = Sha256Digest::of(b"x");
+        assert_eq!(Sha256Digest::parse(&digest.hex()), Some(digest));
+        assert_eq!(Sha256Digest::parse(&digest.hex().to_uppercase()), None);
+        assert_eq!(Sha256Digest::parse("abc"), None);
+    }
+}

@@ -1,0 +1,290 @@
+//! `squad pack`: a validated package folder to its canonical ZIP (PACK-1…PACK-6), written
+//! atomically next to its destination and never over an existing file unless asked.
+
+use std::fs::{self, File};
+use std::io::BufWriter;
+use std::path::{Path, PathBuf};
+
+use crate::archive::reader::Limits;
+use crate::archive::writer::{self, Entry, Source};
+use crate::digest::{PackageHasher, Sha256Digest, sort_for_digest};
+use crate::package::{Identity, Report};
+
+/// Files above this size are streamed from disk instead of read whole.
+const STREAM_THRESHOLD: u64 = 8 << 20;
+
+/// What `pack` produced.
+#[derive(Debug, Clone)]
+pub struct Packed {
+    pub path: PathBuf,
+    pub identity: Identity,
+    pub package_digest: Sha256Digest,
+    pub archive_sha256: Sha256Digest,
+    pub file_count: usize,
+    pub archive_bytes: u64,
+}
+
+/// Why packing failed; every variant names what failed.
+#[derive(Debug)]
+pub enum PackError {
+    Limit(String),
+    OutputInsidePackage(PathBuf),
+    OutputExists(PathBuf),
+    Io(PathBuf, std::io::Error),
+    Other(String),
+}
+
+impl std::fmt::Display for PackError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PackError::Limit(message) => write!(f, "{message}"),
+            PackError::OutputInsidePackage(path) => write!(
+                f,
+                "output `{}` is inside the package being packed",
+                path.display()
+            ),
+            PackError::OutputExists(path) => {
+                write!(f, "output `{}` already exists", path.display())
+            }
+            PackError::Io(path, error) => {
+                write!(f, "cannot write or read `{}`: {error}", path.display())
+            }
+            PackError::Other(message) => f.write_str(message),
+        }
+    }
+}
+
+impl std::error::Error for PackError {}
+
+/// The default archive name (PACK-6).
+pub fn default_file_name(id: &str) -> String {
+    format!("{id}-expert-squad.zip")
+}
+
+/// Packs a package that `report` found valid into `output`.
+pub fn pack(
+    report: &Report,
+    output: &Path,
+    force: bool,
+    limits: &Limits,
+) -> Result<Packed, PackError> {
+    let identity = report.identity.clone().ok_or_else(|| {
+        PackError::Other("the manifest has no valid namespace, id and version".to_owned())
+    })?;
+    check_output(&report.root, output, force)?;
+    let files: Vec<(String, u64)> = report
+        .tree
+        .files()
+        .map(|entry| (entry.path.clone(), entry.size))
+        .collect();
+    check_limits(&files, limits)?;
+    let mut sources = Vec::with_capacity(files.len());
+    for (path, size) in &files {
+        let full = report.root.join(path);
+        let source = if *size > STREAM_THRESHOLD {
+            Source::File(full)
+        } else {
+            Source::Bytes(fs::read(&full).map_err(|error| PackError::Io(full.clone(), error))?)
+        };
+        sources.push((path.clone(), source));
+    }
+    let package_digest = digest_sources(&report.root, &sources)?;
+    let prefix = format!("{}/{}/", identity.namespace, identity.id);
+    let mut entries: Vec<Entry> = sources
+        .into_iter()
+        .map(|(path, source)| Entry {
+            name: format!("{prefix}{path}"),
+            source,
+        })
+        .collect();
+    // PACK-4: UTF-8 byte order of the full entry name.
+    entries.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
+    let file_count = entries.len();
+    let temporary = write_temporary(output, &entries)?;
+    let archive_bytes = fs::metadata(&temporary).map(|m| m.len()).unwrap_or(0);
+    let result = (|| {
+        if archive_bytes > limits.archive_bytes {
+            return Err(PackError::Limit(format!(
+                "the archive would be {archive_bytes} bytes, more than the reference's import limit of {} (LIM-2)",
+                limits.archive_bytes
+            )));
+        }
+        let archive_sha256 = Sha256Digest::of(
+            &fs::read(&temporary).map_err(|error| PackError::Io(temporary.clone(), error))?,
+        );
+        publish(&temporary, output, force)?;
+        Ok(Packed {
+            path: output.to_path_buf(),
+            identity,
+            package_digest,
+            archive_sha256,
+            file_count,
+            archive_bytes,
+        })
+    })();
+    let _ = fs::remove_file(&temporary);
+    result
+}
+
+fn check_output(root: &Path, output: &Path, force: bool) -> Result<(), PackError> {
+    let parent = output
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let canonical_parent = parent
+        .canonicalize()
+        .map_err(|error| PackError::Io(parent.to_path_buf(), error))?;
+    let canonical_root = root
+        .canonicalize()
+        .map_err(|error| PackError::Io(root.to_path_buf(), error))?;
+    if canonical_parent.starts_with(&canonical_root) {
+        return Err(PackError::OutputInsidePackage(output.to_path_buf()));
+    }
+    match output.symlink_metadata() {
+        Ok(metadata) if metadata.is_dir() => Err(PackError::Other(format!(
+            "output `{}` is a directory",
+            output.display()
+        ))),
+        Ok(_) if !force => Err(PackError::OutputExists(output.to_path_buf())),
+        _ => Ok(()),
+    }
+}
+
+fn check_limits(files: &[(String, u64)], limits: &Limits) -> Result<(), PackError> {
+    let hint = "(LIM-2: the reference refuses to import it; pass --no-limits to pack anyway)";
+    if files.len() > limits.entries {
+        return Err(PackError::Limit(format!(
+            "the package has {} files, more than the limit of {} entries {hint}",
+            files.len(),
+            limits.entries
+        )));
+    }
+    if let Some((path, size)) = files.iter().find(|(_, size)| *size > limits.file_bytes) {
+        return Err(PackError::Limit(format!(
+            "`{path}` is {size} bytes, more than the per-file limit of {} {hint}",
+            limits.file_bytes
+        )));
+    }
+    let total: u64 = files.iter().map(|(_, size)| size).sum();
+    if total > limits.total_bytes {
+        return Err(PackError::Limit(format!(
+            "the files total {total} bytes, more than the limit of {} {hint}",
+            limits.total_bytes
+        )));
+    }
+    if let Some((path, _)) = files
+        .iter()
+        .find(|(path, _)| crate::package::length_problem(path).is_some())
+    {
+        return Err(PackError::Limit(format!(
+            "`{path}` is too long to install everywhere (names up to 255 bytes, paths up to 240 characters)"
+        )));
+    }
+    Ok(())
+}
+
+fn digest_sources(root: &Path, sources: &[(String, Source)]) -> Result<Sha256Digest, PackError> {
+    let mut order: Vec<&(String, Source)> = sources.iter().collect();
+    sort_for_digest(&mut order, |item| item.0.as_str());
+    let mut hasher = PackageHasher::default();
+    for (path, source) in order {
+        match source {
+            Source::Bytes(bytes) => {
+                hasher.begin_file(path, bytes.len() as u64);
+                hasher.content(bytes);
+            }
+            Source::File(_) => stream_into(&mut hasher, root, path)?,
+        }
+    }
+    Ok(hasher.finish())
+}
+
+fn stream_into(hasher: &mut PackageHasher, root: &Path, path: &str) -> Result<(), PackError> {
+    use std::io::Read;
+    let full = root.join(path);
+    let mut file = File::open(&full).map_err(|error| PackError::Io(full.clone(), error))?;
+    let size = file
+        .metadata()
+        .map_err(|error| PackError::Io(full.clone(), error))?
+        .len();
+    hasher.begin_file(path, size);
+    let mut buffer = vec![0u8; 1 << 20];
+    let mut total = 0;
+    loop {
+        let read = file
+            .read(&mut buffer)
+            .map_err(|error| PackError::Io(full.clone(), error))?;
+        if read == 0 {
+            break;
+        }
+        total += read as u64;
+        hasher.content(&buffer[..read]);
+    }
+    if total != size {
+        return Err(PackError::Other(format!(
+            "`{path}` changed while it was packed"
+        )));
+    }
+    Ok(())
+}
+
+/// Writes the archive to a unique temporary file beside `output` and syncs it.
+fn write_temporary(output: &Path, entries: &[Entry]) -> Result<PathBuf, PackError> {
+    let parent = output
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = output
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    for attempt in 0..100u32 {
+        let temporary = parent.join(format!(".{name}.tmp-{}-{attempt}", std::process::id()));
+        let file = match File::options()
+            .write(true)
+            .create_new(true)
+            .open(&temporary)
+        {
+            Ok(file) => file,
+            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(error) => return Err(PackError::Io(temporary, error)),
+        };
+        let threads = std::thread::available_parallelism().map_or(1, usize::from);
+        let mut writer = BufWriter::with_capacity(1 << 20, file);
+        let written = writer::write(&mut writer, entries, threads)
+            .and_then(|()| writer.into_inner().map_err(|error| error.into_error()))
+            .and_then(|file| file.sync_all());
+        if let Err(error) = written {
+            let _ = fs::remove_file(&temporary);
+            return Err(PackError::Io(temporary, error));
+        }
+        return Ok(temporary);
+    }
+    Err(PackError::Other(format!(
+        "cannot create a temporary file beside `{}`",
+        output.display()
+    )))
+}
+
+/// Moves the finished archive into place: never over an existing file unless `force`.
+fn publish(temporary: &Path, output: &Path, force: bool) -> Result<(), PackError> {
+    if force {
+        fs::rename(temporary, output)
+            .map_err(|error| PackError::Io(output.to_path_buf(), error))?;
+    } else {
+        // A hard link fails if the destination exists, atomically: a no-replace publish.
+        match fs::hard_link(temporary, output) {
+            Ok(()) => {}
+            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {
+                return Err(PackError::OutputExists(output.to_path_buf()));
+            }
+            Err(error) => return Err(PackError::Io(output.to_path_buf(), error)),
+        }
+    }
+    if let Some(parent) = output.parent().filter(|p| !p.as_os_str().is_empty()) {
+        if let Ok(directory) = File::open(parent) {
+            let _ = directory.sync_all();
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,305 @@
+//! `squad digest`, `squad pack` and `squad verify` through the real binary and the library.
+
+use std::fs;
+use std::path::Path;
+
+use squad::archive::reader::{Limits, read_package};
+use squad::digest::digest_entries;
+
+use crate::support::{copy_tree, corpus, fixtures, squad, temp_copy, text};
+
+fn stdout_line(output: &std::process::Output) -> String {
+    text(&output.stdout).trim().to_owned()
+}
+
+#[test]
+fn digest_matches_the_reference_vector() {
+    // DG-V 6: the reference's own digest of this package.
+    let home = tempfile::tempdir().unwrap();
+    let output = squad(&["digest", "actuarial-reserving"], &corpus(), home.path());
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert_eq!(
+        stdout_line(&output),
+        "615661b74036448d6e51c542120dc7c880a099742e9d9177139f8ff2cedd9be0"
+    );
+}
+
+#[test]
+fn every_corpus_package_has_the_same_digest_packed() {
+    let out = tempfile::tempdir().unwrap();
+    let mut packages: Vec<_> = fs::read_dir(corpus())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    packages.sort();
+    for package in &packages {
+        let report = squad::package::validate(package).unwrap();
+        let paths: Vec<String> = report
+            .tree
+            .files()
+            .map(|entry| entry.path.clone())
+            .collect();
+        let folder = squad::digest::digest_folder(package, &paths, false)
+            .unwrap()
+            .package_digest;
+        let archive = out.path().join(format!(
+            "{}.zip",
+            package.file_name().unwrap().to_string_lossy()
+        ));
+        let packed = squad::pack::pack(&report, &archive, false, &Limits::REFERENCE).unwrap();
+        assert_eq!(packed.package_digest, folder, "{}", package.display());
+        let read = read_package(&fs::read(&archive).unwrap(), &Limits::REFERENCE).unwrap();
+        assert_eq!(digest_entries(&read.files), folder, "{}", package.display());
+    }
+}
+
+fn pack_bytes(package: &Path, cwd: &Path) -> Vec<u8> {
+    let home = tempfile::tempdir().unwrap();
+    let archive = cwd.join("out.zip");
+    let _ = fs::remove_file(&archive);
+    let output = squad(
+        &[
+            "pack",
+            package.to_str().unwrap(),
+            "-o",
+            archive.to_str().unwrap(),
+        ],
+        cwd,
+        home.path(),
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    fs::read(archive).unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn pack_is_byte_reproducible() {
+    use std::os::unix::fs::PermissionsExt;
+    let (dir, package) = temp_copy("valid/release-review");
+    let first = pack_bytes(&package, dir.path());
+    // Touch, chmod and copy the tree: nothing of it may reach the archive.
+    let copy = dir.path().join("elsewhere/deeper/release-review");
+    copy_tree(&package, &copy);
+    for entry in [
+        "README.md",
+        "tools/summarize-changes.ts",
+        "skills/release-method/SKILL.md",
+    ] {
+        let path = copy.join(entry);
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+        let file = fs::File::options().write(true).open(&path).unwrap();
+        file.set_modified(
+            std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(2_000_000_000),
+        )
+        .unwrap();
+    }
+    let second = pack_bytes(&copy, dir.path());
+    assert_eq!(first, second);
+    // The archives of two fixtures, pinned: a backend or writer change shows up here.
+    assert_eq!(
+        squad::digest::Sha256Digest::of(&first).hex(),
+        "32993ac768184a036627fd6f2000a2b48c4bb1b9f4e2124499ec73fb12a20b47"
+    );
+    let minimal = pack_bytes(&fixtures().join("valid/minimal"), dir.path());
+    assert_eq!(
+        squad::digest::Sha256Digest::of(&minimal).hex(),
+        "579f78538c899a54187c3f47054bea8136a7958f6323844ceb86bd2bef2634ba"
+    );
+}
+
+#[test]
+fn pack_refuses_bad_outputs_and_writes_nothing() {
+    let (dir, package) = temp_copy("valid/minimal");
+    let home = tempfile::tempdir().unwrap();
+    let cwd = dir.path();
+    // Output inside the package.
+    let output = squad(
+        &["pack", "package", "-o", "package/agents/x.zip"],
+        cwd,
+        home.path(),
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("inside the package"));
+    assert!(!package.join("agents/x.zip").exists());
+    // Existing output: refused, untouched; replaced with --force.
+    fs::write(cwd.join("taken.zip"), "keep").unwrap();
+    let output = squad(&["pack", "package", "-o", "taken.zip"], cwd, home.path());
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(fs::read_to_string(cwd.join("taken.zip")).unwrap(), "keep");
+    let output = squad(
+        &["pack", "package", "-o", "taken.zip", "--force"],
+        cwd,
+        home.path(),
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert!(fs::read(cwd.join("taken.zip")).unwrap().starts_with(b"PK"));
+    // Missing folder; a path that is a file; an invalid package.
+    assert_eq!(
+        squad(&["pack", "nope"], cwd, home.path()).status.code(),
+        Some(2)
+    );
+    assert_eq!(
+        squad(&["pack", "taken.zip"], cwd, home.path())
+            .status
+            .code(),
+        Some(2)
+    );
+    fs::write(package.join("LICENSE"), "x").unwrap();
+    let output = squad(&["pack", "package", "-o", "invalid.zip"], cwd, home.path());
+    assert_eq!(output.status.code(), Some(1));
+    assert!(!cwd.join("invalid.zip").exists());
+    // No temporary files left behind.
+    let leftovers: Vec<_> = fs::read_dir(cwd)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|n| n.to_string_lossy().starts_with('.'))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn pack_refuses_packages_beyond_the_import_limits() {
+    let (dir, package) = temp_copy("valid/release-review");
+    // 5 MiB asset: over the 4 MiB per-file limit. It must be imported to be valid.
+    fs::write(package.join("assets/big.txt"), vec![b'a'; 5 << 20]).unwrap();
+    let tool = package.join("tools/summarize-changes.ts");
+    let source = fs::read_to_string(&tool).unwrap();
+    fs::write(
+        &tool,
+        format!("import big from \"../assets/big.txt\";\n{source}"),
+    )
+    .unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let output = squad(
+        &["pack", "package", "-o", "big.zip"],
+        dir.path(),
+        home.path(),
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    assert!(
+        text(&output.stderr).contains("per-file limit"),
+        "{}",
+        text(&output.stderr)
+    );
+    let output = squad(
+        &["pack", "package", "-o", "big.zip", "--no-limits"],
+        dir.path(),
+        home.path(),
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+}
+
+#[test]
+fn digest_of_folder_and_archive_agree_and_list_files() {
+    let (dir, package) = temp_copy("valid/release-review");
+    let home = tempfile::tempdir().unwrap();
+    let folder = squad(&["digest", "package"], dir.path(), home.path());
+    squad(&["pack", "package", "-o", "p.zip"], dir.path(), home.path());
+    let archive = squad(&["digest", "p.zip"], dir.path(), home.path());
+    assert_eq!(stdout_line(&folder), stdout_line(&archive));
+    let listed = squad(
+        &["digest", "package", "--files", "--format", "json"],
+        dir.path(),
+        home.path(),
+    );
+    let document: serde_json::Value = serde_json::from_slice(&listed.stdout).unwrap();
+    assert_eq!(document["package_digest"], stdout_line(&folder));
+    let files = document["files"].as_array().unwrap();
+    assert_eq!(files.len(), 19);
+    drop(package);
+    assert_eq!(files[0]["path"], "README.md");
+}
+
+#[test]
+fn digest_ignores_the_manifest_but_not_the_tree_contract() {
+    let (dir, package) = temp_copy("valid/minimal");
+    let home = tempfile::tempdir().unwrap();
+    fs::write(package.join("expert-squad.jsonc"), "{ broken").unwrap();
+    assert_eq!(
+        squad(&["digest", "package"], dir.path(), home.path())
+            .status
+            .code(),
+        Some(0)
+    );
+    fs::create_dir_all(package.join("agents/worker/runtime")).unwrap();
+    let output = squad(&["digest", "package"], dir.path(), home.path());
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        text(&output.stderr).contains("runtime-internal-entry"),
+        "{}",
+        text(&output.stderr)
+    );
+}
+
+#[test]
+fn verify_names_each_drifted_file() {
+    let (dir, package) = temp_copy("valid/release-review");
+    let home = tempfile::tempdir().unwrap();
+    let record = squad(
+        &["digest", "package", "--files", "--format", "json"],
+        dir.path(),
+        home.path(),
+    );
+    fs::write(dir.path().join("record.json"), &record.stdout).unwrap();
+    squad(&["pack", "package", "-o", "p.zip"], dir.path(), home.path());
+    let digest =
+        serde_json::from_slice::<serde_json::Value>(&record.stdout).unwrap()["package_digest"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+
+    for record in ["record.json", "p.zip"] {
+        let output = squad(
+            &["verify", "package", "--record", record],
+            dir.path(),
+            home.path(),
+        );
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    }
+    assert_eq!(
+        squad(
+            &["verify", "package", "--expect", &digest],
+            dir.path(),
+            home.path()
+        )
+        .status
+        .code(),
+        Some(0)
+    );
+
+    fs::write(package.join("README.md"), "# edited\n").unwrap();
+    fs::write(
+        package.join("skills/release-method/references/new.md"),
+        "new\n",
+    )
+    .unwrap();
+    fs::remove_file(package.join("lib/types.ts")).unwrap();
+    for record in ["record.json", "p.zip"] {
+        let output = squad(
+            &["verify", "package", "--record", record],
+            dir.path(),
+            home.path(),
+        );
+        assert_eq!(output.status.code(), Some(1));
+        assert_eq!(
+            text(&output.stdout),
+            " changed  README.md\n removed  lib/types.ts\n   added  skills/release-method/references/new.md\n"
+        );
+    }
+    let output = squad(
+        &["verify", "package", "--expect", &digest],
+        dir.path(),
+        home.path(),
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert!(text(&output.stderr).contains("has drifted"));
+    let output = squad(&["verify", "package"], dir.path(), home.path());
+    assert_eq!(output.status.code(), Some(2));
+    let output = squad(
+        &["verify", "package", "--expect", "ABC"],
+        dir.path(),
+        home.path(),
+    );
+    assert_eq!(output.status.code(), Some(2));
+}
