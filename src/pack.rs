@@ -249,9 +249,8 @@ fn write_temporary(output: &Path, entries: &[Entry]) -> Result<PathBuf, PackErro
             Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => continue,
             Err(error) => return Err(PackError::Io(temporary, error)),
         };
-        let threads = std::thread::available_parallelism().map_or(1, usize::from);
         let mut writer = BufWriter::with_capacity(1 << 20, file);
-        let written = writer::write(&mut writer, entries, threads)
+        let written = writer::write(&mut writer, entries, 0)
             .and_then(|()| writer.into_inner().map_err(|error| error.into_error()))
             .and_then(|file| file.sync_all());
         if let Err(error) = written {

@@ -13,8 +13,8 @@ use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use flate2::Compression;
 use flate2::write::DeflateEncoder;
+use flate2::{Compress, Compression, FlushCompress, Status};
 
 /// DEFLATE level: zip's default, a good size/speed balance.
 const LEVEL: u32 = 6;
@@ -58,14 +58,22 @@ struct CentralRecord {
     offset: u64,
 }
 
-fn compress(bytes: &[u8]) -> io::Result<Compressed> {
+/// Compresses one entry with a reused compressor: allocating (and faulting in) a fresh
+/// compressor state per file costs more than compressing a small file.
+fn compress(bytes: &[u8], compressor: &mut Compress) -> io::Result<Compressed> {
     let crc = crc32fast::hash(bytes);
-    let mut encoder = DeflateEncoder::new(
-        Vec::with_capacity(bytes.len() / 2 + 64),
-        Compression::new(LEVEL),
-    );
-    encoder.write_all(bytes)?;
-    let deflated = encoder.finish()?;
+    compressor.reset();
+    let mut deflated = Vec::with_capacity(bytes.len() + bytes.len() / 1000 + 64);
+    loop {
+        let consumed = compressor.total_in() as usize;
+        let status = compressor
+            .compress_vec(&bytes[consumed..], &mut deflated, FlushCompress::Finish)
+            .map_err(io::Error::other)?;
+        if status == Status::StreamEnd {
+            break;
+        }
+        deflated.reserve(deflated.capacity().max(64));
+    }
     Ok(if deflated.len() < bytes.len() {
         Compressed {
             crc,
@@ -83,8 +91,33 @@ fn compress(bytes: &[u8]) -> io::Result<Compressed> {
     })
 }
 
+/// Below this many input bytes, spawning threads costs more than it saves.
+const PARALLEL_THRESHOLD: usize = 1 << 20;
+
 /// Compresses in-memory entries on up to `threads` threads; `None` for streamed entries.
 fn compress_all(entries: &[Entry], threads: usize) -> io::Result<Vec<Option<Compressed>>> {
+    let input: usize = entries
+        .iter()
+        .map(|entry| match &entry.source {
+            Source::Bytes(bytes) => bytes.len(),
+            Source::File(_) => 0,
+        })
+        .sum();
+    let threads = match threads {
+        0 if input >= PARALLEL_THRESHOLD => std::thread::available_parallelism().map_or(1, usize::from),
+        0 => 1,
+        threads => threads,
+    };
+    if threads <= 1 || input < PARALLEL_THRESHOLD {
+        let mut compressor = new_compressor();
+        return entries
+            .iter()
+            .map(|entry| match &entry.source {
+                Source::Bytes(bytes) => compress(bytes, &mut compressor).map(Some),
+                Source::File(_) => Ok(None),
+            })
+            .collect();
+    }
     let next = AtomicUsize::new(0);
     let mut results: Vec<Option<io::Result<Compressed>>> =
         (0..entries.len()).map(|_| None).collect();
@@ -94,13 +127,14 @@ fn compress_all(entries: &[Entry], threads: usize) -> io::Result<Vec<Option<Comp
     std::thread::scope(|scope| {
         for _ in 0..threads.max(1) {
             scope.spawn(|| {
+                let mut compressor = new_compressor();
                 loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     let Some(entry) = entries.get(index) else {
                         break;
                     };
                     if let Source::Bytes(bytes) = &entry.source {
-                        let result = compress(bytes);
+                        let result = compress(bytes, &mut compressor);
                         if let Ok(mut slot) = slots[index].lock() {
                             *slot = Some(result);
                         }
@@ -116,6 +150,11 @@ fn compress_all(entries: &[Entry], threads: usize) -> io::Result<Vec<Option<Comp
         .into_iter()
         .map(|result| result.transpose())
         .collect()
+}
+
+/// Raw DEFLATE (no zlib header), as ZIP stores it.
+fn new_compressor() -> Compress {
+    Compress::new(Compression::new(LEVEL), false)
 }
 
 fn name_flags(name: &str) -> u16 {
@@ -151,7 +190,8 @@ fn local_header(name: &str, method: u16, crc: u32, compressed: u32, size: u32) -
     header
 }
 
-/// Writes `entries` (already sorted and validated) as a ZIP archive.
+/// Writes `entries` (already sorted and validated) as a ZIP archive, compressing on up to
+/// `threads` threads (0: as many as there are cores, when the input is large enough to gain).
 pub fn write<W: Write + Seek>(out: &mut W, entries: &[Entry], threads: usize) -> io::Result<()> {
     if entries.len() > usize::from(u16::MAX) {
         return Err(io::Error::other(

@@ -1,0 +1,178 @@
+#![allow(clippy::print_stdout)]
+//! `squad digest` and `squad pack` against standard tools over the same bytes, in the same run
+//! (ratios only; the machines are shared and noisy). Warm page cache; median of several runs.
+//!
+//! - digest of one 1 GiB file: `openssl dgst -sha256` and `sha256sum`;
+//! - digest of 100,000 small files: `find | xargs sha256sum`;
+//! - pack of a package at the reference's import limits (about 16 MiB in 500 files) and of every
+//!   corpus package: Info-ZIP `zip -r -X -6`.
+//!
+//! Run with `cargo bench --bench digest_pack`. Needs `openssl`, `sha256sum` and `zip` on PATH.
+//! Scratch data goes to a temporary directory that is removed afterwards.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+fn time_shell(script: &str, cwd: &Path, runs: usize) -> Duration {
+    median(
+        (0..runs)
+            .map(|_| {
+                let start = Instant::now();
+                let status = Command::new("sh")
+                    .arg("-c")
+                    .arg(script)
+                    .current_dir(cwd)
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .status()
+                    .expect("sh runs");
+                let elapsed = start.elapsed();
+                assert!(status.success(), "`{script}` failed");
+                elapsed
+            })
+            .collect(),
+    )
+}
+
+fn ms(duration: Duration) -> String {
+    format!("{:.0} ms", duration.as_secs_f64() * 1000.0)
+}
+
+fn ratio(ours: Duration, theirs: Duration) -> f64 {
+    ours.as_secs_f64() / theirs.as_secs_f64()
+}
+
+/// Deterministic pseudo-random bytes that compress about as well as text (so deflate works).
+fn text_like(seed: u64, len: usize) -> Vec<u8> {
+    const WORDS: [&str; 16] = [
+        "evidence ", "release ", "review ", "the ", "agent ", "skill ", "of ", "and ", "digest ",
+        "package ", "workflow\n", "scheduler ", "to ", "a ", "tool ", "check ",
+    ];
+    let mut state = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    let mut out = Vec::with_capacity(len);
+    while out.len() < len {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        out.extend_from_slice(WORDS[(state >> 60) as usize].as_bytes());
+    }
+    out.truncate(len);
+    out
+}
+
+fn write_package_at_limits(root: &Path) {
+    // 500 files, about 16 MiB: README, selector, manifest, 497 skill files.
+    let manifest = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("registry-fixtures/valid/minimal/expert-squad.jsonc"),
+    )
+    .unwrap()
+    .replace("\"package_skill_refs\": [], \"default_tool_refs\": []", "\"package_skill_refs\": [\"minimal-squad/shared/bulk\"], \"default_tool_refs\": []");
+    std::fs::create_dir_all(root.join("agents/worker")).unwrap();
+    std::fs::create_dir_all(root.join("skills/bulk/references")).unwrap();
+    std::fs::write(root.join("expert-squad.jsonc"), manifest).unwrap();
+    std::fs::write(root.join("README.md"), "# Bulk\n").unwrap();
+    std::fs::write(root.join("selector.md"), "Bulk.\n").unwrap();
+    std::fs::write(root.join("agents/worker/system.md"), "Work.\n").unwrap();
+    std::fs::write(root.join("skills/bulk/SKILL.md"), "---\nname: bulk\ndescription: Bulk data.\n---\nBulk.\n").unwrap();
+    for index in 0..494u64 {
+        std::fs::write(root.join(format!("skills/bulk/references/r{index:03}.md")), text_like(index, 33_000)).unwrap();
+    }
+}
+
+/// The three files the tree contract requires, so `squad digest` accepts the folder.
+fn required_files(root: &Path) {
+    std::fs::create_dir_all(root).unwrap();
+    for (name, content) in [("expert-squad.jsonc", "{}\n"), ("README.md", "# R\n"), ("selector.md", "S\n")] {
+        std::fs::write(root.join(name), content).unwrap();
+    }
+}
+
+fn main() {
+    let squad = env!("CARGO_BIN_EXE_squad");
+    let scratch = tempfile::tempdir().expect("temporary directory");
+    let dir = scratch.path();
+
+    // 1 GiB file.
+    let big = dir.join("big");
+    std::fs::create_dir_all(big.join("skills/x")).unwrap();
+    required_files(&big);
+    let status = Command::new("sh")
+        .arg("-c")
+        .arg("head -c 1073741824 /dev/urandom > skills/x/blob.bin")
+        .current_dir(&big)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let squad_big = time_shell(&format!("{squad} digest ."), &big, 5);
+    let openssl_big = time_shell("openssl dgst -sha256 skills/x/blob.bin", &big, 5);
+    let sha256sum_big = time_shell("sha256sum skills/x/blob.bin", &big, 3);
+    println!(
+        "digest, one 1 GiB file: squad {}   openssl {}   sha256sum {}   squad/openssl {:.2}x   squad/sha256sum {:.2}x",
+        ms(squad_big),
+        ms(openssl_big),
+        ms(sha256sum_big),
+        ratio(squad_big, openssl_big),
+        ratio(squad_big, sha256sum_big)
+    );
+    std::fs::remove_dir_all(&big).unwrap();
+
+    // 100,000 small files.
+    let small = dir.join("small");
+    required_files(&small);
+    for index in 0..100_000u64 {
+        let directory = small.join(format!("skills/s{:03}/references", index / 1000));
+        if index % 1000 == 0 {
+            std::fs::create_dir_all(&directory).unwrap();
+        }
+        std::fs::write(directory.join(format!("f{index:06}.md")), text_like(index, 200 + (index % 1800) as usize)).unwrap();
+    }
+    let squad_small = time_shell(&format!("{squad} digest ."), &small, 5);
+    let xargs_small = time_shell("find . -type f -print0 | xargs -0 sha256sum", &small, 5);
+    println!(
+        "digest, 100,000 small files: squad {}   find | xargs sha256sum {}   ratio {:.2}x",
+        ms(squad_small),
+        ms(xargs_small),
+        ratio(squad_small, xargs_small)
+    );
+    std::fs::remove_dir_all(&small).unwrap();
+
+    // Pack at the import limits.
+    let limits = dir.join("limits");
+    write_package_at_limits(&limits);
+    let squad_pack = time_shell(&format!("rm -f ../out.zip && {squad} pack . -o ../out.zip"), &limits, 7);
+    let zip_pack = time_shell("rm -f ../out-info.zip && zip -q -r -X -6 ../out-info.zip .", &limits, 7);
+    println!(
+        "pack, package at the import limits (500 files, 16 MiB): squad {}   zip -r -X -6 {}   zip/squad {:.2}x faster",
+        ms(squad_pack),
+        ms(zip_pack),
+        ratio(zip_pack, squad_pack)
+    );
+
+    // Pack every corpus package.
+    let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/opencorvus");
+    let mut packages: Vec<PathBuf> = std::fs::read_dir(&corpus).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
+    packages.sort();
+    let mut ratios = Vec::new();
+    let (mut ours_total, mut theirs_total) = (Duration::ZERO, Duration::ZERO);
+    for package in &packages {
+        let ours = time_shell(&format!("rm -f {0}/o.zip && {squad} pack . -o {0}/o.zip", dir.display()), package, 5);
+        let theirs = time_shell(&format!("rm -f {0}/i.zip && zip -q -r -X -6 {0}/i.zip .", dir.display()), package, 5);
+        ours_total += ours;
+        theirs_total += theirs;
+        ratios.push(ratio(theirs, ours));
+    }
+    ratios.sort_by(|a, b| a.total_cmp(b));
+    println!(
+        "pack, each of {} corpus packages: squad {} in all   zip {} in all   zip/squad per package: min {:.2}x  median {:.2}x  max {:.2}x",
+        packages.len(),
+        ms(ours_total),
+        ms(theirs_total),
+        ratios[0],
+        ratios[ratios.len() / 2],
+        ratios[ratios.len() - 1]
+    );
+}
