@@ -51,13 +51,31 @@ fn ratio(ours: Duration, theirs: Duration) -> f64 {
 /// Deterministic pseudo-random bytes that compress about as well as text (so deflate works).
 fn text_like(seed: u64, len: usize) -> Vec<u8> {
     const WORDS: [&str; 16] = [
-        "evidence ", "release ", "review ", "the ", "agent ", "skill ", "of ", "and ", "digest ",
-        "package ", "workflow\n", "scheduler ", "to ", "a ", "tool ", "check ",
+        "evidence ",
+        "release ",
+        "review ",
+        "the ",
+        "agent ",
+        "skill ",
+        "of ",
+        "and ",
+        "digest ",
+        "package ",
+        "workflow\n",
+        "scheduler ",
+        "to ",
+        "a ",
+        "tool ",
+        "check ",
     ];
-    let mut state = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    let mut state = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
     let mut out = Vec::with_capacity(len);
     while out.len() < len {
-        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         out.extend_from_slice(WORDS[(state >> 60) as usize].as_bytes());
     }
     out.truncate(len);
@@ -67,26 +85,42 @@ fn text_like(seed: u64, len: usize) -> Vec<u8> {
 fn write_package_at_limits(root: &Path) {
     // 500 files, about 16 MiB: README, selector, manifest, 497 skill files.
     let manifest = std::fs::read_to_string(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("registry-fixtures/valid/minimal/expert-squad.jsonc"),
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("registry-fixtures/valid/minimal/expert-squad.jsonc"),
     )
     .unwrap()
-    .replace("\"package_skill_refs\": [], \"default_tool_refs\": []", "\"package_skill_refs\": [\"minimal-squad/shared/bulk\"], \"default_tool_refs\": []");
+    .replace(
+        "\"package_skill_refs\": [], \"default_tool_refs\": []",
+        "\"package_skill_refs\": [\"minimal-squad/shared/bulk\"], \"default_tool_refs\": []",
+    );
     std::fs::create_dir_all(root.join("agents/worker")).unwrap();
     std::fs::create_dir_all(root.join("skills/bulk/references")).unwrap();
     std::fs::write(root.join("expert-squad.jsonc"), manifest).unwrap();
     std::fs::write(root.join("README.md"), "# Bulk\n").unwrap();
     std::fs::write(root.join("selector.md"), "Bulk.\n").unwrap();
     std::fs::write(root.join("agents/worker/system.md"), "Work.\n").unwrap();
-    std::fs::write(root.join("skills/bulk/SKILL.md"), "---\nname: bulk\ndescription: Bulk data.\n---\nBulk.\n").unwrap();
+    std::fs::write(
+        root.join("skills/bulk/SKILL.md"),
+        "---\nname: bulk\ndescription: Bulk data.\n---\nBulk.\n",
+    )
+    .unwrap();
     for index in 0..494u64 {
-        std::fs::write(root.join(format!("skills/bulk/references/r{index:03}.md")), text_like(index, 33_000)).unwrap();
+        std::fs::write(
+            root.join(format!("skills/bulk/references/r{index:03}.md")),
+            text_like(index, 33_000),
+        )
+        .unwrap();
     }
 }
 
 /// The three files the tree contract requires, so `squad digest` accepts the folder.
 fn required_files(root: &Path) {
     std::fs::create_dir_all(root).unwrap();
-    for (name, content) in [("expert-squad.jsonc", "{}\n"), ("README.md", "# R\n"), ("selector.md", "S\n")] {
+    for (name, content) in [
+        ("expert-squad.jsonc", "{}\n"),
+        ("README.md", "# R\n"),
+        ("selector.md", "S\n"),
+    ] {
         std::fs::write(root.join(name), content).unwrap();
     }
 }
@@ -128,7 +162,11 @@ fn main() {
         if index % 1000 == 0 {
             std::fs::create_dir_all(&directory).unwrap();
         }
-        std::fs::write(directory.join(format!("f{index:06}.md")), text_like(index, 200 + (index % 1800) as usize)).unwrap();
+        std::fs::write(
+            directory.join(format!("f{index:06}.md")),
+            text_like(index, 200 + (index % 1800) as usize),
+        )
+        .unwrap();
     }
     let squad_small = time_shell(&format!("{squad} digest ."), &small, 5);
     let xargs_small = time_shell("find . -type f -print0 | xargs -0 sha256sum", &small, 5);
@@ -143,8 +181,16 @@ fn main() {
     // Pack at the import limits.
     let limits = dir.join("limits");
     write_package_at_limits(&limits);
-    let squad_pack = time_shell(&format!("rm -f ../out.zip && {squad} pack . -o ../out.zip"), &limits, 7);
-    let zip_pack = time_shell("rm -f ../out-info.zip && zip -q -r -X -6 ../out-info.zip .", &limits, 7);
+    let squad_pack = time_shell(
+        &format!("rm -f ../out.zip && {squad} pack . -o ../out.zip"),
+        &limits,
+        7,
+    );
+    let zip_pack = time_shell(
+        "rm -f ../out-info.zip && zip -q -r -X -6 ../out-info.zip .",
+        &limits,
+        7,
+    );
     println!(
         "pack, package at the import limits (500 files, 16 MiB): squad {}   zip -r -X -6 {}   zip/squad {:.2}x faster",
         ms(squad_pack),
@@ -154,13 +200,31 @@ fn main() {
 
     // Pack every corpus package.
     let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/opencorvus");
-    let mut packages: Vec<PathBuf> = std::fs::read_dir(&corpus).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
+    let mut packages: Vec<PathBuf> = std::fs::read_dir(&corpus)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
     packages.sort();
     let mut ratios = Vec::new();
     let (mut ours_total, mut theirs_total) = (Duration::ZERO, Duration::ZERO);
     for package in &packages {
-        let ours = time_shell(&format!("rm -f {0}/o.zip && {squad} pack . -o {0}/o.zip", dir.display()), package, 5);
-        let theirs = time_shell(&format!("rm -f {0}/i.zip && zip -q -r -X -6 {0}/i.zip .", dir.display()), package, 5);
+        let ours = time_shell(
+            &format!(
+                "rm -f {0}/o.zip && {squad} pack . -o {0}/o.zip",
+                dir.display()
+            ),
+            package,
+            5,
+        );
+        let theirs = time_shell(
+            &format!(
+                "rm -f {0}/i.zip && zip -q -r -X -6 {0}/i.zip .",
+                dir.display()
+            ),
+            package,
+            5,
+        );
         ours_total += ours;
         theirs_total += theirs;
         ratios.push(ratio(theirs, ours));

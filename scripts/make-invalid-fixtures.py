@@ -245,6 +245,9 @@ CASES = [
     ("blank-file--readme-only-frontmatter", FULL, [write("README.md", "---\ntitle: Release Review\n---\n\n")]),
     ("blank-file--selector", FULL, [write("selector.md", "\n")]),
     ("blank-file--prompt", FULL, [write("agents/builder/system.md", " \n")]),
+    ("readme-frontmatter--invalid-yaml", FULL, [write("README.md", "---\ntitle: [unclosed\n---\n\n# Release Review\n")]),
+    ("readme-frontmatter--duplicate-key", FULL, [write("README.md", "---\ntitle: a\ntitle: b\n---\n\n# Release Review\n")]),
+    ("readme-frontmatter--unknown-engine", FULL, [write("README.md", "--- toml\ntitle = 1\n---\n\n# Release Review\n")]),
     # ROOT-3
     ("unknown-top-level-entry--license", FULL, [write("LICENSE", "MIT\n")]),
     ("unknown-top-level-entry--gitignore", FULL, [write(".gitignore", "node_modules\n")]),
@@ -290,6 +293,10 @@ CASES = [
     ("skill-frontmatter--name-with-slash", FULL, [skill("skills/checklists/security/SKILL.md", "name: checklists/security\ndescription: d\n")]),
     ("skill-frontmatter--unknown-required-tool", FULL, [skill("skills/checklists/security/SKILL.md", "name: security-checklist\ndescription: d\nrequired_tools: [read, shell]\n")]),
     ("skill-frontmatter--invalid-yaml", FULL, [skill("skills/checklists/security/SKILL.md", "name: [unclosed\ndescription: d\n")]),
+    ("skill-frontmatter--name-is-a-date", FULL, [skill("skills/checklists/security/SKILL.md", "name: 2024-01-01\ndescription: d\n")]),
+    ("skill-frontmatter--duplicate-key", FULL, [skill("skills/checklists/security/SKILL.md", "name: security-checklist\ndescription: d\nname: again\n")]),
+    ("skill-frontmatter--unknown-tag", FULL, [skill("skills/checklists/security/SKILL.md", "name: security-checklist\ndescription: !important d\n")]),
+    ("skill-frontmatter--second-document", FULL, [write("skills/checklists/security/SKILL.md", "---\nname: security-checklist\ndescription: d\n...\nbody\n")]),
     ("skill-frontmatter--name-null", FULL, [skill("skills/checklists/security/SKILL.md", "name:\ndescription: d\n")]),
     # REF-3, REF-4, REF-5
     ("unsupported-tool-extension--mts", FULL, [write("tools/extra.mts", "export default 1;\n")]),
@@ -373,6 +380,10 @@ ACCEPTED = [
     ("accepted--default-refs", FULL, [sub('"default_skill_refs": ["default/skill/writing"]', '"default_skill_refs": ["default/skill/writing", "default/skill/Any Name.v2"]'), sub('"default_mcp_prompt_refs": [],\n        "package_mcp_prompt_refs": ["release-review/reviewer', '"default_mcp_prompt_refs": ["default/mcp/github/prompt/triage"],\n        "package_mcp_prompt_refs": ["release-review/reviewer')]),
     ("accepted--visual-qa-default-tool", MIN, [sub('"base_role": "build"', '"base_role": "visual-qa"'), sub('"default_tool_refs": [], "package_tool_refs": [],\n        "default_mcp_server_refs"', '"default_tool_refs": ["default/tool/browser_preview_layout_geometry"], "package_tool_refs": [],\n        "default_mcp_server_refs"')]),
     ("accepted--long-path-warning", FULL, [write("skills/release-method/references/" + "/".join(["deep-directory-name-%02d" % i for i in range(10)]) + "/notes.md", "x\n")]),
+    ("accepted--readme-closing-line-content", MIN, [write("README.md", "---\ntitle: Minimal\n--- Dispatch the worker.\n")]),
+    ("accepted--frontmatter-tab-after-colon", FULL, [write("skills/checklists/security/SKILL.md", "---\nname:\tsecurity-checklist\ndescription:\t'Security checks.'\n---\n")]),
+    ("accepted--frontmatter-merge-key-and-json", FULL, [write("skills/checklists/security/SKILL.md", "---\nbase: &base {license: MIT}\nmetadata:\n  <<: *base\nname: security-checklist\ndescription: d\n---\n"), write("agents/builder/skills/build-notes/SKILL.md", "---json\n{\"name\": \"build-notes\", \"description\": \"Build notes.\"}\n---\n")]),
+    ("accepted--upper-case-asset-extension", FULL, [write("assets/page.HTML", "<p>x</p>\n"), prepend(TOOL, 'import page from "../assets/page.HTML";\nexport const pageLength = page.length;\n')]),
     ("accepted--empty-optional-objects", MIN, [sub('"readme": "README.md",', '"readme": "README.md", "system_role": "expert_squad_generator", "name": "Minimal Squad",')]),
 ]
 

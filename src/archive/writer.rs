@@ -104,7 +104,9 @@ fn compress_all(entries: &[Entry], threads: usize) -> io::Result<Vec<Option<Comp
         })
         .sum();
     let threads = match threads {
-        0 if input >= PARALLEL_THRESHOLD => std::thread::available_parallelism().map_or(1, usize::from),
+        0 if input >= PARALLEL_THRESHOLD => {
+            std::thread::available_parallelism().map_or(1, usize::from)
+        }
         0 => 1,
         threads => threads,
     };

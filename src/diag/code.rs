@@ -80,6 +80,7 @@ codes! {
     DependencyCycle = "dependency-cycle", Error, "GR-4", "a workflow's dependency graph has a cycle";
     // Package files.
     MissingFile = "missing-file", Error, "ROOT-2, AGD-3, MAN-F1", "a required or referenced file does not exist";
+    ReadmeFrontmatter = "readme-frontmatter", Error, "TXT-1", "README.md starts with a frontmatter block that gray-matter cannot parse";
     BlankFile = "blank-file", Error, "TXT-1..3, AGD-3", "README.md, selector.md or a prompt is blank";
     UnknownTopLevelEntry = "unknown-top-level-entry", Error, "ROOT-3", "the package root holds an entry outside the allow-list";
     WrongEntryType = "wrong-entry-type", Error, "ROOT-3, AGD-1, AGD-2, REF-3, REF-4", "an entry is a file where a directory is required, or the reverse";

@@ -121,6 +121,23 @@ pub fn check_root(context: &mut Context) {
 pub fn check_texts(context: &mut Context, manifest: Option<&Manifest>) {
     if context.tree.is_file("README.md") {
         if let Some(text) = context.read_lossy("README.md") {
+            // The runtime parses the block (gray-matter with js-yaml), so a broken one fails.
+            if let Some(Err(error)) = frontmatter::split(&text).map(|block| block.data()) {
+                let end = (error.offset + 1).min(text.len());
+                context.diagnostics.push(
+                    Diagnostic::new(
+                        Code::ReadmeFrontmatter,
+                        "README.md",
+                        format!("readme: invalid frontmatter: {}", error.message),
+                    )
+                    .span(error.offset..end)
+                    .help("README.md may start with a YAML block between `---` lines; fix it or remove it"),
+                );
+                context.sources.insert(
+                    "README.md".to_owned(),
+                    crate::source::SourceFile::new(text.clone()),
+                );
+            }
             if js_trim(frontmatter::strip(&text)).is_empty() {
                 context.diagnostics.push(
                     Diagnostic::new(Code::BlankFile, "README.md", "readme: referenced file is blank")

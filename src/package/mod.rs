@@ -16,6 +16,7 @@ mod skills;
 pub mod tool_scan;
 mod tools;
 pub mod tree;
+mod yaml;
 
 use std::collections::HashMap;
 use std::fs;

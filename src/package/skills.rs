@@ -3,9 +3,8 @@
 
 use std::collections::HashSet;
 
-use yaml_rust2::{Yaml, YamlLoader};
-
 use super::frontmatter;
+use super::yaml::Value;
 use super::{Context, Owner};
 use crate::diag::{Code, Diagnostic};
 use crate::source::SourceFile;
@@ -159,15 +158,8 @@ struct Problem {
 const FRONTMATTER_HELP: &str = "SKILL.md starts with a YAML block:\n---\nname: my-skill\ndescription: When to use this skill\n---";
 
 fn skill_name(text: &str) -> Option<String> {
-    let block = frontmatter::split(text)?;
-    let documents = YamlLoader::load_from_str(block.yaml).ok()?;
-    match documents.first()? {
-        Yaml::Hash(hash) => hash
-            .get(&Yaml::String("name".to_owned()))
-            .and_then(Yaml::as_str)
-            .map(str::to_owned),
-        _ => None,
-    }
+    let data = frontmatter::split(text)?.data().ok()?;
+    data.get("name").and_then(Value::as_str).map(str::to_owned)
 }
 
 fn frontmatter_problems(text: &str) -> Vec<Problem> {
@@ -178,7 +170,8 @@ fn frontmatter_problems(text: &str) -> Vec<Problem> {
             help: Some(FRONTMATTER_HELP),
         }];
     };
-    let opening = block.yaml_offset.saturating_sub(3)..block.yaml_offset;
+    let opening_start = block.matter_offset.saturating_sub(3 + block.language.len());
+    let opening = opening_start..block.matter_offset;
     if block.is_empty {
         return vec![Problem {
             message: "name: required (the frontmatter is empty)".to_owned(),
@@ -186,27 +179,27 @@ fn frontmatter_problems(text: &str) -> Vec<Problem> {
             help: Some(FRONTMATTER_HELP),
         }];
     }
-    if nesting_too_deep(block.yaml) {
+    if nesting_too_deep(block.matter) {
         return vec![Problem {
             message: "YAML nested too deeply".to_owned(),
             span: opening,
             help: None,
         }];
     }
-    let documents = match YamlLoader::load_from_str(block.yaml) {
-        Ok(documents) => documents,
+    let data = match block.data() {
+        Ok(data) => data,
         Err(error) => {
-            let offset = block.yaml_offset + byte_offset(block.yaml, error.marker().index());
+            let end = (error.offset + 1).min(text.len()).max(error.offset);
             return vec![Problem {
-                message: format!("YAML: {}", error.info()),
-                span: offset..offset + 1,
+                message: error.message,
+                span: error.offset..end,
                 help: None,
             }];
         }
     };
     let key_span = |key: &str| -> std::ops::Range<usize> {
-        let mut offset = block.yaml_offset;
-        for line in block.yaml.split_inclusive('\n') {
+        let mut offset = block.matter_offset;
+        for line in block.matter.split_inclusive('\n') {
             if line.starts_with(key) && line[key.len()..].trim_start().starts_with(':') {
                 return offset..offset + key.len();
             }
@@ -214,14 +207,14 @@ fn frontmatter_problems(text: &str) -> Vec<Problem> {
         }
         opening.clone()
     };
-    let Some(Yaml::Hash(hash)) = documents.first() else {
+    if !matches!(data, Value::Mapping(_)) {
         return vec![Problem {
-            message: "expected a YAML mapping".to_owned(),
+            message: format!("expected a YAML mapping, found {}", data.type_name()),
             span: opening,
             help: Some(FRONTMATTER_HELP),
         }];
-    };
-    let get = |key: &str| hash.get(&Yaml::String(key.to_owned()));
+    }
+    let get = |key: &str| data.get(key);
     let mut problems = Vec::new();
     let mut problem = |key: &str, message: String| {
         problems.push(Problem {
@@ -230,9 +223,11 @@ fn frontmatter_problems(text: &str) -> Vec<Problem> {
             help: None,
         });
     };
+    let expected =
+        |wanted: &str, found: &Value| format!("expected {wanted}, found {}", found.type_name());
     match get("name") {
         None => problem("name", "required".to_owned()),
-        Some(Yaml::String(name)) => {
+        Some(Value::String(name)) => {
             if name.is_empty() {
                 problem("name", "must not be empty".to_owned());
             } else if name.contains(['/', '\\', '\r', '\n']) {
@@ -244,28 +239,22 @@ fn frontmatter_problems(text: &str) -> Vec<Problem> {
                 problem("name", "must not start or end with whitespace".to_owned());
             }
         }
-        Some(other) => problem(
-            "name",
-            format!("expected string, found {}", yaml_type(other)),
-        ),
+        Some(other) => problem("name", expected("string", other)),
     }
     match get("description") {
         None => problem("description", "required".to_owned()),
-        Some(Yaml::String(text)) if js_trim(text).is_empty() => {
+        Some(Value::String(text)) if js_trim(text).is_empty() => {
             problem("description", "must not be blank".to_owned());
         }
-        Some(Yaml::String(_)) => {}
-        Some(other) => problem(
-            "description",
-            format!("expected string, found {}", yaml_type(other)),
-        ),
+        Some(Value::String(_)) => {}
+        Some(other) => problem("description", expected("string", other)),
     }
     if let Some(value) = get("aliases") {
         match value {
-            Yaml::Array(items) => {
+            Value::Sequence(items) => {
                 if items
                     .iter()
-                    .any(|item| !matches!(item, Yaml::String(text) if !js_trim(text).is_empty()))
+                    .any(|item| !matches!(item, Value::String(text) if !js_trim(text).is_empty()))
                 {
                     problem(
                         "aliases",
@@ -273,45 +262,33 @@ fn frontmatter_problems(text: &str) -> Vec<Problem> {
                     );
                 }
             }
-            other => problem(
-                "aliases",
-                format!("expected array, found {}", yaml_type(other)),
-            ),
+            other => problem("aliases", expected("array", other)),
         }
     }
     if let Some(value) = get("license") {
-        if !matches!(value, Yaml::String(_)) {
-            problem(
-                "license",
-                format!("expected string, found {}", yaml_type(value)),
-            );
+        if !matches!(value, Value::String(_)) {
+            problem("license", expected("string", value));
         }
     }
     if let Some(value) = get("compatibility") {
         match value {
-            Yaml::String(text) => {
+            Value::String(text) => {
                 let length = text.encode_utf16().count();
                 if !(1..=500).contains(&length) {
                     problem("compatibility", "must be 1 to 500 characters".to_owned());
                 }
             }
-            other => problem(
-                "compatibility",
-                format!("expected string, found {}", yaml_type(other)),
-            ),
+            other => problem("compatibility", expected("string", other)),
         }
     }
     if let Some(value) = get("metadata") {
-        if !matches!(value, Yaml::Hash(_)) {
-            problem(
-                "metadata",
-                format!("expected object, found {}", yaml_type(value)),
-            );
+        if !matches!(value, Value::Mapping(_)) {
+            problem("metadata", expected("object", value));
         }
     }
     if let Some(value) = get("platforms") {
         match value {
-            Yaml::Array(items) => {
+            Value::Sequence(items) => {
                 if items
                     .iter()
                     .any(|item| !matches!(item.as_str(), Some("windows" | "macos" | "linux")))
@@ -322,10 +299,7 @@ fn frontmatter_problems(text: &str) -> Vec<Problem> {
                     );
                 }
             }
-            other => problem(
-                "platforms",
-                format!("expected array, found {}", yaml_type(other)),
-            ),
+            other => problem("platforms", expected("array", other)),
         }
     }
     if let Some(value) = get("auto_detect") {
@@ -334,16 +308,15 @@ fn frontmatter_problems(text: &str) -> Vec<Problem> {
         }
     }
     if let Some(value) = get("priority") {
-        if !matches!(value, Yaml::Integer(_) | Yaml::Real(_)) {
-            problem(
-                "priority",
-                format!("expected number, found {}", yaml_type(value)),
-            );
+        match value {
+            Value::Number(number) if number.is_finite() => {}
+            Value::Number(_) => problem("priority", "must be a finite number".to_owned()),
+            other => problem("priority", expected("number", other)),
         }
     }
     if let Some(value) = get("required_tools") {
         match value {
-            Yaml::Array(items) => {
+            Value::Sequence(items) => {
                 for item in items {
                     match item.as_str() {
                         Some(tool)
@@ -360,19 +333,17 @@ fn frontmatter_problems(text: &str) -> Vec<Problem> {
                     }
                 }
             }
-            other => problem(
-                "required_tools",
-                format!("expected array, found {}", yaml_type(other)),
-            ),
+            other => problem("required_tools", expected("array", other)),
         }
     }
     if let Some(value) = get("expires_at") {
         let valid = match value {
-            Yaml::Integer(_) => true,
-            Yaml::Real(real) => real.parse::<f64>().is_ok_and(f64::is_finite),
+            Value::Date => true,
+            // `new Date(n)` is valid for |n| <= 8.64e15 ms.
+            Value::Number(number) => number.is_finite() && number.abs() <= 8.64e15,
             // `Date.parse` accepts many spellings; anything with a digit is given the benefit of
             // the doubt rather than refusing a date the reference would take.
-            Yaml::String(text) => text.chars().any(|c| c.is_ascii_digit()),
+            Value::String(text) => text.chars().any(|c| c.is_ascii_digit()),
             _ => false,
         };
         if !valid {
@@ -385,34 +356,34 @@ fn frontmatter_problems(text: &str) -> Vec<Problem> {
     problems
 }
 
-fn auto_detect_problem(value: &Yaml) -> Option<String> {
-    let Yaml::Hash(hash) = value else {
-        return Some(format!("expected object, found {}", yaml_type(value)));
+fn auto_detect_problem(value: &Value) -> Option<String> {
+    let Value::Mapping(_) = value else {
+        return Some(format!("expected object, found {}", value.type_name()));
     };
-    let string_list = |value: &Yaml| match value {
-        Yaml::Array(items) => items.iter().all(|item| matches!(item, Yaml::String(_))),
+    let string_list = |value: &Value| match value {
+        Value::Sequence(items) => items.iter().all(|item| matches!(item, Value::String(_))),
         _ => false,
     };
     for key in ["files", "deps"] {
-        if let Some(list) = hash.get(&Yaml::String(key.to_owned())) {
+        if let Some(list) = value.get(key) {
             if !string_list(list) {
                 return Some(format!("{key} must be a list of strings"));
             }
         }
     }
-    if let Some(signals) = hash.get(&Yaml::String("task_signals".to_owned())) {
-        let Yaml::Hash(signals) = signals else {
+    if let Some(signals) = value.get("task_signals") {
+        if !matches!(signals, Value::Mapping(_)) {
             return Some("task_signals must be an object".to_owned());
-        };
+        }
         for key in ["has_attachment_image", "request_contains_url"] {
-            if let Some(flag) = signals.get(&Yaml::String(key.to_owned())) {
-                if !matches!(flag, Yaml::Boolean(_)) {
+            if let Some(flag) = signals.get(key) {
+                if !matches!(flag, Value::Bool(_)) {
                     return Some(format!("task_signals.{key} must be a boolean"));
                 }
             }
         }
         for key in ["package_has_script", "request_text_any"] {
-            if let Some(list) = signals.get(&Yaml::String(key.to_owned())) {
+            if let Some(list) = signals.get(key) {
                 if !string_list(list) {
                     return Some(format!("task_signals.{key} must be a list of strings"));
                 }
@@ -420,18 +391,6 @@ fn auto_detect_problem(value: &Yaml) -> Option<String> {
         }
     }
     None
-}
-
-fn yaml_type(value: &Yaml) -> &'static str {
-    match value {
-        Yaml::Real(_) | Yaml::Integer(_) => "number",
-        Yaml::String(_) => "string",
-        Yaml::Boolean(_) => "boolean",
-        Yaml::Array(_) => "array",
-        Yaml::Hash(_) => "object",
-        Yaml::Null => "null",
-        Yaml::Alias(_) | Yaml::BadValue => "invalid value",
-    }
 }
 
 /// The YAML parser recurses per nesting level; frontmatter is shallow, so refuse deep nesting
@@ -454,13 +413,6 @@ fn nesting_too_deep(yaml: &str) -> bool {
         .any(|line| line.len() - line.trim_start_matches([' ', '-']).len() > 256)
 }
 
-/// The byte offset of the `index`-th character.
-fn byte_offset(text: &str, index: usize) -> usize {
-    text.char_indices()
-        .nth(index)
-        .map_or(text.len(), |(offset, _)| offset)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -475,6 +427,7 @@ mod tests {
     #[test]
     fn valid_frontmatter() {
         assert!(messages("---\nname: a\ndescription: b\n---\nbody").is_empty());
+        assert!(messages("---\nname:\ta\ndescription: b\n---\nbody").is_empty());
         assert!(messages("---\nname: a\ndescription: b\nrequired_tools: [read, webpage_extract]\nplatforms: [linux]\npriority: 2\nmetadata: {a: 1}\n---\n").is_empty());
     }
 
@@ -509,7 +462,19 @@ mod tests {
             messages("---\nname: a\ndescription: b\nplatforms: [beos]\n---\n"),
             ["platforms: each platform is `windows`, `macos` or `linux`"]
         );
-        assert_eq!(messages("---\n- a\n---\n"), ["expected a YAML mapping"]);
+        assert_eq!(
+            messages("---\n- a\n---\n"),
+            ["expected a YAML mapping, found array"]
+        );
+        assert_eq!(
+            messages("---\nname: 2024-01-01\ndescription: d\n---\n"),
+            ["name: expected string, found date"]
+        );
+        assert!(messages("---\nname: x\ndescription: d\nname: y\n---\n")[0].contains("duplicated"));
+        assert_eq!(
+            messages("---\nname: x\ndescription: d\npriority: .inf\n---\n"),
+            ["priority: must be a finite number"]
+        );
         assert_eq!(
             messages(&format!("---\nname: {}\n---\n", "[".repeat(10_000))),
             ["YAML nested too deeply"]

@@ -39,9 +39,13 @@ fn is_tracked_code(path: &str) -> bool {
     matches!(extension, "js" | "ts" | "jsx" | "tsx")
 }
 
-fn extension(path: &str) -> &str {
+/// The lower-cased extension: the reference compares `extname(path).toLowerCase()`.
+fn extension(path: &str) -> String {
     let name = path.rsplit('/').next().unwrap_or(path);
-    name.rsplit_once('.').map_or("", |(_, extension)| extension)
+    name.rsplit_once('.')
+        .map_or(String::new(), |(_, extension)| {
+            extension.to_ascii_lowercase()
+        })
 }
 
 pub fn check(context: &mut Context, discovered: &Discovered) {
@@ -243,7 +247,7 @@ fn resolve_relative(
     } else {
         &LIBRARY_EXTENSIONS
     };
-    if !allowed_extensions.contains(&extension(&resolved)) {
+    if !allowed_extensions.contains(&extension(&resolved).as_str()) {
         let problem = (
             Code::UnsupportedImportExtension,
             format!("library dependency `{resolved}` has unsupported extension"),
