@@ -21,6 +21,8 @@ pub const DOMAIN: &[u8] = b"opencorvus.expert-squad.package-tree.v1";
 /// Files up to this size are read whole by the reader thread; larger ones are streamed.
 const STREAM_THRESHOLD: u64 = 4 << 20;
 const CHUNK: usize = 1 << 20;
+/// Threads that open and read files while the calling thread hashes.
+const READERS: usize = 2;
 
 /// A SHA-256 value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -154,43 +156,67 @@ pub fn digest_folder(
 ) -> Result<TreeDigest, DigestError> {
     let mut order: Vec<&String> = paths.iter().collect();
     sort_for_digest(&mut order, |path| path.as_str());
-    let (sender, receiver) = mpsc::sync_channel::<Result<Loaded, DigestError>>(256);
+    // Opening and reading many small files is system-call bound, so READERS threads read
+    // interleaved slices of the sorted list (reader k takes files k, k+READERS, …) and the
+    // calling thread takes their results round-robin, which restores the order.
+    let mut senders = Vec::with_capacity(READERS);
+    let mut receivers = Vec::with_capacity(READERS);
+    for _ in 0..READERS {
+        let (sender, receiver) = mpsc::sync_channel::<Result<Loaded, DigestError>>(128);
+        senders.push(sender);
+        receivers.push(receiver);
+    }
     std::thread::scope(|scope| {
-        let order_for_reader = order.clone();
-        scope.spawn(move || {
-            for path in order_for_reader {
-                let loaded = load(root, path, with_files);
-                let failed = loaded.is_err();
-                if sender.send(loaded).is_err() || failed {
-                    return;
+        for (reader, sender) in senders.into_iter().enumerate() {
+            let order = &order;
+            scope.spawn(move || {
+                for path in order.iter().skip(reader).step_by(READERS) {
+                    let loaded = load(root, path, with_files);
+                    let failed = loaded.is_err();
+                    if sender.send(loaded).is_err() || failed {
+                        return;
+                    }
                 }
-            }
-        });
-        let mut hasher = PackageHasher::default();
-        let mut files = Vec::new();
-        for path in &order {
-            let loaded = receiver.recv().map_err(|_| DigestError {
+            });
+        }
+        // The receivers are consumed here, so they are dropped (and any reader blocked on a
+        // full channel is released) before the scope joins the readers, even on an error.
+        hash_in_order(root, &order, receivers, with_files)
+    })
+}
+
+fn hash_in_order(
+    root: &Path,
+    order: &[&String],
+    receivers: Vec<mpsc::Receiver<Result<Loaded, DigestError>>>,
+    with_files: bool,
+) -> Result<TreeDigest, DigestError> {
+    let mut hasher = PackageHasher::default();
+    let mut files = Vec::new();
+    for (index, path) in order.iter().enumerate() {
+        let loaded = receivers[index % READERS]
+            .recv()
+            .map_err(|_| DigestError {
                 path: root.join(path),
                 message: "reader stopped".to_owned(),
             })??;
-            let record = match loaded {
-                Loaded::Whole(bytes, own) => {
-                    hasher.begin_file(path, bytes.len() as u64);
-                    hasher.content(&bytes);
-                    own.map(|sha256| FileRecord {
-                        path: (*path).clone(),
-                        size: bytes.len() as u64,
-                        sha256,
-                    })
-                }
-                Loaded::Large => stream_large(root, path, &mut hasher, with_files)?,
-            };
-            files.extend(record);
-        }
-        Ok(TreeDigest {
-            package_digest: hasher.finish(),
-            files,
-        })
+        let record = match loaded {
+            Loaded::Whole(bytes, own) => {
+                hasher.begin_file(path, bytes.len() as u64);
+                hasher.content(&bytes);
+                own.map(|sha256| FileRecord {
+                    path: (*path).clone(),
+                    size: bytes.len() as u64,
+                    sha256,
+                })
+            }
+            Loaded::Large => stream_large(root, path, &mut hasher, with_files)?,
+        };
+        files.extend(record);
+    }
+    Ok(TreeDigest {
+        package_digest: hasher.finish(),
+        files,
     })
 }
 
@@ -342,6 +368,15 @@ mod tests {
     #[test]
     fn missing_file_names_its_path() {
         let dir = tempfile::tempdir().unwrap();
+        // Many readable files after the missing one: the readers must not block forever.
+        let mut paths = vec!["a-missing.md".to_owned()];
+        for index in 0..2_000 {
+            let name = format!("f{index}.md");
+            std::fs::write(dir.path().join(&name), "x").unwrap();
+            paths.push(name);
+        }
+        let error = digest_folder(dir.path(), &paths, false).unwrap_err();
+        assert!(error.to_string().contains("a-missing.md"), "{error}");
         let error = digest_folder(dir.path(), &["nope.md".to_owned()], false).unwrap_err();
         assert!(error.to_string().contains("nope.md"), "{error}");
     }

@@ -72,11 +72,14 @@ pub fn pack(
         PackError::Other("the manifest has no valid namespace, id and version".to_owned())
     })?;
     check_output(&report.root, output, force)?;
-    let files: Vec<(String, u64)> = report
-        .tree
-        .files()
-        .map(|entry| (entry.path.clone(), entry.size))
-        .collect();
+    let mut files: Vec<(String, u64)> = Vec::new();
+    for entry in report.tree.files() {
+        let full = report.root.join(&entry.path);
+        let size = fs::metadata(&full)
+            .map_err(|error| PackError::Io(full.clone(), error))?
+            .len();
+        files.push((entry.path.clone(), size));
+    }
     check_limits(&files, limits)?;
     let mut sources = Vec::with_capacity(files.len());
     for (path, size) in &files {

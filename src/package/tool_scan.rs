@@ -1,8 +1,8 @@
 //! Static extraction of module specifiers from TypeScript / JavaScript source.
 //!
 //! The package validator uses this to enforce an import policy on TypeScript
-//! tool files without running a real parser. [`scan_imports`] works in two
-//! linear passes:
+//! tool files without running a real parser. [`scan_imports`] works in a few
+//! linear passes (plus one more over the tokens for import elision, below):
 //!
 //! 1. A small lexer turns the text into tokens. It skips comments, strings,
 //!    template text and regular-expression literals, so that `import 'x'`
@@ -28,6 +28,32 @@
 //! a `type Name = ...` alias statement. Everything else is treated as a value
 //! (i.e. reported), which errs on the side of reporting too much.
 //!
+//! # Import elision
+//!
+//! TypeScript (and Bun/esbuild compiling TS) drops an import declaration
+//! whose bindings are never used as values. Without a type checker this is
+//! approximated: [`ImportRecord::bindings`] lists the local names a
+//! declaration introduces, and [`ImportRecord::elided`] is set when none of
+//! them is *referenced*. A reference is any identifier token outside the
+//! `import ... from` / `import x = require(...)` / `export ... from`
+//! declarations themselves that is not a member name (`o.x`, `o?.x`) and not
+//! a property key (`x:` or `x?:` directly after `{` or `,`). Shorthand
+//! properties (`{ x }`), `${x}` substitutions, `export { x }` and
+//! `export default x` all count; text in strings, comments, regexes and
+//! templates does not. Declarations whose braces hold only `type` specifiers
+//! (`import { type A } from 'x'`) are always elided; `import 'x'`,
+//! `import {} from 'x'` and `export import x = require('x')` never are.
+//! Elided records stay in [`ScanResult::imports`]; callers decide.
+//!
+//! Limits of the elision approximation (it errs towards keeping imports):
+//! - Uses in type positions only (`let v: Foo`, `x as Foo`, `typeof Foo` in a
+//!   type) count as references, although TypeScript would still elide.
+//! - There is no scope analysis: a local variable, parameter, method name
+//!   (`{ x() {} }`), class member or JSX text word that merely has the same
+//!   name counts as a use.
+//! - Compiler options that disable elision (`verbatimModuleSyntax`,
+//!   `preserveValueImports`) are not modelled.
+//!
 //! Known limits of the heuristics (accepted, since the input is trusted to be
 //! ordinary TS/JS, not adversarially obfuscated):
 //! - `/` after `)` is a division unless the `)` closes an `if`/`while`/`for`/
@@ -47,6 +73,8 @@
 //! included): every slice goes through `str::get`, and positions only move
 //! over whole characters or ASCII delimiters.
 
+use std::borrow::Cow;
+use std::collections::HashSet;
 use std::ops::Range;
 use std::str::Chars;
 
@@ -61,6 +89,19 @@ pub struct ImportRecord {
     pub span: Range<usize>,
     /// Syntactic form of the reference.
     pub kind: ImportKind,
+    /// Local names introduced by an [`ImportKind::Import`] declaration (the
+    /// default name, the `* as ns` name and the local name of every named
+    /// specifier not marked `type`) or by an [`ImportKind::ImportEquals`]
+    /// (`x` in `import x = require('y')`), in source order. Empty for
+    /// side-effect imports and the other kinds.
+    pub bindings: Vec<String>,
+    /// The declaration would be dropped by TypeScript-style import elision:
+    /// it introduces bindings but none of them is referenced elsewhere in the
+    /// file, or its only specifiers are inline `type` ones
+    /// (`import { type A } from 'x'`). Never set for `import 'x'`,
+    /// `import {} from 'x'`, `export import x = require('x')` or non-import
+    /// kinds. See the module documentation for the approximation used.
+    pub elided: bool,
 }
 
 /// The syntactic form of a module reference.
@@ -104,7 +145,9 @@ pub struct ScanResult {
 pub fn scan_imports(source: &str) -> ScanResult {
     let tokens = Lexer::new(source).run();
     let closers = match_brackets(source, &tokens);
-    Analyzer::new(source, &tokens, &closers).run()
+    let mut analyzer = Analyzer::new(source, &tokens, &closers);
+    analyzer.run();
+    analyzer.finish()
 }
 
 // ---------------------------------------------------------------------------
@@ -922,6 +965,34 @@ const MEMBER_MODIFIERS: &[&str] = &[
     "accessor",
 ];
 
+/// How a recorded declaration takes part in import elision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Elision {
+    /// Never elided (side-effect import, `import {}`, exported import-equals,
+    /// non-import kinds).
+    Keep,
+    /// Elided unless one of its bindings is referenced.
+    IfUnused,
+    /// Only inline `type` specifiers: always elided.
+    Always,
+}
+
+/// The bindings of one declaration and its elision rule.
+#[derive(Debug)]
+struct DeclBindings {
+    names: Vec<String>,
+    elision: Elision,
+}
+
+impl DeclBindings {
+    fn none() -> Self {
+        DeclBindings {
+            names: Vec::new(),
+            elision: Elision::Keep,
+        }
+    }
+}
+
 /// Recognises import forms on the token stream.
 struct Analyzer<'a> {
     src: &'a str,
@@ -932,6 +1003,11 @@ struct Analyzer<'a> {
     skip_until: usize,
     /// Tokens before this index belong to a `type X = ...` alias.
     alias_until: usize,
+    /// Per token: part of an import / export-from declaration, so never a
+    /// reference to an imported binding.
+    in_declaration: Vec<bool>,
+    /// Elision rule of each record in `out.imports` (same indices).
+    elision: Vec<Elision>,
     out: ScanResult,
 }
 
@@ -944,11 +1020,13 @@ impl<'a> Analyzer<'a> {
             ctx: ColonContext::new(),
             skip_until: 0,
             alias_until: 0,
+            in_declaration: vec![false; toks.len()],
+            elision: Vec::new(),
             out: ScanResult::default(),
         }
     }
 
-    fn run(mut self) -> ScanResult {
+    fn run(&mut self) {
         for i in 0..self.toks.len() {
             if i >= self.alias_until && self.is_type_alias_head(i) {
                 self.alias_until = self.type_alias_end(i);
@@ -957,6 +1035,22 @@ impl<'a> Analyzer<'a> {
                 self.recognize(i);
             }
             self.ctx.observe(self.src, self.toks, i);
+        }
+    }
+
+    /// Decides elision for every record and returns the result.
+    fn finish(mut self) -> ScanResult {
+        if self.elision.contains(&Elision::IfUnused) {
+            let used = referenced_names(self.src, self.toks, &self.in_declaration);
+            for (record, rule) in self.out.imports.iter_mut().zip(&self.elision) {
+                record.elided = *rule == Elision::IfUnused
+                    && !record.bindings.iter().any(|b| used.contains(b.as_str()));
+            }
+        }
+        for (record, rule) in self.out.imports.iter_mut().zip(&self.elision) {
+            if *rule == Elision::Always {
+                record.elided = true;
+            }
         }
         self.out
     }
@@ -1023,7 +1117,7 @@ impl<'a> Analyzer<'a> {
             }
         } else if self.kind(i + 1) == Some(TokKind::Str) {
             // `import 'x'`
-            self.record_declaration(i + 1, ImportKind::Import, false);
+            self.record_declaration(i, i + 1, ImportKind::Import, false, DeclBindings::none());
         } else if !self.is_punct(i + 1, ".") {
             // (`import.meta` is not an import.)
             self.static_import(i);
@@ -1039,14 +1133,85 @@ impl<'a> Analyzer<'a> {
             j += 1;
         }
         if self.kind(j) == Some(TokKind::Ident) && self.is_punct(j + 1, "=") {
-            self.import_equals(j + 2, type_only);
+            self.import_equals(i, j, type_only);
             return;
         }
         let Some(from) = self.import_clause_end(j) else {
             return;
         };
         if self.is_word(from, "from") && self.kind(from + 1) == Some(TokKind::Str) {
-            self.record_declaration(from + 1, ImportKind::Import, type_only);
+            let bindings = if type_only {
+                DeclBindings::none()
+            } else {
+                self.clause_bindings(j, from)
+            };
+            self.record_declaration(i, from + 1, ImportKind::Import, type_only, bindings);
+        }
+    }
+
+    /// The local names of the (already validated) import clause running
+    /// from `j` up to the `from` at index `from`.
+    fn clause_bindings(&self, mut j: usize, from: usize) -> DeclBindings {
+        let mut names = Vec::new();
+        if self.kind(j) == Some(TokKind::Ident) {
+            // Default import.
+            names.push(self.ident_name(j));
+            j += 2;
+        }
+        let mut type_only_specifiers = 0;
+        if self.is_punct(j, "*") {
+            names.push(self.ident_name(j + 2));
+        } else if self.is_punct(j, "{") {
+            type_only_specifiers = self.named_bindings(j, from, &mut names);
+        }
+        let elision = if !names.is_empty() {
+            Elision::IfUnused
+        } else if type_only_specifiers > 0 {
+            Elision::Always
+        } else {
+            Elision::Keep
+        };
+        DeclBindings { names, elision }
+    }
+
+    /// Adds the local names of `{ a, b as c, "s" as d, type e }` (opened at
+    /// `open`, closed before `end`) to `names`, skipping specifiers marked
+    /// `type`; returns how many were skipped. A specifier of an even number
+    /// of tokens starting with `type` carries the modifier: `{ type }` and
+    /// `{ type as as }` import `type`/`as` as values, while `{ type as }` and
+    /// `{ type a as b }` are type-only (TypeScript's parsing rules).
+    fn named_bindings(&self, open: usize, end: usize, names: &mut Vec<String>) -> usize {
+        let mut type_only = 0;
+        let mut start = open + 1;
+        for k in open + 1..end {
+            let Some(tok) = self.toks.get(k) else { break };
+            if tok.kind != TokKind::Punct {
+                continue;
+            }
+            let len = k - start;
+            if len > 0 {
+                if len.is_multiple_of(2) && self.is_word(start, "type") {
+                    type_only += 1;
+                } else if self.kind(k - 1) == Some(TokKind::Ident) {
+                    names.push(self.ident_name(k - 1));
+                }
+            }
+            start = k + 1;
+        }
+        type_only
+    }
+
+    /// The name of identifier token `i`, with `\u` escapes decoded.
+    fn ident_name(&self, i: usize) -> String {
+        let text = self.toks.get(i).map_or("", |t| t.text(self.src));
+        identifier_name(text).into_owned()
+    }
+
+    /// Marks tokens `start..end` as part of a declaration.
+    fn mark_declaration(&mut self, start: usize, end: usize) {
+        let end = end.min(self.in_declaration.len());
+        if let Some(marks) = self.in_declaration.get_mut(start..end) {
+            marks.fill(true);
         }
     }
 
@@ -1101,9 +1266,11 @@ impl<'a> Analyzer<'a> {
         }
     }
 
-    /// `import x = <k>...`: records `require('x')`; a non-literal `require`
-    /// is left for [`Self::require_keyword`] to report.
-    fn import_equals(&mut self, k: usize, type_only: bool) {
+    /// `import x = require(...)` with `import` at `i` and `x` at `name`:
+    /// records `require('x')`; a non-literal `require` is left for
+    /// [`Self::require_keyword`] to report.
+    fn import_equals(&mut self, i: usize, name: usize, type_only: bool) {
+        let k = name + 2;
         if !self.is_word(k, "require") {
             // `import x = A.B` is a namespace alias, not a module reference.
             return;
@@ -1111,11 +1278,25 @@ impl<'a> Analyzer<'a> {
         if type_only {
             // Hide the `require` of `import type x = require('x')`.
             self.skip_until = k + 1;
+            self.mark_declaration(i, k + 1);
             return;
         }
         if self.is_punct(k + 1, "(") && self.is_literal(k + 2) && self.is_punct(k + 3, ")") {
-            self.push_record(k + 2, ImportKind::ImportEquals);
+            // `export import x = require('x')` is always kept.
+            let exported = i.checked_sub(1).is_some_and(|e| {
+                self.is_word(e, "export") && !is_member_name(self.src, self.toks, e)
+            });
+            let bindings = DeclBindings {
+                names: vec![self.ident_name(name)],
+                elision: if exported {
+                    Elision::Keep
+                } else {
+                    Elision::IfUnused
+                },
+            };
+            self.push_record(k + 2, ImportKind::ImportEquals, bindings);
             self.skip_until = k + 4;
+            self.mark_declaration(i, k + 4);
         }
     }
 
@@ -1145,7 +1326,13 @@ impl<'a> Analyzer<'a> {
             return;
         };
         if self.is_word(from, "from") && self.kind(from + 1) == Some(TokKind::Str) {
-            self.record_declaration(from + 1, ImportKind::ExportFrom, type_only);
+            self.record_declaration(
+                i,
+                from + 1,
+                ImportKind::ExportFrom,
+                type_only,
+                DeclBindings::none(),
+            );
         }
     }
 
@@ -1169,7 +1356,7 @@ impl<'a> Analyzer<'a> {
         let arg = open + 1;
         // A single literal, optionally followed by an options argument.
         if self.is_literal(arg) && (self.is_punct(arg + 1, ")") || self.is_punct(arg + 1, ",")) {
-            self.push_record(arg, kind);
+            self.push_record(arg, kind, DeclBindings::none());
             return;
         }
         if self.is_method_definition(i, open) {
@@ -1318,15 +1505,24 @@ impl<'a> Analyzer<'a> {
     // --- output ---
 
     /// Records the specifier of a declaration (`from 'x'` / `import 'x'`)
-    /// unless it is type-only or unterminated, and consumes it.
-    fn record_declaration(&mut self, lit: usize, kind: ImportKind, type_only: bool) {
+    /// starting at token `start` unless it is type-only or unterminated, and
+    /// consumes it.
+    fn record_declaration(
+        &mut self,
+        start: usize,
+        lit: usize,
+        kind: ImportKind,
+        type_only: bool,
+        bindings: DeclBindings,
+    ) {
         if self.is_string(lit) && !type_only {
-            self.push_record(lit, kind);
+            self.push_record(lit, kind, bindings);
         }
         self.skip_until = lit + 1;
+        self.mark_declaration(start, lit + 1);
     }
 
-    fn push_record(&mut self, lit: usize, kind: ImportKind) {
+    fn push_record(&mut self, lit: usize, kind: ImportKind, bindings: DeclBindings) {
         let Some(tok) = self.toks.get(lit) else {
             return;
         };
@@ -1340,8 +1536,55 @@ impl<'a> Analyzer<'a> {
             specifier,
             span: tok.span(),
             kind,
+            bindings: bindings.names,
+            elided: false,
         });
+        self.elision.push(bindings.elision);
     }
+}
+
+// ---------------------------------------------------------------------------
+// References (for import elision)
+// ---------------------------------------------------------------------------
+
+/// An identifier's name with `\u` escapes decoded (raw text if undecodable).
+fn identifier_name(text: &str) -> Cow<'_, str> {
+    if text.contains('\\') {
+        if let Some(decoded) = decode_literal(text, false) {
+            return Cow::Owned(decoded);
+        }
+    }
+    Cow::Borrowed(text)
+}
+
+/// Names of all identifier tokens that may refer to an imported binding: not
+/// inside a declaration (`skip`), not a member name, not a property key. One
+/// pass over the tokens.
+fn referenced_names<'s>(src: &'s str, toks: &[Token], skip: &[bool]) -> HashSet<Cow<'s, str>> {
+    let mut used = HashSet::new();
+    for (i, tok) in toks.iter().enumerate() {
+        if tok.kind != TokKind::Ident
+            || skip.get(i).copied().unwrap_or(false)
+            || is_member_name(src, toks, i)
+            || is_property_key(src, toks, i)
+        {
+            continue;
+        }
+        used.insert(identifier_name(tok.text(src)));
+    }
+    used
+}
+
+/// `key:` / `key?:` directly after `{` or `,`: an object-literal, pattern or
+/// type-literal key (or a parameter name before its annotation), never a
+/// reference. Shorthand `{ key }` is not matched.
+fn is_property_key(src: &str, toks: &[Token], i: usize) -> bool {
+    let after_open_or_comma = i
+        .checked_sub(1)
+        .and_then(|p| toks.get(p))
+        .is_some_and(|t| t.is_punct(src, "{") || t.is_punct(src, ","));
+    let is = |k: usize, p: &str| toks.get(k).is_some_and(|t| t.is_punct(src, p));
+    after_open_or_comma && (is(i + 1, ":") || (is(i + 1, "?") && is(i + 2, ":")))
 }
 
 // ---------------------------------------------------------------------------
@@ -2034,6 +2277,337 @@ mod tests {
         let result = scan_checked(&src);
         assert_eq!(result.imports.len(), 2 * reps);
         assert_eq!(result.non_literal.len(), reps);
+    }
+
+    // --- import elision ---
+
+    /// `(specifier, bindings, elided)` of every record.
+    fn elision(src: &str) -> Vec<(String, Vec<String>, bool)> {
+        scan_checked(src)
+            .imports
+            .into_iter()
+            .map(|r| (r.specifier, r.bindings, r.elided))
+            .collect()
+    }
+
+    /// `elided` of the only record of `src`.
+    fn elided(src: &str) -> bool {
+        let result = scan_checked(src);
+        assert_eq!(result.imports.len(), 1, "{src}: {:?}", result.imports);
+        result.imports[0].elided
+    }
+
+    fn names(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn unused_default_import_elided() {
+        let src = "import X from 'x';\nconst y = 1;";
+        assert_eq!(elision(src), vec![("x".into(), names(&["X"]), true)]);
+    }
+
+    #[test]
+    fn used_default_import_kept() {
+        let src = "import X from 'x';\nX();";
+        assert_eq!(elision(src), vec![("x".into(), names(&["X"]), false)]);
+        assert!(!elided("import X from 'x'; const v = [1, X];"));
+        assert!(!elided("import X from 'x'; new X;"));
+    }
+
+    #[test]
+    fn namespace_import_used_via_member_kept() {
+        let src = "import * as ns from 'x';\nconsole.log(ns.x);";
+        assert_eq!(elision(src), vec![("x".into(), names(&["ns"]), false)]);
+        assert!(elided("import * as ns from 'x'; other.ns;"));
+    }
+
+    #[test]
+    fn renamed_import_with_only_property_use_elided() {
+        let src = "import { a as b } from 'x';\nobj.a(); o?.a; a.c;";
+        assert_eq!(elision(src), vec![("x".into(), names(&["b"]), true)]);
+        // Member names with the binding's own name are not uses either.
+        assert!(elided("import { b } from 'x'; obj.b; obj?.b(); this.#b;"));
+    }
+
+    #[test]
+    fn use_inside_template_substitution_kept() {
+        assert!(!elided("import { b } from 'x'; const s = `v: ${b}`;"));
+        assert!(!elided(
+            "import { b } from 'x'; const s = `a${1}c${ f(`${b}`) }`;"
+        ));
+    }
+
+    #[test]
+    fn mentions_in_comments_strings_regex_and_template_text_elided() {
+        let src = "import { b } from 'x';\n// b()\n/* b */ const s = 'b' + \"b\";\n\
+                   const t = `b ${1} b`; const r = /b/g;";
+        assert!(elided(src));
+    }
+
+    #[test]
+    fn shorthand_property_is_a_use() {
+        assert!(!elided("import { b } from 'x'; const o = { b };"));
+        assert!(!elided("import { b } from 'x'; const o = { b, other };"));
+        assert!(!elided("import { b } from 'x'; const o = { other, b };"));
+        assert!(!elided("import { b } from 'x'; const o = { ...b };"));
+    }
+
+    #[test]
+    fn property_key_is_not_a_use() {
+        assert!(elided("import { b } from 'x'; const o = { b: 1 };"));
+        assert!(elided("import { b } from 'x'; const o = { a: 1, b: 2 };"));
+        assert!(elided("import { b } from 'x'; const { b: local } = o;"));
+        assert!(elided("import { b } from 'x'; interface I { b?: string }"));
+        // ...but the value of a property is.
+        assert!(!elided("import { b } from 'x'; const o = { k: b };"));
+        assert!(!elided("import { b } from 'x'; const o = { [b]: 1 };"));
+    }
+
+    #[test]
+    fn inline_type_only_specifiers_elided() {
+        let src = "import { type A } from 'x';\nconst a: A = 1;";
+        assert_eq!(elision(src), vec![("x".into(), vec![], true)]);
+        assert!(elided("import { type A, type B } from 'x'; f(A, B);"));
+    }
+
+    #[test]
+    fn mixed_type_and_value_specifiers() {
+        let src = "import { type A, B } from 'x';\nB();";
+        assert_eq!(elision(src), vec![("x".into(), names(&["B"]), false)]);
+        // A use of the type-only name does not keep the declaration.
+        let src = "import { type A, B } from 'x';\nlet v: A;";
+        assert_eq!(elision(src), vec![("x".into(), names(&["B"]), true)]);
+    }
+
+    #[test]
+    fn empty_braces_kept() {
+        assert_eq!(
+            elision("import {} from 'x';"),
+            vec![("x".into(), vec![], false)]
+        );
+        // With a default binding the default decides.
+        assert!(elided("import X, {} from 'x';"));
+    }
+
+    #[test]
+    fn side_effect_import_kept() {
+        assert_eq!(
+            elision("import 'x';\nimport \"y\";"),
+            vec![("x".into(), vec![], false), ("y".into(), vec![], false)]
+        );
+    }
+
+    #[test]
+    fn unused_import_equals_elided() {
+        let src = "import x = require('y');\nconst z = 1;";
+        assert_eq!(elision(src), vec![("y".into(), names(&["x"]), true)]);
+        assert!(!elided("import x = require('y'); x.run();"));
+    }
+
+    #[test]
+    fn exported_import_equals_kept() {
+        let src = "export import x = require('y');";
+        assert_eq!(elision(src), vec![("y".into(), names(&["x"]), false)]);
+    }
+
+    #[test]
+    fn export_of_binding_is_a_use() {
+        assert!(!elided("import { b } from 'x'; export { b };"));
+        assert!(!elided("import { b } from 'x'; export { b as c };"));
+        assert!(!elided(
+            "import { a, b } from 'x'; export { a, b as default };"
+        ));
+        assert!(!elided("import b from 'x'; export default b;"));
+        assert!(!elided("import b = require('x'); export = b;"));
+    }
+
+    #[test]
+    fn export_from_is_not_a_use() {
+        let src = "import { b } from 'x';\nexport { b } from 'y';\nexport * as b from 'z';";
+        assert_eq!(
+            elision(src),
+            vec![
+                ("x".into(), names(&["b"]), true),
+                ("y".into(), vec![], false),
+                ("z".into(), vec![], false)
+            ]
+        );
+    }
+
+    #[test]
+    fn type_annotation_use_kept_known_limitation() {
+        // TypeScript would elide these (type-only uses); without a type
+        // checker they count as references.
+        assert!(!elided("import { Foo } from 'x'; let v: Foo;"));
+        assert!(!elided("import Foo from 'x'; function f(p: Foo): void {}"));
+        assert!(!elided("import { Foo } from 'x'; const v = y as Foo;"));
+        // No scope analysis either: a shadowing parameter counts.
+        assert!(!elided(
+            "import { b } from 'x'; function f(b) { return b; }"
+        ));
+    }
+
+    #[test]
+    fn multiple_declarations_only_one_used() {
+        let src = "import A from 'a';\nimport { B, C as D } from 'b';\nimport * as E from 'e';\n\
+                   import F = require('f');\nimport 'g';\nD(1);";
+        assert_eq!(
+            elision(src),
+            vec![
+                ("a".into(), names(&["A"]), true),
+                ("b".into(), names(&["B", "D"]), false),
+                ("e".into(), names(&["E"]), true),
+                ("f".into(), names(&["F"]), true),
+                ("g".into(), vec![], false)
+            ]
+        );
+    }
+
+    #[test]
+    fn bindings_of_all_clause_forms() {
+        let src = "import X, * as ns from 'a';\n\
+                   import Y, { a, b as c, type d, default as e, } from 'b';\n\
+                   import { \"a-b\" as ab } from 'c';\n\
+                   import type, { t } from 'd';\n\
+                   import from from 'e';";
+        let result = scan_checked(src);
+        let bindings: Vec<Vec<String>> = result.imports.into_iter().map(|r| r.bindings).collect();
+        assert_eq!(
+            bindings,
+            vec![
+                names(&["X", "ns"]),
+                names(&["Y", "a", "c", "e"]),
+                names(&["ab"]),
+                names(&["type", "t"]),
+                names(&["from"])
+            ]
+        );
+    }
+
+    #[test]
+    fn type_modifier_parsing_follows_typescript() {
+        // { type } / { type as as } import values; { type as } and
+        // { type as as as } / { type a as b } are type-only.
+        let cases: [(&str, &[&str], bool); 5] = [
+            ("import { type } from 'x'; type;", &["type"], false),
+            ("import { type as } from 'x'; as;", &[], true),
+            ("import { type as as } from 'x'; as;", &["as"], false),
+            ("import { type as as as } from 'x'; as;", &[], true),
+            ("import { type a as b } from 'x'; b;", &[], true),
+        ];
+        for (src, expected, is_elided) in cases {
+            assert_eq!(
+                elision(src),
+                vec![("x".into(), names(expected), is_elided)],
+                "{src}"
+            );
+        }
+    }
+
+    #[test]
+    fn one_used_binding_keeps_the_whole_declaration() {
+        assert!(!elided("import X, { a, b } from 'x'; b;"));
+        assert!(!elided("import X, * as ns from 'x'; X;"));
+        assert!(elided("import X, { a, b } from 'x'; o.X; o.a; o.b;"));
+        assert!(elided("import X, { type T } from 'x'; let v: T;"));
+    }
+
+    #[test]
+    fn other_kinds_have_no_bindings_and_are_never_elided() {
+        let src = "export * from 'a'; export { q } from 'b'; import('c'); require('d');\n\
+                   const m = require('e');";
+        for r in scan_checked(src).imports {
+            assert!(r.bindings.is_empty(), "{r:?}");
+            assert!(!r.elided, "{r:?}");
+        }
+    }
+
+    #[test]
+    fn declaration_names_are_not_uses() {
+        // The binding names in other declarations (including type-only
+        // ones) do not keep an import alive.
+        let src = "import { b } from 'x';\nimport { b as z } from 'y';\nimport type { b as t } from 't';\n\
+                   import type w = require('w');\nz(); w;";
+        assert_eq!(
+            elision(src),
+            vec![
+                ("x".into(), names(&["b"]), true),
+                ("y".into(), names(&["z"]), false)
+            ]
+        );
+    }
+
+    #[test]
+    fn uses_in_expressions_and_jsx() {
+        assert!(!elided("import b from 'x'; const v = c ? b : d;"));
+        assert!(!elided("import b from 'x'; switch (v) { case b: break; }"));
+        assert!(!elided(
+            "import Comp from 'x'; const el = <Comp prop={1} />;"
+        ));
+        assert!(!elided("import b from 'x'; if (b) {}"));
+        assert!(!elided("import b from 'x'; class K extends b {}"));
+    }
+
+    #[test]
+    fn import_attributes_do_not_count_as_uses() {
+        assert!(elided(
+            "import type_ from './a.json' with { type: 'json' };"
+        ));
+        assert!(elided(
+            "import d from './a.json' with { type: 'json' }; o.d;"
+        ));
+        assert!(!elided(
+            "import d from './a.json' with { type: 'json' }; use(d);"
+        ));
+    }
+
+    #[test]
+    fn escaped_identifiers_are_compared_by_name() {
+        let src = "import { \\u0062 } from 'x';\nb();";
+        assert_eq!(elision(src), vec![("x".into(), names(&["b"]), false)]);
+        assert!(!elided("import { b } from 'x'; \\u{62}();"));
+    }
+
+    #[test]
+    fn elision_on_every_prefix_is_consistent() {
+        let src = "import X, { type A, b as c } from 'x';\nimport y = require('y');\n\
+                   export import z = require('z');\nimport {} from 'e';\n\
+                   const o = { c, k: `${X}` }; export { y };";
+        let mut cuts: Vec<usize> = src.char_indices().map(|(i, _)| i).collect();
+        cuts.push(src.len());
+        for cut in cuts {
+            for r in scan_checked(&src[..cut]).imports {
+                let may_bind = matches!(r.kind, Import | ImportEquals);
+                assert!(may_bind || (r.bindings.is_empty() && !r.elided), "{r:?}");
+            }
+        }
+        assert_eq!(
+            elision(src),
+            vec![
+                ("x".into(), names(&["X", "c"]), false),
+                ("y".into(), names(&["y"]), false),
+                ("z".into(), names(&["z"]), false),
+                ("e".into(), vec![], false)
+            ]
+        );
+    }
+
+    #[test]
+    fn many_imports_and_uses_stay_linear() {
+        let n = 50_000;
+        let mut src = String::new();
+        for i in 0..n {
+            src.push_str(&format!("import {{ a{i} as b{i} }} from 'm{i}';\n"));
+        }
+        for i in (0..n).step_by(2) {
+            src.push_str(&format!("b{i}(); o.b{};\n", i + 1));
+        }
+        let result = scan_checked(&src);
+        assert_eq!(result.imports.len(), n);
+        for (i, r) in result.imports.iter().enumerate() {
+            assert_eq!(r.elided, i % 2 == 1, "{r:?}");
+        }
     }
 
     #[test]

@@ -146,9 +146,12 @@ fn walk_tool(
                     .help("tools are bundled ahead of time: name every module with a literal so its closure can be checked"),
             );
         }
+        // TypeScript drops an import whose bindings are never used (import elision), and the
+        // reference's bundler never sees it; so neither is it checked nor followed here.
         let imports: Vec<(String, std::ops::Range<usize>)> = scan
             .imports
             .iter()
+            .filter(|record| !record.elided)
             .map(|record| (record.specifier.clone(), record.span.clone()))
             .collect();
         for (specifier, span) in imports {

@@ -23,7 +23,6 @@ pub enum EntryKind {
 pub struct Entry {
     pub path: String,
     pub kind: EntryKind,
-    pub size: u64,
 }
 
 impl Entry {
@@ -113,14 +112,15 @@ pub fn capture(root: &Path, diagnostics: &mut Diagnostics) -> Tree {
                 continue;
             };
             let path = join(&directory, name);
-            let metadata = match child.path().symlink_metadata() {
-                Ok(metadata) => metadata,
+            // The directory entry's own type (no extra system call where the filesystem
+            // reports it); links are not followed.
+            let file_type = match child.file_type() {
+                Ok(file_type) => file_type,
                 Err(error) => {
                     diagnostics.push(unreadable(&path, &error));
                     continue;
                 }
             };
-            let file_type = metadata.file_type();
             if name == METADATA_FILE {
                 diagnostics.push(if directory.is_empty() {
                     Diagnostic::new(
@@ -147,14 +147,12 @@ pub fn capture(root: &Path, diagnostics: &mut Diagnostics) -> Tree {
                 entries.push(Entry {
                     path: path.clone(),
                     kind: EntryKind::Directory,
-                    size: 0,
                 });
                 pending.push(path);
             } else if file_type.is_file() {
                 entries.push(Entry {
                     path,
                     kind: EntryKind::File,
-                    size: metadata.len(),
                 });
             } else {
                 diagnostics.push(

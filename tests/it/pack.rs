@@ -167,7 +167,9 @@ fn pack_refuses_packages_beyond_the_import_limits() {
     let source = fs::read_to_string(&tool).unwrap();
     fs::write(
         &tool,
-        format!("import big from \"../assets/big.txt\";\n{source}"),
+        format!(
+            "import big from \"../assets/big.txt\";\nexport const bigLength = big.length;\n{source}"
+        ),
     )
     .unwrap();
     let home = tempfile::tempdir().unwrap();

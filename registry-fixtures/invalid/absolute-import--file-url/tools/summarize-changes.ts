@@ -1,4 +1,5 @@
 import x from "file:///tmp/x.ts";
+export const file = x;
 import { tool } from "@opencorvus-ai/plugin";
 import { formatList } from "../lib/format";
 import template from "../assets/report/template.md";

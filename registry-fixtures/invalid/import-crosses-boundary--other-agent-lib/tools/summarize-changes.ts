@@ -1,4 +1,5 @@
 import { digestLabel } from "../agents/builder/lib/digest";
+export const label = digestLabel;
 import { tool } from "@opencorvus-ai/plugin";
 import { formatList } from "../lib/format";
 import template from "../assets/report/template.md";

@@ -1,4 +1,5 @@
 import x from "../../secret.ts";
+export const secret = x;
 import { tool } from "@opencorvus-ai/plugin";
 import { formatList } from "../lib/format";
 import template from "../assets/report/template.md";

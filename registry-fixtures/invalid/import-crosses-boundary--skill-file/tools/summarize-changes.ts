@@ -1,4 +1,5 @@
 import text from "../skills/release-method/references/evidence.md";
+export const evidence = text;
 import { tool } from "@opencorvus-ai/plugin";
 import { formatList } from "../lib/format";
 import template from "../assets/report/template.md";

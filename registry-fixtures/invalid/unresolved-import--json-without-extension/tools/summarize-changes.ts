@@ -1,5 +1,7 @@
 import data2 from "../lib/data.json";
+export const second = data2;
 import data from "../lib/data";
+export const first = data;
 import { tool } from "@opencorvus-ai/plugin";
 import { formatList } from "../lib/format";
 import template from "../assets/report/template.md";

@@ -1,4 +1,5 @@
 import page from "../assets/page.html";
+export const html = page;
 import { tool } from "@opencorvus-ai/plugin";
 import { formatList } from "../lib/format";
 import template from "../assets/report/template.md";

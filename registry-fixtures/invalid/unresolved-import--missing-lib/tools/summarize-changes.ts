@@ -1,4 +1,5 @@
 import { y } from "../lib/missing";
+export const missing = y;
 import { tool } from "@opencorvus-ai/plugin";
 import { formatList } from "../lib/format";
 import template from "../assets/report/template.md";

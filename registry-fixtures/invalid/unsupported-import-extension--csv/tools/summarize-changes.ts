@@ -1,4 +1,5 @@
 import data from "../lib/data.csv";
+export const rows = data;
 import { tool } from "@opencorvus-ai/plugin";
 import { formatList } from "../lib/format";
 import template from "../assets/report/template.md";

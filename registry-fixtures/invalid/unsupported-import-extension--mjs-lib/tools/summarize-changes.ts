@@ -1,4 +1,5 @@
 import { x } from "../lib/extra.mjs";
+export const extra = x;
 import { tool } from "@opencorvus-ai/plugin";
 import { formatList } from "../lib/format";
 import template from "../assets/report/template.md";

@@ -1,4 +1,5 @@
 import logo from "../assets/logo.png";
+export const image = logo;
 import { tool } from "@opencorvus-ai/plugin";
 import { formatList } from "../lib/format";
 import template from "../assets/report/template.md";

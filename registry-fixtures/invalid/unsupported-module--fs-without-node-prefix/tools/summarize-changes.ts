@@ -1,4 +1,5 @@
 import { readFileSync } from "fs";
+export const read = readFileSync;
 import { tool } from "@opencorvus-ai/plugin";
 import { formatList } from "../lib/format";
 import template from "../assets/report/template.md";

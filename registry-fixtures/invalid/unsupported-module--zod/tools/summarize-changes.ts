@@ -1,4 +1,5 @@
 import { z } from "zod";
+export const schema = z.string();
 import { tool } from "@opencorvus-ai/plugin";
 import { formatList } from "../lib/format";
 import template from "../assets/report/template.md";

@@ -1,4 +1,5 @@
 import manifest from "../../../expert-squad.jsonc";
+export const raw = manifest;
 import { tool } from "@opencorvus-ai/plugin";
 import { createHash } from "node:crypto";
 import { digestLabel } from "../lib/digest";

@@ -1,4 +1,5 @@
 import { exec } from "node:child_process";
+export const run = exec;
 import { tool } from "@opencorvus-ai/plugin";
 import { createHash } from "node:crypto";
 import { digestLabel } from "../lib/digest";

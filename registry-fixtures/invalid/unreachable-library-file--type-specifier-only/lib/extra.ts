@@ -1,0 +1,1 @@
+export interface Q { a: string }
