@@ -94,22 +94,6 @@ impl std::fmt::Display for DigestError {
 
 impl std::error::Error for DigestError {}
 
-/// Plain incremental SHA-256, for callers that hash a stream.
-#[derive(Default)]
-pub struct StreamHasher {
-    hasher: Sha256,
-}
-
-impl StreamHasher {
-    pub fn update(&mut self, bytes: &[u8]) {
-        self.hasher.update(bytes);
-    }
-
-    pub fn finish(self) -> Sha256Digest {
-        Sha256Digest(self.hasher.finalize().into())
-    }
-}
-
 /// Incremental package-tree v1 hasher; files must be added in code-unit order.
 pub struct PackageHasher {
     hasher: Sha256,

@@ -1,7 +1,6 @@
 //! `squad pack`: a validated package folder to its canonical ZIP (PACK-1…PACK-6), written
 //! atomically next to its destination and never over an existing file unless asked.
 
-use std::collections::HashMap;
 use std::fs::{self, File};
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
@@ -62,86 +61,6 @@ pub fn default_file_name(id: &str) -> String {
     format!("{id}-expert-squad.zip")
 }
 
-/// What [`validate_and_pack`] ended with.
-#[derive(Debug)]
-pub enum PackRun {
-    Packed(Packed),
-    /// The package is invalid: nothing was written.
-    Invalid(Report),
-    /// The folder could not be validated at all.
-    Unreadable(crate::package::ValidateError),
-    Failed(PackError),
-}
-
-/// One file read and compressed ahead of validation.
-struct Prepared {
-    bytes: Vec<u8>,
-    compressed: writer::Compressed,
-}
-
-/// Validates `root` and packs it. Validation runs on its own thread while this one reads and
-/// compresses the files it will need if the package is valid, so on two cores a pack costs
-/// little more than the slower of the two.
-/// `output` defaults to `<id>-expert-squad.zip` in the current directory.
-pub fn validate_and_pack(
-    root: &Path,
-    output: Option<&Path>,
-    force: bool,
-    limits: &Limits,
-) -> PackRun {
-    let (validated, prepared) = std::thread::scope(|scope| {
-        let validation = scope.spawn(|| crate::package::validate(root));
-        let prepared = prepare(root, limits);
-        (validation.join(), prepared)
-    });
-    let report = match validated {
-        Ok(Ok(report)) => report,
-        Ok(Err(error)) => return PackRun::Unreadable(error),
-        Err(_) => {
-            return PackRun::Failed(PackError::Other(
-                "validation stopped unexpectedly".to_owned(),
-            ));
-        }
-    };
-    if !report.is_valid() {
-        return PackRun::Invalid(report);
-    }
-    let output = match (output, &report.identity) {
-        (Some(output), _) => output.to_path_buf(),
-        (None, Some(identity)) => PathBuf::from(default_file_name(&identity.id)),
-        (None, None) => {
-            return PackRun::Failed(PackError::Other("the manifest has no valid id".to_owned()));
-        }
-    };
-    match pack_prepared(&report, &output, force, limits, prepared) {
-        Ok(packed) => PackRun::Packed(packed),
-        Err(error) => PackRun::Failed(error),
-    }
-}
-
-/// Reads and compresses every regular file of the tree, unless the package is beyond the limits
-/// or holds a file large enough to stream (then packing does the work itself, after validation).
-fn prepare(root: &Path, limits: &Limits) -> Option<HashMap<String, Prepared>> {
-    let mut ignored = crate::diag::Diagnostics::default();
-    let tree = crate::package::tree::capture(root, &mut ignored);
-    let mut compressor = writer::Compressor::default();
-    let mut prepared = HashMap::new();
-    let mut total = 0u64;
-    for entry in tree.files() {
-        let bytes = fs::read(root.join(&entry.path)).ok()?;
-        total += bytes.len() as u64;
-        if bytes.len() as u64 > STREAM_THRESHOLD.min(limits.file_bytes)
-            || total > limits.total_bytes
-            || prepared.len() >= limits.entries
-        {
-            return None;
-        }
-        let compressed = compressor.compress(&bytes).ok()?;
-        prepared.insert(entry.path.clone(), Prepared { bytes, compressed });
-    }
-    Some(prepared)
-}
-
 /// Packs a package that `report` found valid into `output`.
 pub fn pack(
     report: &Report,
@@ -149,70 +68,30 @@ pub fn pack(
     force: bool,
     limits: &Limits,
 ) -> Result<Packed, PackError> {
-    pack_prepared(report, output, force, limits, None)
-}
-
-fn pack_prepared(
-    report: &Report,
-    output: &Path,
-    force: bool,
-    limits: &Limits,
-    prepared: Option<HashMap<String, Prepared>>,
-) -> Result<Packed, PackError> {
     let identity = report.identity.clone().ok_or_else(|| {
         PackError::Other("the manifest has no valid namespace, id and version".to_owned())
     })?;
     check_output(&report.root, output, force)?;
-    let paths: Vec<&str> = report
-        .tree
-        .files()
-        .map(|entry| entry.path.as_str())
-        .collect();
-    // Use what was prepared only if it covers exactly the files validation saw.
-    let prepared = prepared.filter(|prepared| {
-        prepared.len() == paths.len() && paths.iter().all(|path| prepared.contains_key(*path))
-    });
-    let mut sources: Vec<(String, Source)> = Vec::with_capacity(paths.len());
-    let mut contents: Vec<(String, Content)> = Vec::with_capacity(paths.len());
-    match prepared {
-        Some(mut prepared) => {
-            let files: Vec<(String, u64)> = paths
-                .iter()
-                .map(|path| (path.to_string(), prepared[*path].bytes.len() as u64))
-                .collect();
-            check_limits(&files, limits)?;
-            for path in paths {
-                let Prepared { bytes, compressed } = prepared.remove(path).expect("checked above");
-                sources.push((path.to_owned(), Source::Compressed(compressed)));
-                contents.push((path.to_owned(), Content::Bytes(bytes)));
-            }
-        }
-        None => {
-            let mut files: Vec<(String, u64)> = Vec::with_capacity(paths.len());
-            for path in &paths {
-                let full = report.root.join(path);
-                let size = fs::metadata(&full)
-                    .map_err(|error| PackError::Io(full.clone(), error))?
-                    .len();
-                files.push((path.to_string(), size));
-            }
-            check_limits(&files, limits)?;
-            for (path, size) in files {
-                let full = report.root.join(&path);
-                if size > STREAM_THRESHOLD {
-                    sources.push((path.clone(), Source::File(full)));
-                    contents.push((path, Content::File));
-                } else {
-                    let bytes =
-                        fs::read(&full).map_err(|error| PackError::Io(full.clone(), error))?;
-                    sources.push((path.clone(), Source::Bytes(bytes.clone())));
-                    contents.push((path, Content::Bytes(bytes)));
-                }
-            }
-        }
+    let mut files: Vec<(String, u64)> = Vec::new();
+    for entry in report.tree.files() {
+        let full = report.root.join(&entry.path);
+        let size = fs::metadata(&full)
+            .map_err(|error| PackError::Io(full.clone(), error))?
+            .len();
+        files.push((entry.path.clone(), size));
     }
-    let package_digest = digest_contents(&report.root, &contents)?;
-    drop(contents);
+    check_limits(&files, limits)?;
+    let mut sources = Vec::with_capacity(files.len());
+    for (path, size) in &files {
+        let full = report.root.join(path);
+        let source = if *size > STREAM_THRESHOLD {
+            Source::File(full)
+        } else {
+            Source::Bytes(fs::read(&full).map_err(|error| PackError::Io(full.clone(), error))?)
+        };
+        sources.push((path.clone(), source));
+    }
+    let package_digest = digest_sources(&report.root, &sources)?;
     let prefix = format!("{}/{}/", identity.namespace, identity.id);
     let mut entries: Vec<Entry> = sources
         .into_iter()
@@ -224,7 +103,7 @@ fn pack_prepared(
     // PACK-4: UTF-8 byte order of the full entry name.
     entries.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
     let file_count = entries.len();
-    let (temporary, archive_sha256) = write_temporary(output, &entries)?;
+    let temporary = write_temporary(output, &entries)?;
     let archive_bytes = fs::metadata(&temporary).map(|m| m.len()).unwrap_or(0);
     let result = (|| {
         if archive_bytes > limits.archive_bytes {
@@ -233,6 +112,9 @@ fn pack_prepared(
                 limits.archive_bytes
             )));
         }
+        let archive_sha256 = Sha256Digest::of(
+            &fs::read(&temporary).map_err(|error| PackError::Io(temporary.clone(), error))?,
+        );
         publish(&temporary, output, force)?;
         Ok(Packed {
             path: output.to_path_buf(),
@@ -245,12 +127,6 @@ fn pack_prepared(
     })();
     let _ = fs::remove_file(&temporary);
     result
-}
-
-/// A file's content for the package digest: in memory, or streamed from disk.
-enum Content {
-    Bytes(Vec<u8>),
-    File,
 }
 
 fn check_output(root: &Path, output: &Path, force: bool) -> Result<(), PackError> {
@@ -310,17 +186,17 @@ fn check_limits(files: &[(String, u64)], limits: &Limits) -> Result<(), PackErro
     Ok(())
 }
 
-fn digest_contents(root: &Path, contents: &[(String, Content)]) -> Result<Sha256Digest, PackError> {
-    let mut order: Vec<&(String, Content)> = contents.iter().collect();
+fn digest_sources(root: &Path, sources: &[(String, Source)]) -> Result<Sha256Digest, PackError> {
+    let mut order: Vec<&(String, Source)> = sources.iter().collect();
     sort_for_digest(&mut order, |item| item.0.as_str());
     let mut hasher = PackageHasher::default();
-    for (path, content) in order {
-        match content {
-            Content::Bytes(bytes) => {
+    for (path, source) in order {
+        match source {
+            Source::Bytes(bytes) => {
                 hasher.begin_file(path, bytes.len() as u64);
                 hasher.content(bytes);
             }
-            Content::File => stream_into(&mut hasher, root, path)?,
+            Source::File(_) => stream_into(&mut hasher, root, path)?,
         }
     }
     Ok(hasher.finish())
@@ -355,43 +231,8 @@ fn stream_into(hasher: &mut PackageHasher, root: &Path, path: &str) -> Result<()
     Ok(())
 }
 
-/// Writes the archive into `file` and returns its SHA-256. Archives within the import limits
-/// are built in memory and written at once (and hashed without reading them back); one with
-/// streamed entries is written through a buffer and read back to hash.
-///
-/// The file is not fsync-ed: a pack is a reproducible build output, published by link or
-/// rename, so a killed process never leaves a partial archive under the final name; surviving
-/// a power cut is left to the filesystem, as cargo and zip do.
-fn write_archive(mut file: File, entries: &[Entry]) -> std::io::Result<Sha256Digest> {
-    use std::io::{Read, Seek, Write};
-    let streamed = entries
-        .iter()
-        .any(|entry| matches!(entry.source, Source::File(_)));
-    if !streamed {
-        let mut buffer = std::io::Cursor::new(Vec::new());
-        writer::write(&mut buffer, entries, 0)?;
-        let bytes = buffer.into_inner();
-        file.write_all(&bytes)?;
-        return Ok(Sha256Digest::of(&bytes));
-    }
-    let mut writer = BufWriter::with_capacity(1 << 20, file);
-    writer::write(&mut writer, entries, 0)?;
-    let mut file = writer.into_inner().map_err(|error| error.into_error())?;
-    file.seek(std::io::SeekFrom::Start(0))?;
-    let mut hasher = crate::digest::StreamHasher::default();
-    let mut chunk = vec![0u8; 1 << 20];
-    loop {
-        let read = file.read(&mut chunk)?;
-        if read == 0 {
-            break;
-        }
-        hasher.update(&chunk[..read]);
-    }
-    Ok(hasher.finish())
-}
-
-/// Writes the archive to a unique temporary file beside `output`.
-fn write_temporary(output: &Path, entries: &[Entry]) -> Result<(PathBuf, Sha256Digest), PackError> {
+/// Writes the archive to a unique temporary file beside `output` and syncs it.
+fn write_temporary(output: &Path, entries: &[Entry]) -> Result<PathBuf, PackError> {
     let parent = output
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -403,7 +244,6 @@ fn write_temporary(output: &Path, entries: &[Entry]) -> Result<(PathBuf, Sha256D
     for attempt in 0..100u32 {
         let temporary = parent.join(format!(".{name}.tmp-{}-{attempt}", std::process::id()));
         let file = match File::options()
-            .read(true)
             .write(true)
             .create_new(true)
             .open(&temporary)
@@ -412,14 +252,15 @@ fn write_temporary(output: &Path, entries: &[Entry]) -> Result<(PathBuf, Sha256D
             Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => continue,
             Err(error) => return Err(PackError::Io(temporary, error)),
         };
-        let written = write_archive(file, entries);
-        return match written {
-            Ok(archive_sha256) => Ok((temporary, archive_sha256)),
-            Err(error) => {
-                let _ = fs::remove_file(&temporary);
-                Err(PackError::Io(temporary, error))
-            }
-        };
+        let mut writer = BufWriter::with_capacity(1 << 20, file);
+        let written = writer::write(&mut writer, entries, 0)
+            .and_then(|()| writer.into_inner().map_err(|error| error.into_error()))
+            .and_then(|file| file.sync_all());
+        if let Err(error) = written {
+            let _ = fs::remove_file(&temporary);
+            return Err(PackError::Io(temporary, error));
+        }
+        return Ok(temporary);
     }
     Err(PackError::Other(format!(
         "cannot create a temporary file beside `{}`",
@@ -440,6 +281,11 @@ fn publish(temporary: &Path, output: &Path, force: bool) -> Result<(), PackError
                 return Err(PackError::OutputExists(output.to_path_buf()));
             }
             Err(error) => return Err(PackError::Io(output.to_path_buf(), error)),
+        }
+    }
+    if let Some(parent) = output.parent().filter(|p| !p.as_os_str().is_empty()) {
+        if let Ok(directory) = File::open(parent) {
+            let _ = directory.sync_all();
         }
     }
     Ok(())

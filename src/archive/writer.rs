@@ -31,8 +31,6 @@ const FLAG_UTF8: u16 = 1 << 11;
 #[derive(Debug, Clone)]
 pub enum Source {
     Bytes(Vec<u8>),
-    /// Already compressed by [`Compressor`] (for example while validation ran).
-    Compressed(Compressed),
     /// A file too large to hold in memory; it is streamed.
     File(PathBuf),
 }
@@ -44,32 +42,11 @@ pub struct Entry {
     pub source: Source,
 }
 
-/// One entry's data as it goes into the archive.
-#[derive(Debug, Clone)]
-pub struct Compressed {
+struct Compressed {
     crc: u32,
     method: u16,
     size: u64,
     data: Vec<u8>,
-}
-
-/// A reusable compressor producing exactly what [`write`] would produce for the same bytes.
-pub struct Compressor {
-    compress: Compress,
-}
-
-impl Default for Compressor {
-    fn default() -> Self {
-        Compressor {
-            compress: new_compressor(),
-        }
-    }
-}
-
-impl Compressor {
-    pub fn compress(&mut self, bytes: &[u8]) -> io::Result<Compressed> {
-        compress(bytes, &mut self.compress)
-    }
 }
 
 struct CentralRecord {
@@ -114,9 +91,8 @@ fn compress(bytes: &[u8], compressor: &mut Compress) -> io::Result<Compressed> {
     })
 }
 
-/// Below this many input bytes, spawning a thread costs more than it saves (measured: a
-/// thread start is tens of microseconds; DEFLATE runs at tens of MB/s).
-const PARALLEL_THRESHOLD: usize = 16 << 10;
+/// Below this many input bytes, spawning threads costs more than it saves.
+const PARALLEL_THRESHOLD: usize = 1 << 20;
 
 /// Compresses in-memory entries on up to `threads` threads; `None` for streamed entries.
 fn compress_all(entries: &[Entry], threads: usize) -> io::Result<Vec<Option<Compressed>>> {
@@ -124,7 +100,7 @@ fn compress_all(entries: &[Entry], threads: usize) -> io::Result<Vec<Option<Comp
         .iter()
         .map(|entry| match &entry.source {
             Source::Bytes(bytes) => bytes.len(),
-            Source::Compressed(_) | Source::File(_) => 0,
+            Source::File(_) => 0,
         })
         .sum();
     let threads = match threads {
@@ -140,7 +116,7 @@ fn compress_all(entries: &[Entry], threads: usize) -> io::Result<Vec<Option<Comp
             .iter()
             .map(|entry| match &entry.source {
                 Source::Bytes(bytes) => compress(bytes, &mut compressor).map(Some),
-                Source::Compressed(_) | Source::File(_) => Ok(None),
+                Source::File(_) => Ok(None),
             })
             .collect();
     }
@@ -235,9 +211,26 @@ pub fn write<W: Write + Seek>(out: &mut W, entries: &[Entry], threads: usize) ->
             )));
         }
         let record = match (compressed, &entry.source) {
-            (Some(compressed), _) => write_entry(out, &entry.name, &compressed, &mut offset)?,
-            (None, Source::Compressed(compressed)) => {
-                write_entry(out, &entry.name, compressed, &mut offset)?
+            (Some(compressed), _) => {
+                let header = local_header(
+                    &entry.name,
+                    compressed.method,
+                    compressed.crc,
+                    u32_field(compressed.data.len() as u64, &entry.name)?,
+                    u32_field(compressed.size, &entry.name)?,
+                );
+                out.write_all(&header)?;
+                out.write_all(&compressed.data)?;
+                let record = CentralRecord {
+                    name: entry.name.clone(),
+                    crc: compressed.crc,
+                    method: compressed.method,
+                    compressed: compressed.data.len() as u64,
+                    size: compressed.size,
+                    offset,
+                };
+                offset += (header.len() + compressed.data.len()) as u64;
+                record
             }
             (None, Source::File(path)) => {
                 let record = stream_entry(out, &entry.name, path, offset)?;
@@ -280,33 +273,6 @@ pub fn write<W: Write + Seek>(out: &mut W, entries: &[Entry], threads: usize) ->
     end.extend_from_slice(&0u16.to_le_bytes());
     out.write_all(&end)?;
     out.flush()
-}
-
-fn write_entry<W: Write>(
-    out: &mut W,
-    name: &str,
-    compressed: &Compressed,
-    offset: &mut u64,
-) -> io::Result<CentralRecord> {
-    let header = local_header(
-        name,
-        compressed.method,
-        compressed.crc,
-        u32_field(compressed.data.len() as u64, name)?,
-        u32_field(compressed.size, name)?,
-    );
-    out.write_all(&header)?;
-    out.write_all(&compressed.data)?;
-    let record = CentralRecord {
-        name: name.to_owned(),
-        crc: compressed.crc,
-        method: compressed.method,
-        compressed: compressed.data.len() as u64,
-        size: compressed.size,
-        offset: *offset,
-    };
-    *offset += (header.len() + compressed.data.len()) as u64;
-    Ok(record)
 }
 
 /// Counts and checksums what passes through, for streamed entries.

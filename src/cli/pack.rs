@@ -8,7 +8,7 @@ use super::validate::print_diagnostics;
 use super::{ExitStatus, Format};
 use crate::archive::reader::Limits;
 use crate::output::Printer;
-use crate::pack::{PackError, PackRun, validate_and_pack};
+use crate::pack::{PackError, default_file_name, pack};
 
 /// Validate a package folder and write its canonical ZIP archive.
 ///
@@ -61,29 +61,35 @@ struct JsonPacked {
 
 pub fn run(args: &PackArgs, printer: &Printer) -> ExitStatus {
     let shown = args.path.display().to_string();
+    let report = match crate::package::validate(&args.path) {
+        Ok(report) => report,
+        Err(error) => {
+            printer.error(&error.to_string(), None);
+            return ExitStatus::Error;
+        }
+    };
+    if !report.is_valid() {
+        print_diagnostics(printer, &shown, &report.diagnostics, &report.sources, true);
+        printer.error(
+            &format!("package `{shown}` is invalid; nothing was packed"),
+            Some("run `squad validate` for details"),
+        );
+        return ExitStatus::Failure;
+    }
+    let Some(identity) = &report.identity else {
+        printer.error("the manifest has no namespace, id and version", None);
+        return ExitStatus::Failure;
+    };
+    let output = args
+        .output
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(default_file_name(&identity.id)));
     let limits = if args.no_limits {
         Limits::NONE
     } else {
         Limits::REFERENCE
     };
-    let run = validate_and_pack(&args.path, args.output.as_deref(), args.force, &limits);
-    let packed = match run {
-        PackRun::Packed(packed) => Ok(packed),
-        PackRun::Invalid(report) => {
-            print_diagnostics(printer, &shown, &report.diagnostics, &report.sources, true);
-            printer.error(
-                &format!("package `{shown}` is invalid; nothing was packed"),
-                Some("run `squad validate` for details"),
-            );
-            return ExitStatus::Failure;
-        }
-        PackRun::Unreadable(error) => {
-            printer.error(&error.to_string(), None);
-            return ExitStatus::Error;
-        }
-        PackRun::Failed(error) => Err(error),
-    };
-    match packed {
+    match pack(&report, &output, args.force, &limits) {
         Ok(packed) => {
             match args.format {
                 Format::Json => {
