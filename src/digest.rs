@@ -9,6 +9,7 @@
 use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 
 use sha2::{Digest, Sha256};
@@ -154,6 +155,23 @@ pub fn digest_folder(
     paths: &[String],
     with_files: bool,
 ) -> Result<TreeDigest, DigestError> {
+    digest_folder_with_progress(root, paths, with_files, &Progress::default())
+}
+
+/// Counts of work done, readable from another thread (for a progress display).
+#[derive(Debug, Default)]
+pub struct Progress {
+    pub files: AtomicU64,
+    pub bytes: AtomicU64,
+}
+
+/// [`digest_folder`], counting hashed files and bytes into `progress` as it goes.
+pub fn digest_folder_with_progress(
+    root: &Path,
+    paths: &[String],
+    with_files: bool,
+    progress: &Progress,
+) -> Result<TreeDigest, DigestError> {
     let mut order: Vec<&String> = paths.iter().collect();
     sort_for_digest(&mut order, |path| path.as_str());
     // Opening and reading many small files is system-call bound, so READERS threads read
@@ -181,7 +199,7 @@ pub fn digest_folder(
         }
         // The receivers are consumed here, so they are dropped (and any reader blocked on a
         // full channel is released) before the scope joins the readers, even on an error.
-        hash_in_order(root, &order, receivers, with_files)
+        hash_in_order(root, &order, receivers, with_files, progress)
     })
 }
 
@@ -190,6 +208,7 @@ fn hash_in_order(
     order: &[&String],
     receivers: Vec<mpsc::Receiver<Result<Loaded, DigestError>>>,
     with_files: bool,
+    progress: &Progress,
 ) -> Result<TreeDigest, DigestError> {
     let mut hasher = PackageHasher::default();
     let mut files = Vec::new();
@@ -204,14 +223,18 @@ fn hash_in_order(
             Loaded::Whole(bytes, own) => {
                 hasher.begin_file(path, bytes.len() as u64);
                 hasher.content(&bytes);
+                progress
+                    .bytes
+                    .fetch_add(bytes.len() as u64, Ordering::Relaxed);
                 own.map(|sha256| FileRecord {
                     path: (*path).clone(),
                     size: bytes.len() as u64,
                     sha256,
                 })
             }
-            Loaded::Large => stream_large(root, path, &mut hasher, with_files)?,
+            Loaded::Large => stream_large(root, path, &mut hasher, with_files, progress)?,
         };
+        progress.files.fetch_add(1, Ordering::Relaxed);
         files.extend(record);
     }
     Ok(TreeDigest {
@@ -249,6 +272,7 @@ fn stream_large(
     path: &str,
     hasher: &mut PackageHasher,
     with_files: bool,
+    progress: &Progress,
 ) -> Result<Option<FileRecord>, DigestError> {
     let full = root.join(path);
     let mut file = File::open(&full).map_err(|error| io_error(full.clone(), error))?;
@@ -272,6 +296,7 @@ fn stream_large(
             break;
         }
         hasher.content(&buffer[..read]);
+        progress.bytes.fetch_add(read as u64, Ordering::Relaxed);
         if let Some(own) = own.as_mut() {
             own.update(&buffer[..read]);
         }

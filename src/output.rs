@@ -66,3 +66,49 @@ impl Printer {
         self.human(&format!("{verb} {message}\n"));
     }
 }
+
+/// A progress line on stderr for long work: shown only on a terminal, only after the work has
+/// taken a second, redrawn in place, and erased when the work ends.
+pub struct ProgressLine {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl ProgressLine {
+    /// Starts a display of `describe()`, polled a few times a second.
+    pub fn start(describe: impl Fn() -> String + Send + 'static) -> ProgressLine {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        if !std::io::stderr().is_terminal() {
+            return ProgressLine { stop, thread: None };
+        }
+        let flag = stop.clone();
+        let thread = std::thread::spawn(move || {
+            let started = std::time::Instant::now();
+            let mut shown = false;
+            while !flag.load(Ordering::Relaxed) {
+                std::thread::sleep(std::time::Duration::from_millis(100));
+                if started.elapsed() >= std::time::Duration::from_secs(1) {
+                    eprint!("\r\x1b[2K{}", describe());
+                    shown = true;
+                }
+            }
+            if shown {
+                eprint!("\r\x1b[2K");
+            }
+        });
+        ProgressLine {
+            stop,
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for ProgressLine {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}

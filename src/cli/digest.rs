@@ -9,9 +9,11 @@ use super::{ExitStatus, Format};
 use crate::archive::reader::{Limits, read_package};
 use crate::diag::{Code, Severity};
 use crate::digest::{
-    FileRecord, Sha256Digest, TreeDigest, digest_entries, digest_folder, sort_for_digest,
+    FileRecord, Progress, Sha256Digest, TreeDigest, digest_entries, digest_folder_with_progress,
+    sort_for_digest,
 };
-use crate::output::Printer;
+use crate::output::{Printer, ProgressLine};
+use std::sync::atomic::Ordering;
 
 /// Print the package digest (SHA-256, package-tree v1) of a folder or of a `squad pack` archive.
 ///
@@ -132,7 +134,21 @@ pub(super) fn digest_path(
         return Err(ExitStatus::Failure);
     }
     let paths: Vec<String> = tree.files().map(|entry| entry.path.clone()).collect();
-    digest_folder(path, &paths, with_files).map_err(|error| {
+    let progress = std::sync::Arc::new(Progress::default());
+    let total = paths.len();
+    let display = {
+        let progress = progress.clone();
+        ProgressLine::start(move || {
+            format!(
+                "    Digesting {}/{total} files, {} MiB",
+                progress.files.load(Ordering::Relaxed),
+                progress.bytes.load(Ordering::Relaxed) >> 20
+            )
+        })
+    };
+    let result = digest_folder_with_progress(path, &paths, with_files, &progress);
+    drop(display);
+    result.map_err(|error| {
         printer.error(&error.to_string(), None);
         ExitStatus::Error
     })
