@@ -37,3 +37,12 @@ pub fn global_config_root() -> Option<PathBuf> {
 pub fn no_color() -> bool {
     std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty())
 }
+
+/// Today's UTC date; `SQUAD_TODAY=YYYY-MM-DD` overrides the clock (for tests and reproducible
+/// scripts).
+pub fn today_utc() -> crate::version::Date {
+    std::env::var("SQUAD_TODAY")
+        .ok()
+        .and_then(|text| crate::version::Date::parse(&text))
+        .unwrap_or_else(crate::version::Date::today_utc)
+}

@@ -143,3 +143,157 @@ mod tests {
         }
     }
 }
+
+/// A UTC calendar date.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Date {
+    pub year: u32,
+    pub month: u32,
+    pub day: u32,
+}
+
+impl Date {
+    /// Today in UTC, from the system clock.
+    pub fn today_utc() -> Date {
+        let seconds = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |duration| duration.as_secs());
+        Date::from_days_since_epoch((seconds / 86_400) as i64)
+    }
+
+    /// Howard Hinnant's `civil_from_days`.
+    pub fn from_days_since_epoch(days: i64) -> Date {
+        let z = days + 719_468;
+        let era = z.div_euclid(146_097);
+        let day_of_era = z.rem_euclid(146_097);
+        let year_of_era =
+            (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+        let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+        let mp = (5 * day_of_year + 2) / 153;
+        let day = (day_of_year - (153 * mp + 2) / 5 + 1) as u32;
+        let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+        let year = (year_of_era + era * 400 + i64::from(month <= 2)) as u32;
+        Date { year, month, day }
+    }
+
+    /// Parses `YYYY-MM-DD`.
+    pub fn parse(text: &str) -> Option<Date> {
+        let version = Version::parse(&format!("{}.1", text.replace('-', "."))).ok()?;
+        Some(Date {
+            year: version.year,
+            month: version.month,
+            day: version.day,
+        })
+    }
+}
+
+impl Version {
+    /// VER-B1: today's date with revision N+1 when the current version is dated today, else 1.
+    /// N is incremented exactly (the reference uses a double and loses precision past 2^53).
+    pub fn next(&self, today: Date) -> Version {
+        let same_day = (self.year, self.month, self.day) == (today.year, today.month, today.day);
+        let revision = if same_day {
+            increment_decimal(&self.revision)
+        } else {
+            "1".to_owned()
+        };
+        Version {
+            year: today.year,
+            month: today.month,
+            day: today.day,
+            revision,
+        }
+    }
+
+    pub fn date(&self) -> Date {
+        Date {
+            year: self.year,
+            month: self.month,
+            day: self.day,
+        }
+    }
+}
+
+fn increment_decimal(digits: &str) -> String {
+    let mut bytes = digits.as_bytes().to_vec();
+    for byte in bytes.iter_mut().rev() {
+        if *byte == b'9' {
+            *byte = b'0';
+        } else {
+            *byte += 1;
+            return String::from_utf8(bytes).unwrap_or_default();
+        }
+    }
+    format!("1{}", String::from_utf8(bytes).unwrap_or_default())
+}
+
+/// Where the effective top-level `"version"` string literal is in a manifest (the last one,
+/// as the last duplicate key wins), and its value.
+pub fn locate_in_manifest(text: &str) -> Result<(std::ops::Range<usize>, String), String> {
+    let root = crate::jsonc::parse(text)
+        .map_err(|error| format!("the manifest is not valid JSONC ({})", error.code))?;
+    let crate::jsonc::Kind::Object(members) = &root.kind else {
+        return Err("the manifest is not a JSON object".to_owned());
+    };
+    let member = members
+        .iter()
+        .rev()
+        .find(|member| member.key == "version")
+        .ok_or_else(|| "the manifest has no `version`".to_owned())?;
+    let value = member
+        .value
+        .as_str()
+        .ok_or_else(|| "`version` is not a string".to_owned())?;
+    Ok((member.value.span.clone(), value.to_owned()))
+}
+
+/// The manifest text with only the version literal replaced; every other byte is kept.
+pub fn replace_in_manifest(text: &str, new: &Version) -> Result<String, String> {
+    let (span, _) = locate_in_manifest(text)?;
+    let mut replaced = String::with_capacity(text.len() + 8);
+    replaced.push_str(&text[..span.start]);
+    replaced.push_str(&format!("\"{new}\""));
+    replaced.push_str(&text[span.end..]);
+    Ok(replaced)
+}
+
+#[cfg(test)]
+mod next_tests {
+    use super::*;
+
+    fn date(year: u32, month: u32, day: u32) -> Date {
+        Date { year, month, day }
+    }
+
+    #[test]
+    fn reference_next_vectors() {
+        let next =
+            |current: &str, today: Date| Version::parse(current).unwrap().next(today).to_string();
+        assert_eq!(next("2026.08.13.1", date(2026, 8, 19)), "2026.08.19.1");
+        assert_eq!(next("2026.08.19.1", date(2026, 8, 19)), "2026.08.19.2");
+        assert_eq!(next("2026.08.19.9", date(2026, 8, 19)), "2026.08.19.10");
+        assert_eq!(next("2026.08.13.1", date(2026, 8, 18)), "2026.08.18.1");
+        // Not monotonic: a version dated in the future goes back to today's .1.
+        assert_eq!(next("2027.01.01.5", date(2026, 8, 18)), "2026.08.18.1");
+        assert_eq!(
+            next("2026.08.19.99999999999999999999", date(2026, 8, 19)),
+            "2026.08.19.100000000000000000000"
+        );
+    }
+
+    #[test]
+    fn civil_dates() {
+        assert_eq!(Date::from_days_since_epoch(0), date(1970, 1, 1));
+        assert_eq!(Date::from_days_since_epoch(20_422), date(2025, 11, 30));
+        assert_eq!(Date::from_days_since_epoch(19_782), date(2024, 2, 29));
+        assert_eq!(Date::parse("2026-11-30"), Some(date(2026, 11, 30)));
+        assert_eq!(Date::parse("2026-02-30"), None);
+    }
+
+    #[test]
+    fn replaces_only_the_version_literal() {
+        let text = "// keep me\n{\n  \"id\": \"x\", /* and me */\n  \"version\" :   \"2026.08.19.1\",\n  \"label\":\"v\"\n}\n";
+        let replaced = replace_in_manifest(text, &Version::parse("2026.08.19.2").unwrap()).unwrap();
+        assert_eq!(replaced, text.replace("2026.08.19.1", "2026.08.19.2"));
+    }
+}

@@ -2,9 +2,11 @@
 //! file, turns its arguments into library calls and reports through [`Printer`].
 
 mod digest;
+mod new;
 mod pack;
 mod validate;
 mod verify;
+mod version;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -57,7 +59,8 @@ Exit status:
 
 Environment:
   NO_COLOR          disables colour when set to a non-empty value
-  OPENCORVUS_HOME   OpenCorvus data root (default: the per-OS data directory)";
+  OPENCORVUS_HOME   OpenCorvus data root (default: the per-OS data directory)
+  SQUAD_TODAY       YYYY-MM-DD to use as today's UTC date (for reproducible tests)";
 
 /// A package manager for expert-squad packages: scaffold, check, fingerprint, pack and install.
 #[derive(Debug, Parser)]
@@ -77,6 +80,8 @@ pub enum Command {
     Digest(digest::DigestArgs),
     Pack(pack::PackArgs),
     Verify(verify::VerifyArgs),
+    New(new::NewArgs),
+    Version(version::VersionArgs),
 }
 
 /// Runs a parsed command line.
@@ -87,5 +92,7 @@ pub fn run(cli: Cli) -> ExitStatus {
         Command::Digest(args) => digest::run(&args, &printer),
         Command::Pack(args) => pack::run(&args, &printer),
         Command::Verify(args) => verify::run(&args, &printer),
+        Command::New(args) => new::run(&args, &printer),
+        Command::Version(args) => version::run(&args, &printer),
     }
 }

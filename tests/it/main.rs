@@ -5,4 +5,5 @@ mod corpus;
 mod fixtures;
 mod pack;
 mod robustness;
+mod scaffold;
 mod support;

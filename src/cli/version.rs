@@ -1,0 +1,223 @@
+//! `squad version bump` and `squad version check`: revisions as the reference stamps them.
+
+use std::path::{Path, PathBuf};
+
+use super::ExitStatus;
+use crate::archive::reader::{Limits, read_package};
+use crate::manifest::MANIFEST_FILE;
+use crate::output::Printer;
+use crate::version::{Version, locate_in_manifest, replace_in_manifest};
+
+/// Work with the package's version (YYYY.MM.DD.N).
+#[derive(Debug, clap::Args)]
+pub struct VersionArgs {
+    #[command(subcommand)]
+    pub command: VersionCommand,
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum VersionCommand {
+    /// Stamp the next version: today's UTC date, revision N+1 if the version is already dated
+    /// today, else 1. Only the version string changes; comments and layout are kept byte for byte.
+    Bump {
+        /// The package folder. Defaults to the current directory.
+        #[arg(value_name = "PATH", default_value = ".")]
+        path: PathBuf,
+    },
+    /// Check the version for CI: a real date, not after today; with --published, also that the
+    /// bytes did not change since that archive without a new version.
+    #[command(after_help = "Examples:
+  squad version check
+  squad version check pkg --published dist/pkg-expert-squad.zip")]
+    Check {
+        /// The package folder. Defaults to the current directory.
+        #[arg(value_name = "PATH", default_value = ".")]
+        path: PathBuf,
+        /// The last published archive (made by `squad pack`).
+        #[arg(long, value_name = "ARCHIVE")]
+        published: Option<PathBuf>,
+    },
+}
+
+pub fn run(args: &VersionArgs, printer: &Printer) -> ExitStatus {
+    match &args.command {
+        VersionCommand::Bump { path } => bump(path, printer),
+        VersionCommand::Check { path, published } => check(path, published.as_deref(), printer),
+    }
+}
+
+fn read_manifest(path: &Path, printer: &Printer) -> Result<(PathBuf, String), ExitStatus> {
+    let manifest = path.join(MANIFEST_FILE);
+    let bytes = std::fs::read(&manifest).map_err(|error| {
+        printer.error(
+            &format!("cannot read `{}`: {error}", manifest.display()),
+            None,
+        );
+        ExitStatus::Error
+    })?;
+    let text = String::from_utf8(bytes).map_err(|_| {
+        printer.error(
+            &format!(
+                "`{}` is not valid UTF-8; it cannot be rewritten safely",
+                manifest.display()
+            ),
+            None,
+        );
+        ExitStatus::Failure
+    })?;
+    Ok((manifest, text))
+}
+
+fn current_version(manifest: &Path, text: &str, printer: &Printer) -> Result<Version, ExitStatus> {
+    let (_, value) = locate_in_manifest(text).map_err(|message| {
+        printer.error(&format!("`{}`: {message}", manifest.display()), None);
+        ExitStatus::Failure
+    })?;
+    Version::parse(&value).map_err(|error| {
+        printer.error(
+            &format!("`{}`: version `{value}`: {error}", manifest.display()),
+            None,
+        );
+        ExitStatus::Failure
+    })
+}
+
+fn bump(path: &Path, printer: &Printer) -> ExitStatus {
+    let (manifest, text) = match read_manifest(path, printer) {
+        Ok(read) => read,
+        Err(status) => return status,
+    };
+    let current = match current_version(&manifest, &text, printer) {
+        Ok(version) => version,
+        Err(status) => return status,
+    };
+    let next = current.next(crate::env::today_utc());
+    let rewritten = match replace_in_manifest(&text, &next) {
+        Ok(rewritten) => rewritten,
+        Err(message) => {
+            printer.error(&message, None);
+            return ExitStatus::Failure;
+        }
+    };
+    if let Err(error) = replace_file(&manifest, rewritten.as_bytes()) {
+        printer.error(
+            &format!("cannot write `{}`: {error}", manifest.display()),
+            None,
+        );
+        return ExitStatus::Error;
+    }
+    printer.status("Bumped", &format!("{current} -> {next}"));
+    printer.data(&format!("{next}\n"));
+    ExitStatus::Success
+}
+
+/// Replaces a file atomically: a synced temporary file beside it, renamed over it, keeping its
+/// permissions.
+fn replace_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let directory = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temporary = directory.join(format!(".{name}.tmp-{}", std::process::id()));
+    let _ = std::fs::remove_file(&temporary);
+    let result = (|| {
+        crate::fs::write_new_synced(&temporary, bytes)?;
+        if let Ok(metadata) = std::fs::metadata(path) {
+            std::fs::set_permissions(&temporary, metadata.permissions())?;
+        }
+        std::fs::rename(&temporary, path)?;
+        crate::fs::sync_directory(directory);
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+    result
+}
+
+fn check(path: &Path, published: Option<&Path>, printer: &Printer) -> ExitStatus {
+    let (manifest, text) = match read_manifest(path, printer) {
+        Ok(read) => read,
+        Err(status) => return status,
+    };
+    let current = match current_version(&manifest, &text, printer) {
+        Ok(version) => version,
+        Err(status) => return status,
+    };
+    let today = crate::env::today_utc();
+    if current.date() > today {
+        printer.error(
+            &format!(
+                "version {current} is dated after today ({:04}-{:02}-{:02} UTC)",
+                today.year, today.month, today.day
+            ),
+            Some("`squad version bump` stamps today's date"),
+        );
+        return ExitStatus::Failure;
+    }
+    if let Some(archive) = published {
+        match unchanged_since(path, archive) {
+            Ok((published_version, same_content)) => {
+                if !same_content && published_version == current.to_string() {
+                    printer.error(
+                        &format!("the package changed since {published_version} was published, but its version did not"),
+                        Some("run `squad version bump`: a published (namespace, id, version) is immutable"),
+                    );
+                    return ExitStatus::Failure;
+                }
+            }
+            Err(message) => {
+                printer.error(&message, None);
+                return ExitStatus::Error;
+            }
+        }
+    }
+    printer.status("Checked", &format!("version {current}"));
+    ExitStatus::Success
+}
+
+/// The published version, and whether the folder's bytes equal the archive's, ignoring the
+/// manifest's version string (the reference's content digest does the same, CD-1).
+fn unchanged_since(path: &Path, archive: &Path) -> Result<(String, bool), String> {
+    let bytes = std::fs::read(archive)
+        .map_err(|error| format!("cannot read `{}`: {error}", archive.display()))?;
+    let package = read_package(&bytes, &Limits::NONE)
+        .map_err(|error| format!("`{}`: {error}", archive.display()))?;
+    let mut published: Vec<(String, Vec<u8>)> = package.files;
+    let mut published_version = String::new();
+    for (file, content) in published.iter_mut() {
+        if file == MANIFEST_FILE {
+            let text = String::from_utf8_lossy(content).into_owned();
+            let (_, version) = locate_in_manifest(&text)
+                .map_err(|message| format!("`{}`: {message}", archive.display()))?;
+            published_version = version;
+            *content = without_version(&text)?.into_bytes();
+        }
+    }
+    let (tree, _) = crate::package::capture_contract(path).map_err(|error| error.to_string())?;
+    let mut local: Vec<(String, Vec<u8>)> = Vec::new();
+    for entry in tree.files() {
+        let full = path.join(&entry.path);
+        let mut content = std::fs::read(&full)
+            .map_err(|error| format!("cannot read `{}`: {error}", full.display()))?;
+        if entry.path == MANIFEST_FILE {
+            content = without_version(&String::from_utf8_lossy(&content))?.into_bytes();
+        }
+        local.push((entry.path.clone(), content));
+    }
+    let same = crate::digest::digest_entries(&published) == crate::digest::digest_entries(&local);
+    Ok((published_version, same))
+}
+
+fn without_version(text: &str) -> Result<String, String> {
+    let (span, _) = locate_in_manifest(text)?;
+    Ok(format!(
+        "{}\"0000.00.00.0\"{}",
+        &text[..span.start],
+        &text[span.end..]
+    ))
+}

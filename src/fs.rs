@@ -1,0 +1,77 @@
+//! Filesystem operations that must be atomic: publishing a staged directory without ever
+//! replacing what is at the destination, and syncing what was written.
+
+use std::io;
+use std::path::Path;
+
+/// Renames `from` to `to`, failing with `AlreadyExists` if anything exists at `to` — even an
+/// empty directory created a moment earlier, which plain `rename` would silently replace.
+///
+/// Linux and Android use `renameat2(RENAME_NOREPLACE)`, macOS and iOS `renameatx_np(RENAME_EXCL)`.
+/// Elsewhere (and on Linux filesystems without the flag) the fallback checks, then renames: a
+/// narrow race remains there, as in the reference.
+pub fn rename_no_replace(from: &Path, to: &Path) -> io::Result<()> {
+    #[cfg(any(
+        target_os = "linux",
+        target_os = "android",
+        target_os = "macos",
+        target_os = "ios"
+    ))]
+    {
+        use rustix::fs::{CWD, RenameFlags, renameat_with};
+        match renameat_with(CWD, from, CWD, to, RenameFlags::NOREPLACE) {
+            Ok(()) => return Ok(()),
+            Err(
+                rustix::io::Errno::INVAL | rustix::io::Errno::NOSYS | rustix::io::Errno::OPNOTSUPP,
+            ) => {}
+            Err(error) => return Err(error.into()),
+        }
+    }
+    if to.symlink_metadata().is_ok() {
+        return Err(io::Error::new(
+            io::ErrorKind::AlreadyExists,
+            "destination exists",
+        ));
+    }
+    std::fs::rename(from, to)
+}
+
+/// Flushes a directory's entries (new names, renames) to disk. Best effort where directories
+/// cannot be opened (Windows).
+pub fn sync_directory(path: &Path) {
+    if let Ok(directory) = std::fs::File::open(path) {
+        let _ = directory.sync_all();
+    }
+}
+
+/// Writes `bytes` to `path` (which must not exist) and syncs the file.
+pub fn write_new_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    use std::io::Write;
+    let mut file = std::fs::File::options()
+        .write(true)
+        .create_new(true)
+        .open(path)?;
+    file.write_all(bytes)?;
+    file.sync_all()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_an_existing_destination_even_an_empty_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let from = dir.path().join("from");
+        let to = dir.path().join("to");
+        std::fs::create_dir(&from).unwrap();
+        std::fs::write(from.join("x"), "x").unwrap();
+        std::fs::create_dir(&to).unwrap();
+        let error = rename_no_replace(&from, &to).unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::AlreadyExists);
+        assert!(from.join("x").exists());
+        std::fs::remove_dir(&to).unwrap();
+        rename_no_replace(&from, &to).unwrap();
+        assert!(to.join("x").exists() && !from.exists());
+    }
+}

@@ -1,0 +1,3 @@
+export function label(name: string, sha: string): string {
+  return `${name}: sha256:${sha}`;
+}

@@ -1,0 +1,3 @@
+export function formatList(items: string[]): string {
+  return items.map((item) => `- ${item}`).join("\n");
+}
