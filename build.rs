@@ -30,7 +30,7 @@ fn main() {
         .collect();
     names.sort();
     let mut code = String::from(
-        "/// Embedded templates: (name, [(relative path, bytes)]).\npub static TEMPLATES: &[(&str, &[(&str, &[u8])])] = &[\n",
+        "/// Embedded templates: (name, [(relative path, bytes)]).\npub static TEMPLATES: &[(&str, TemplateFiles)] = &[\n",
     );
     for template in &names {
         println!("cargo:rerun-if-changed={}", template.display());
