@@ -51,6 +51,41 @@ fn every_corpus_package_has_the_same_digest_packed() {
         assert_eq!(packed.package_digest, folder, "{}", package.display());
         let read = read_package(&fs::read(&archive).unwrap(), &Limits::REFERENCE).unwrap();
         assert_eq!(digest_entries(&read.files), folder, "{}", package.display());
+        // A copy with other mtimes and modes packs to the same bytes.
+        let copy = out.path().join("copy").join(package.file_name().unwrap());
+        copy_tree(package, &copy);
+        touch_and_chmod(&copy);
+        let copied = squad::package::validate(&copy).unwrap();
+        let second = out.path().join("second.zip");
+        let _ = fs::remove_file(&second);
+        squad::pack::pack(&copied, &second, false, &Limits::REFERENCE).unwrap();
+        assert_eq!(
+            fs::read(&archive).unwrap(),
+            fs::read(&second).unwrap(),
+            "{}",
+            package.display()
+        );
+    }
+}
+
+/// Gives every file another mtime and mode.
+fn touch_and_chmod(root: &Path) {
+    for entry in fs::read_dir(root).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            touch_and_chmod(&path);
+            continue;
+        }
+        let file = fs::File::options().write(true).open(&path).unwrap();
+        file.set_modified(
+            std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_234_567_890),
+        )
+        .unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
+        }
     }
 }
 
