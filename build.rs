@@ -54,6 +54,37 @@ fn main() {
         code.push_str("    ]),\n");
     }
     code.push_str("];\n");
-    let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets it")).join("templates.rs");
-    std::fs::write(out, code).expect("OUT_DIR is writable");
+    let out_dir = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets it"));
+    std::fs::write(out_dir.join("templates.rs"), code).expect("OUT_DIR is writable");
+    embed_explain_pages(&out_dir);
+}
+
+/// Embeds `docs/explain/<code>.md`, the pages of `squad explain`.
+fn embed_explain_pages(out_dir: &Path) {
+    let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"))
+        .join("docs/explain");
+    println!("cargo:rerun-if-changed=docs/explain");
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(&root)
+        .map(|entries| {
+            entries
+                .map(|entry| entry.expect("docs/explain entry").path())
+                .collect()
+        })
+        .unwrap_or_default();
+    pages.retain(|path| path.extension().is_some_and(|extension| extension == "md"));
+    pages.sort();
+    let mut code = String::from(
+        "/// Explain pages: (code, markdown).\npub static PAGES: &[(&str, &str)] = &[\n",
+    );
+    for page in pages {
+        println!("cargo:rerun-if-changed={}", page.display());
+        let name = page.file_stem().unwrap().to_string_lossy();
+        let _ = writeln!(
+            code,
+            "    ({name:?}, include_str!({:?})),",
+            page.display().to_string()
+        );
+    }
+    code.push_str("];\n");
+    std::fs::write(out_dir.join("explain.rs"), code).expect("OUT_DIR is writable");
 }

@@ -90,6 +90,31 @@ impl Node {
     }
 }
 
+/// The tree as a plain JSON value (the last of duplicate keys wins, as in the reference).
+pub fn to_value(node: &Node) -> serde_json::Value {
+    match &node.kind {
+        Kind::Null => serde_json::Value::Null,
+        Kind::Bool(flag) => serde_json::Value::Bool(*flag),
+        // Integral numbers stay integers, so `1` validates as an integer.
+        Kind::Number(number)
+            if number.fract() == 0.0 && number.abs() < 9.007_199_254_740_992e15 =>
+        {
+            serde_json::Value::from(*number as i64)
+        }
+        Kind::Number(number) => serde_json::Number::from_f64(*number)
+            .map_or(serde_json::Value::Null, serde_json::Value::Number),
+        Kind::String(string) => serde_json::Value::String(string.value.clone()),
+        Kind::Array(items) => serde_json::Value::Array(items.iter().map(to_value).collect()),
+        Kind::Object(members) => {
+            let mut map = serde_json::Map::new();
+            for member in members {
+                map.insert(member.key.clone(), to_value(&member.value));
+            }
+            serde_json::Value::Object(map)
+        }
+    }
+}
+
 /// Parses a whole JSONC document.
 pub fn parse(text: &str) -> Result<Node, SyntaxError> {
     let mut parser = Parser {

@@ -17,16 +17,31 @@ pub enum ColorChoice {
 #[derive(Debug, Clone, Copy)]
 pub struct Printer {
     pub color: bool,
+    /// Only errors: no warnings, notes or status lines.
+    pub quiet: bool,
+    /// Extra detail lines.
+    pub verbose: bool,
 }
 
 impl Printer {
-    pub fn new(choice: ColorChoice) -> Printer {
+    pub fn new(choice: ColorChoice, quiet: bool, verbose: bool) -> Printer {
         let color = match choice {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
             ColorChoice::Auto => std::io::stderr().is_terminal() && !crate::env::no_color(),
         };
-        Printer { color }
+        Printer {
+            color,
+            quiet,
+            verbose,
+        }
+    }
+
+    /// A line shown only with `--verbose`.
+    pub fn detail(&self, text: &str) {
+        if self.verbose {
+            self.human(&format!("{:>12} {text}\n", "Info"));
+        }
     }
 
     /// Writes data to stdout. A closed pipe (e.g. `| head`) is not an error worth reporting.
@@ -56,8 +71,11 @@ impl Printer {
         self.human(&text);
     }
 
-    /// A cargo-style status line: a right-aligned verb, then the message.
+    /// A cargo-style status line: a right-aligned verb, then the message (not when quiet).
     pub fn status(&self, verb: &str, message: &str) {
+        if self.quiet {
+            return;
+        }
         let verb = if self.color {
             format!("\x1b[1;32m{verb:>12}\x1b[0m")
         } else {

@@ -4,7 +4,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::validate::{is_archive, print_diagnostics};
+use super::report::{Checked, Outcome, emit, print_diagnostics};
+use super::validate::is_archive;
 use super::{ExitStatus, Format};
 use crate::archive::reader::{Limits, read_package};
 use crate::diag::{Code, Severity};
@@ -75,6 +76,7 @@ pub(super) fn json_files(files: &[FileRecord]) -> Vec<JsonFile<'_>> {
 /// The root `.opencorvus-meta.json` of an installed package is excluded, not refused (DG-1).
 pub(super) fn digest_path(
     printer: &Printer,
+    format: Format,
     path: &Path,
     with_files: bool,
     check_root: bool,
@@ -126,7 +128,21 @@ pub(super) fn digest_path(
         .iter()
         .any(|diagnostic| diagnostic.severity() == Severity::Error)
     {
-        print_diagnostics(printer, &shown, &diagnostics, &Default::default(), true);
+        let sources = Default::default();
+        match format {
+            Format::Human => print_diagnostics(printer, &shown, &diagnostics, &sources),
+            format => emit(
+                printer,
+                format,
+                &[Outcome {
+                    shown: shown.clone(),
+                    result: Ok(Checked {
+                        diagnostics: &diagnostics,
+                        sources: &sources,
+                    }),
+                }],
+            ),
+        }
         printer.error(
             &format!("`{shown}` breaks the package tree contract; it has no digest"),
             None,
@@ -155,7 +171,7 @@ pub(super) fn digest_path(
 }
 
 pub fn run(args: &DigestArgs, printer: &Printer) -> ExitStatus {
-    let tree = match digest_path(printer, &args.path, args.files, true) {
+    let tree = match digest_path(printer, args.format, &args.path, args.files, true) {
         Ok(tree) => tree,
         Err(status) => return status,
     };
@@ -175,7 +191,7 @@ pub fn run(args: &DigestArgs, printer: &Printer) -> ExitStatus {
             };
             printer.data(&(serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"));
         }
-        Format::Human => {
+        Format::Human | Format::Sarif | Format::Github => {
             let mut text = String::new();
             for file in &tree.files {
                 text.push_str(&format!(

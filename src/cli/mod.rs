@@ -2,8 +2,11 @@
 //! file, turns its arguments into library calls and reports through [`Printer`].
 
 mod digest;
+mod explain;
+mod meta;
 mod new;
 mod pack;
+mod report;
 mod validate;
 mod verify;
 mod version;
@@ -49,6 +52,19 @@ pub enum Format {
     Human,
     /// One versioned JSON document on stdout (see docs/json-output.md).
     Json,
+    /// SARIF 2.1.0 on stdout, for code-scanning uploads.
+    Sarif,
+    /// GitHub Actions annotations (`::error file=…,line=…::…`) on stdout.
+    Github,
+}
+
+/// Output format for commands that report results but no diagnostics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DataFormat {
+    /// Lines for people.
+    Human,
+    /// One versioned JSON document on stdout (see docs/json-output.md).
+    Json,
 }
 
 const AFTER_HELP: &str = "\
@@ -70,6 +86,14 @@ pub struct Cli {
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true)]
     pub color: ColorChoice,
 
+    /// Print only errors: no warnings, notes or status lines.
+    #[arg(long, short, global = true, conflicts_with = "verbose")]
+    pub quiet: bool,
+
+    /// Print more: what each command looked at and how long it took.
+    #[arg(long, short, global = true)]
+    pub verbose: bool,
+
     #[command(subcommand)]
     pub command: Command,
 }
@@ -82,17 +106,35 @@ pub enum Command {
     Verify(verify::VerifyArgs),
     New(new::NewArgs),
     Version(version::VersionArgs),
+    Explain(explain::ExplainArgs),
+    Schema(meta::SchemaArgs),
+    Completions(meta::CompletionsArgs),
+    Man(meta::ManArgs),
 }
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> ExitStatus {
-    let printer = Printer::new(cli.color);
-    match cli.command {
-        Command::Validate(args) => validate::run(&args, &printer),
-        Command::Digest(args) => digest::run(&args, &printer),
-        Command::Pack(args) => pack::run(&args, &printer),
-        Command::Verify(args) => verify::run(&args, &printer),
-        Command::New(args) => new::run(&args, &printer),
-        Command::Version(args) => version::run(&args, &printer),
+    let printer = Printer::new(cli.color, cli.quiet, cli.verbose);
+    let started = std::time::Instant::now();
+    let status = dispatch(cli.command, &printer);
+    printer.detail(&format!(
+        "finished in {:.1} ms",
+        started.elapsed().as_secs_f64() * 1000.0
+    ));
+    status
+}
+
+fn dispatch(command: Command, printer: &Printer) -> ExitStatus {
+    match command {
+        Command::Validate(args) => validate::run(&args, printer),
+        Command::Digest(args) => digest::run(&args, printer),
+        Command::Pack(args) => pack::run(&args, printer),
+        Command::Verify(args) => verify::run(&args, printer),
+        Command::New(args) => new::run(&args, printer),
+        Command::Version(args) => version::run(&args, printer),
+        Command::Explain(args) => explain::run(&args, printer),
+        Command::Schema(args) => meta::schema(&args, printer),
+        Command::Completions(args) => meta::completions(&args, printer),
+        Command::Man(args) => meta::man(&args, printer),
     }
 }

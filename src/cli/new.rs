@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use super::ExitStatus;
-use super::validate::print_diagnostics;
+use super::report::print_diagnostics;
 use crate::output::Printer;
 use crate::scaffold::{DESCRIPTIONS, NewError, NewOptions, create};
 use crate::version::Version;
@@ -115,7 +115,6 @@ pub fn run(args: &NewArgs, printer: &Printer) -> ExitStatus {
                 &dir.display().to_string(),
                 &report.diagnostics,
                 &report.sources,
-                true,
             );
             printer.error(
                 "the scaffolded package is not valid; nothing was created",

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use super::validate::print_diagnostics;
+use super::report::{Checked, Outcome, emit, print_diagnostics};
 use super::{ExitStatus, Format};
 use crate::archive::reader::Limits;
 use crate::output::Printer;
@@ -69,7 +69,23 @@ pub fn run(args: &PackArgs, printer: &Printer) -> ExitStatus {
         }
     };
     if !report.is_valid() {
-        print_diagnostics(printer, &shown, &report.diagnostics, &report.sources, true);
+        let checked = Checked {
+            diagnostics: &report.diagnostics,
+            sources: &report.sources,
+        };
+        match args.format {
+            Format::Human => {
+                print_diagnostics(printer, &shown, checked.diagnostics, checked.sources)
+            }
+            format => emit(
+                printer,
+                format,
+                &[Outcome {
+                    shown: shown.clone(),
+                    result: Ok(checked),
+                }],
+            ),
+        }
         printer.error(
             &format!("package `{shown}` is invalid; nothing was packed"),
             Some("run `squad validate` for details"),
@@ -109,7 +125,7 @@ pub fn run(args: &PackArgs, printer: &Printer) -> ExitStatus {
                         &(serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"),
                     );
                 }
-                Format::Human => {
+                Format::Human | Format::Sarif | Format::Github => {
                     printer.status(
                         "Packed",
                         &format!(

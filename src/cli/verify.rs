@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::digest::digest_path;
-use super::{ExitStatus, Format};
+use super::{DataFormat, ExitStatus};
 use crate::digest::Sha256Digest;
 use crate::output::Printer;
 use crate::verify::{Drift, DriftKind, Record, compare, load_record};
@@ -35,8 +35,8 @@ pub struct VerifyArgs {
     pub record: Option<PathBuf>,
 
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = DataFormat::Human)]
+    pub format: DataFormat,
 }
 
 #[derive(Serialize)]
@@ -95,7 +95,13 @@ pub fn run(args: &VerifyArgs, printer: &Printer) -> ExitStatus {
         return ExitStatus::Error;
     };
     // The raw variant of the digest (DG-1): layout changes are drift, not errors.
-    let actual = match digest_path(printer, &args.path, record.files.is_some(), false) {
+    let actual = match digest_path(
+        printer,
+        super::Format::Human,
+        &args.path,
+        record.files.is_some(),
+        false,
+    ) {
         Ok(actual) => actual,
         Err(status) => return status,
     };
@@ -105,7 +111,7 @@ pub fn run(args: &VerifyArgs, printer: &Printer) -> ExitStatus {
         _ => Vec::new(),
     };
     match args.format {
-        Format::Json => {
+        DataFormat::Json => {
             let document = JsonVerify {
                 schema_version: crate::diag::json::SCHEMA_VERSION,
                 kind: "verify",
@@ -117,7 +123,7 @@ pub fn run(args: &VerifyArgs, printer: &Printer) -> ExitStatus {
             };
             printer.data(&(serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"));
         }
-        Format::Human => {
+        DataFormat::Human => {
             let shown = args.path.display();
             if unchanged {
                 printer.status(

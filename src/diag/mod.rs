@@ -7,8 +7,10 @@
 
 mod code;
 pub mod docs;
+pub mod github;
 pub mod json;
 pub mod render;
+pub mod sarif;
 
 pub use code::Code;
 

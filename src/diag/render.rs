@@ -100,6 +100,7 @@ pub fn render(
     );
     let _ = writeln!(out, "{pad} {}", style.gutter("|"));
     annotations.sort_by_key(|annotation| (annotation.span.start, !annotation.primary));
+    let mut previous_line = None;
     for annotation in &annotations {
         let (from, to) = source.lines_of(annotation.span);
         let line_text = source.line_text(from.line).replace('\t', " ");
@@ -121,12 +122,16 @@ pub fn render(
         } else {
             style.gutter(&underline)
         };
-        let _ = writeln!(
-            out,
-            "{} {} {line_text}",
-            style.gutter(&format!("{:>width$}", from.line)),
-            style.gutter("|")
-        );
+        // Several annotations on one line share one copy of it.
+        if previous_line != Some(from.line) {
+            let _ = writeln!(
+                out,
+                "{} {} {line_text}",
+                style.gutter(&format!("{:>width$}", from.line)),
+                style.gutter("|")
+            );
+        }
+        previous_line = Some(from.line);
         let _ = writeln!(out, "{pad} {} {painted}", style.gutter("|"));
     }
     if let Some(pointer) = &diagnostic.pointer {

@@ -6,6 +6,7 @@
 
 pub mod checker;
 mod projection;
+pub mod schema;
 mod workflows;
 
 use std::ops::Range;
@@ -16,8 +17,10 @@ use crate::text::is_kebab_id;
 use crate::version::{Version, VersionError};
 
 use checker::{Checker, Item, child_pointer};
-pub use projection::{Projection, ResourceKind};
-pub use workflows::{Node as WorkflowNode, Workflow};
+pub use projection::{
+    AGENT_KEYS, EXECUTION_CONTRACTS, Projection, RESOURCE_KEYS, ResourceKind, SCHEDULER_KEYS,
+};
+pub use workflows::{NODE_KEYS, Node as WorkflowNode, WORKFLOW_KEYS, Workflow};
 
 pub const MANIFEST_FILE: &str = "expert-squad.jsonc";
 
@@ -39,7 +42,27 @@ const RUNTIME_INTERNAL_IDS: [&str; 2] = ["runtime", "worktrees"];
 
 const MAX_ID_LENGTH: usize = 64;
 
-const TOP_LEVEL_KEYS: [&str; 13] = [
+/// The keys of every closed object of the manifest (MAN-F3). The validator and the JSON Schema
+/// of `squad schema` both read them from here.
+pub const SELECTOR_KEYS: [&str; 3] = ["summary", "selection_guidance", "instructions"];
+pub const CONFIGURATION_KEYS: [&str; 1] = ["fields"];
+pub const CONFIGURATION_FIELD_KEYS: [&str; 6] = [
+    "key",
+    "label",
+    "description",
+    "type",
+    "required",
+    "placeholder",
+];
+pub const CONFIGURATION_TYPES: [&str; 3] = ["boolean", "text", "secret"];
+pub const CAPABILITY_PROJECTION_KEYS: [&str; 3] = ["scheduler", "agents", "virtual_workflows"];
+pub const PRODUCT_PILLARS: [&str; 2] = ["code", "work"];
+pub const SYSTEM_ROLES: [&str; 1] = ["expert_squad_generator"];
+pub const RESERVED_AGENT_ID_LIST: &[&str] = &RESERVED_AGENT_IDS;
+pub const ID_PATTERN: &str = "^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$";
+pub const MAX_ID_CHARS: usize = MAX_ID_LENGTH;
+
+pub const TOP_LEVEL_KEYS: [&str; 13] = [
     "schema_version",
     "namespace",
     "id",
@@ -223,11 +246,7 @@ pub fn check(text: &str, diagnostics: &mut Diagnostics) -> Option<Manifest> {
         check_product_pillars(&mut checker, node, &object.pointer_of("product_pillars"));
     }
     if let Some(node) = object.get("system_role") {
-        checker.literal(
-            node,
-            &object.pointer_of("system_role"),
-            &["expert_squad_generator"],
-        );
+        checker.literal(node, &object.pointer_of("system_role"), &SYSTEM_ROLES);
     }
     if let Some(node) = checker.required(&object, "readme") {
         checker.literal(node, &object.pointer_of("readme"), &["README.md"]);
@@ -345,7 +364,7 @@ fn check_product_pillars(checker: &mut Checker, node: &Node, pointer: &str) {
         match checker.literal(
             element,
             &child_pointer(pointer, &index.to_string()),
-            &["code", "work"],
+            &PRODUCT_PILLARS,
         ) {
             Some(item) => pillars.push((item.value, element.span.clone())),
             None => all_valid = false,
@@ -397,11 +416,7 @@ fn check_product_pillars(checker: &mut Checker, node: &Node, pointer: &str) {
 }
 
 fn check_selector(checker: &mut Checker, node: &Node, pointer: &str) {
-    let Some(object) = checker.object(
-        node,
-        pointer,
-        &["summary", "selection_guidance", "instructions"],
-    ) else {
+    let Some(object) = checker.object(node, pointer, &SELECTOR_KEYS) else {
         return;
     };
     for key in ["summary", "selection_guidance"] {
@@ -427,7 +442,7 @@ fn check_selector(checker: &mut Checker, node: &Node, pointer: &str) {
 }
 
 fn check_configuration(checker: &mut Checker, node: &Node, pointer: &str) {
-    let Some(object) = checker.object(node, pointer, &["fields"]) else {
+    let Some(object) = checker.object(node, pointer, &CONFIGURATION_KEYS) else {
         return;
     };
     let Some(fields_node) = checker.required(&object, "fields") else {
@@ -502,11 +517,7 @@ fn check_configuration(checker: &mut Checker, node: &Node, pointer: &str) {
             checker.non_blank(description, &field.pointer_of("description"));
         }
         if let Some(kind) = checker.required(&field, "type") {
-            checker.literal(
-                kind,
-                &field.pointer_of("type"),
-                &["boolean", "text", "secret"],
-            );
+            checker.literal(kind, &field.pointer_of("type"), &CONFIGURATION_TYPES);
         }
         if let Some(required) = checker.required(&field, "required") {
             checker.boolean(required, &field.pointer_of("required"));
@@ -529,8 +540,7 @@ fn check_capability_projection(
     pointer: &str,
     manifest: &mut Manifest,
 ) {
-    let Some(object) = checker.object(node, pointer, &["scheduler", "agents", "virtual_workflows"])
-    else {
+    let Some(object) = checker.object(node, pointer, &CAPABILITY_PROJECTION_KEYS) else {
         return;
     };
     if let Some(scheduler) = checker.required(&object, "scheduler") {

@@ -104,7 +104,18 @@ impl Projection {
     }
 }
 
-const RESOURCE_KEYS: [&str; 14] = [
+/// The scheduler's and an agent's own keys, before the resource members.
+pub const SCHEDULER_KEYS: [&str; 2] = ["base_role", "prompt"];
+pub const AGENT_KEYS: [&str; 5] = [
+    "label",
+    "description",
+    "base_role",
+    "execution_contract",
+    "prompt",
+];
+pub const EXECUTION_CONTRACTS: [&str; 1] = ["platform_integrity_review"];
+
+pub const RESOURCE_KEYS: [&str; 14] = [
     "inherit_base_tools",
     "built_in_tool_ids",
     "default_skill_refs",
@@ -126,7 +137,7 @@ fn allowed_keys(head: &[&'static str]) -> Vec<&'static str> {
 }
 
 pub fn check_scheduler(checker: &mut Checker, node: &Node, pointer: &str) -> Option<Projection> {
-    let object = checker.object(node, pointer, &allowed_keys(&["base_role", "prompt"]))?;
+    let object = checker.object(node, pointer, &allowed_keys(&SCHEDULER_KEYS))?;
     let base_role = checker.required(&object, "base_role").and_then(|value| {
         checker.literal(value, &object.pointer_of("base_role"), &["orchestrator"])
     });
@@ -193,7 +204,7 @@ pub fn check_agent(
         checker.literal(
             value,
             &object.pointer_of("execution_contract"),
-            &["platform_integrity_review"],
+            &EXECUTION_CONTRACTS,
         )
     });
     let contract_present = object.get("execution_contract").is_some();

@@ -13,6 +13,9 @@ use crate::diag::Code;
 use crate::jsonc::Node as JsonNode;
 use crate::text::cmp_code_units;
 
+pub const WORKFLOW_KEYS: [&str; 3] = ["label", "description", "nodes"];
+pub const NODE_KEYS: [&str; 3] = ["agent_id", "description", "depends_on"];
+
 #[derive(Debug, Clone)]
 pub struct Workflow {
     pub id: String,
@@ -40,11 +43,7 @@ pub fn check(checker: &mut Checker, node: &JsonNode, pointer: &str) -> Vec<Workf
     for member in &record.members {
         let workflow_pointer = child_pointer(pointer, &member.key);
         check_key(checker, member, &workflow_pointer, IdKind::Plain);
-        let Some(object) = checker.object(
-            &member.value,
-            &workflow_pointer,
-            &["label", "description", "nodes"],
-        ) else {
+        let Some(object) = checker.object(&member.value, &workflow_pointer, &WORKFLOW_KEYS) else {
             continue;
         };
         for key in ["label", "description"] {
@@ -86,11 +85,7 @@ fn check_node(
     member: &crate::jsonc::Member,
     pointer: String,
 ) -> Option<Node> {
-    let object = checker.object(
-        &member.value,
-        &pointer,
-        &["agent_id", "description", "depends_on"],
-    )?;
+    let object = checker.object(&member.value, &pointer, &NODE_KEYS)?;
     let agent_id = checker
         .required(&object, "agent_id")
         .and_then(|value| checker.item(value, &object.pointer_of("agent_id")))

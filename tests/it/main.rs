@@ -2,6 +2,7 @@
 
 mod cli;
 mod corpus;
+mod ecosystem;
 mod fixtures;
 mod pack;
 mod robustness;

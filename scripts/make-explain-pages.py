@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+"""Writes docs/explain/<code>.md, the pages of `squad explain`, from the code table
+(docs/diagnostics.md), the reasons below, and the invalid fixtures: the failing example is the
+real output of `squad validate` on a fixture, the fixed example is what the fixture's package
+had before the mutation. Run after `cargo build`; review the diff like any other change.
+"""
+import glob, os, re, subprocess, sys
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+BIN = os.path.join(ROOT, "target", "debug", "squad")
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import importlib.util
+spec = importlib.util.spec_from_file_location("fixtures", os.path.join(ROOT, "scripts", "make-invalid-fixtures.py"))
+fixtures = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(fixtures)
+
+WHY = {
+    "jsonc-syntax": "OpenCorvus reads manifests and MCP declarations with a JSONC parser that allows comments and trailing commas and nothing else; any other leniency (single quotes, a BOM, a non-breaking space between tokens) makes the reference reject the whole package.",
+    "duplicate-key": "The reference silently keeps the last of two equal keys, so an edit to the first one has no effect. `squad` accepts the manifest as the reference does but warns, because the duplicate is almost always a mistake.",
+    "invalid-utf8": "The reference decodes these files with replacement characters instead of failing, so invalid bytes reach the runtime as U+FFFD. The package still installs; the warning points at text that will not read as written.",
+    "unreadable": "A file or directory that cannot be read cannot be checked, digested or installed; the package cannot be trusted until it can be read.",
+    "unknown-field": "Every object of the manifest is closed: the reference rejects any key it does not know, which also catches misspelt field names that would otherwise be ignored.",
+    "missing-field": "The reference has no defaults for required fields: all 13 resource arrays and `inherit_base_tools` must be written out on the scheduler and on every agent, and every other required field must be present.",
+    "wrong-type": "Each field has one JSON type. Optional fields must be left out, never set to `null`: the reference's schema rejects `null` for every optional field.",
+    "invalid-literal": "Some fields have exactly one legal value or a short list of them (for example `readme` is always `README.md`); anything else is rejected.",
+    "blank-string": "Text fields must say something. Some are checked only for emptiness, others after trimming whitespace, as the reference does.",
+    "invalid-id": "Ids are lower-kebab-case, 1-64 characters: they become folder names, ref prefixes and runtime identities on every platform.",
+    "reserved-id": "Some ids are taken by the runtime (`orchestrator`, `shared`, `universal-build`); `runtime` and `worktrees` collide with runtime-internal directories and break discovery of every installed package in the scope.",
+    "builtin-id-collision": "The ids of the packages embedded in OpenCorvus cannot be used by third-party packages: the reference refuses to install them and quarantines such a package when it finds one.",
+    "invalid-version": "Versions are `YYYY.MM.DD.N`: the UTC date of the revision and its ordinal that day. The hosted registry treats (namespace, id, version) as immutable, so the format must be exact.",
+    "invalid-version-date": "The date of a version must exist. The reference checks it with JavaScript's `Date.UTC`, which also makes years 0000-0099 unusable.",
+    "empty-list": "Some lists need at least one element: a package serves at least one product pillar, a configuration declares at least one field, a workflow has at least one node.",
+    "duplicate-entry": "Resource lists, pillars, configuration keys and dependencies are sets: a repeat is rejected rather than silently merged.",
+    "unsorted-list": "`product_pillars` and `depends_on` must be in canonical (code-unit) order, so that equal manifests are written identically.",
+    "unknown-base-role": "An agent's `base_role` selects one of the runtime's 13 templates, which decides its prompt frame and the tools it may project.",
+    "execution-contract-mismatch": "The integrity role runs under the platform's integrity-review contract; the manifest must say so explicitly, and only for that role.",
+    "invalid-prompt-path": "Each prompt lives at exactly `agents/<owner>/system.md` (the scheduler's owner is `orchestrator`), so a manifest can never point outside its own agent directory.",
+    "unknown-built-in-tool": "`built_in_tool_ids` names core tools of the runtime; an unknown id would fail when the squad is activated.",
+    "tool-not-supplied-by-role": "Each runtime template supplies a fixed set of built-in and default host tools; a projection may only ask for tools its base role supplies.",
+    "invalid-default-ref": "Default (host) references follow a fixed grammar (`default/skill/<name>`, `default/tool/<name>`, `default/mcp/<server>/tool|prompt|resource/<name>`), checked before anything is resolved.",
+    "unknown-default-tool": "Only nine default host tools exist; each belongs to one base role.",
+    "default-mcp-server-unsupported": "Mounting a whole host MCP server is not supported; a projection names the individual tools, prompts or resources it needs.",
+    "foreign-package-ref": "Every package reference starts with this package's id (never its namespace): a package can only project its own resources.",
+    "dangling-ref": "A package reference must name a resource that exists in the package, of the right kind; otherwise the runtime would have nothing to mount.",
+    "ref-not-owned": "Agent-local resources belong to one agent; other projections may use only shared resources or their own.",
+    "mcp-mounted-twice": "`package_mcp_server_refs` already mounts every capability of a server; naming one of them again in the same projection is rejected as ambiguous.",
+    "unprojected-resource": "Every resource a package ships must be used: shared ones by at least one projection, agent-local ones by their owner. Unused files are rejected rather than shipped silently.",
+    "unknown-agent": "Workflow nodes dispatch declared agents; the scheduler and the platform's scheduler-only worker cannot be nodes.",
+    "unknown-dependency": "A node can depend only on nodes of the same workflow.",
+    "self-dependency": "A node that depends on itself can never run.",
+    "dependency-cycle": "Every node of a selected workflow runs once per task in dependency order; a cycle has no valid order.",
+    "missing-file": "`expert-squad.jsonc`, `README.md` and `selector.md` are required, and every declared prompt must exist.",
+    "blank-file": "README.md (without its frontmatter), selector.md and every prompt are runtime prompt text; a blank one would give the runtime nothing to work with.",
+    "readme-frontmatter": "The runtime strips README.md's YAML frontmatter with gray-matter and js-yaml, so a block they cannot parse makes the package fail to load.",
+    "unknown-top-level-entry": "The package root is an allow-list: expert-squad.jsonc, README.md, selector.md and the directories agents/, skills/, tools/, mcp/, lib/, assets/. Anything else (LICENSE, .gitignore, docs/) is rejected.",
+    "wrong-entry-type": "Names in the package layout are typed: a name that must be a file cannot be a directory, and the reverse.",
+    "host-metadata-in-source": "`.opencorvus-meta.json` is written by the installer; a source package that carries one could forge installation metadata.",
+    "runtime-internal-entry": "`.opencorvus`, `.r`, `runtime`, `worktrees` and `.opencorvus-meta.json` are reserved for runtime storage at any depth; a package must not shadow them.",
+    "symlink": "A symbolic link could point outside the package; the reference rejects links anywhere in a package, including the root.",
+    "special-file": "Only regular files and directories can be packed, digested and installed; FIFOs, sockets and devices cannot.",
+    "undeclared-agent-directory": "Every `agents/<dir>/` other than `agents/orchestrator/` belongs to a declared agent; an undeclared directory holds files no projection can use.",
+    "unexpected-agent-entry": "An agent directory holds only system.md and the directories skills/, tools/, mcp/ and lib/.",
+    "undeclared-prompt": "A prompt file without a `prompt` declaration would be ignored; the reference rejects it instead.",
+    "skill-layout": "Skills are directories that contain SKILL.md; a file outside any skill directory belongs to no skill.",
+    "skill-unsafe-path": "Skill files are exposed by path; leading or trailing whitespace makes a path ambiguous.",
+    "nested-skill-md": "A skill has one SKILL.md at its top; a second skill.md (any case) inside it would be ambiguous.",
+    "skill-not-utf8": "SKILL.md is read strictly as UTF-8 by the reference.",
+    "skill-frontmatter": "SKILL.md starts with YAML frontmatter (parsed by gray-matter and js-yaml) that names and describes the skill; it must parse and have a valid `name` and `description`.",
+    "skill-name-conflict": "The runtime refuses to give one projection two skills with the same frontmatter name; the reference registry does not check this, so `squad` warns before activation fails.",
+    "unsupported-tool-extension": "Package tools are `.ts` or `.js` files named after their id; other files in tools/ are rejected.",
+    "invalid-tool-id": "A tool's file name is its id and must be lower-kebab-case (so `foo.d.ts` or `Foo.ts` are rejected).",
+    "unsupported-mcp-extension": "MCP declarations are `<server>.json` or `<server>.jsonc`.",
+    "invalid-resource-name": "MCP server ids and capability names become path segments of refs; they must be non-empty and contain no slash or backslash.",
+    "duplicate-resource": "Two files that produce the same ref (for example `x.ts` and `x.js`) make the ref ambiguous.",
+    "invalid-url": "Packages can declare only remote MCP servers, reached over http or https.",
+    "import-crosses-boundary": "A tool may import only from lib/, assets/ and (for an agent's own tools) agents/<owner>/lib/: it cannot read the manifest, skills, other tools or another agent's code.",
+    "unsupported-module": "Tools run in a sandbox that provides only a few `node:` modules, `@opencorvus-ai/plugin` and `typescript`; other modules must be bundled into lib/.",
+    "unsupported-import-extension": "lib/ holds `.ts`, `.js` and `.json`; assets/ also `.html`, `.md`, `.txt`, `.css` and `.svg`. Other files cannot be loaded by a tool.",
+    "non-literal-import": "Tools are bundled ahead of time; a dynamic import or require of a computed name cannot be checked or bundled.",
+    "absolute-import": "Absolute paths and `file:` URLs would load code from outside the package.",
+    "unresolved-import": "A relative import must resolve to a file of the package (an import without extension resolves to `.ts` or `.js`).",
+    "unreachable-library-file": "Every file under lib/ must be imported by some tool; dead files are rejected rather than shipped.",
+    "unreachable-asset": "Every file under assets/ must be imported by some tool; model-readable material belongs in a skill directory instead.",
+    "tools-not-compiled": "`squad` checks tool imports statically; compiling with Bun and checking the default `tool(...)` export happen only in the runtime, and the note says so.",
+    "non-portable-path": "One path policy for validate, pack and install: NFC names, no Windows-reserved names or characters, no trailing dot or space, so a package installs the same on every platform.",
+    "long-path": "Installed under `<scope>/<namespace>/<id>/`, a long path exceeds Windows' limit or a filesystem's 255-byte name limit; `squad pack` refuses such a package.",
+    "path-case-collision": "Two paths that differ only by case (or Unicode normalisation) overwrite each other on case-insensitive filesystems.",
+    "source-in-runtime-storage": "Packages are imported from a source folder of their own; validating or importing from inside runtime storage or an installed packages root would read (or race with) the runtime's own files.",
+}
+
+MANUAL = {
+    "unreadable": ("error[unreadable]: cannot read `skills/x/SKILL.md`: Permission denied (os error 13)", "Make the file readable by the user running `squad` (for example `chmod u+r`)."),
+    "symlink": ("error[symlink]: symbolic links are not allowed\n  --> pkg/skills/method/references/shared.md\nhelp: replace the link with a copy of the file or directory it points to", "Replace the link with a copy of its target: `cp --remove-destination \"$(readlink -f link)\" link`."),
+    "special-file": ("error[special-file]: expected regular file\n  --> pkg/agents/worker/pipe", "Remove the FIFO, socket or device file from the package."),
+    "source-in-runtime-storage": ("error[source-in-runtime-storage]: expert squad source directory `/work/app/.opencorvus/expert-squads/acme/pkg` is inside OpenCorvus runtime storage\n  --> .", "Copy the package to a folder of its own and validate or install that copy."),
+    "invalid-utf8": ("warning[invalid-utf8]: `README.md` is not valid UTF-8; invalid bytes read as U+FFFD\n  --> pkg/README.md\nhelp: save the file as UTF-8", "Save the file as UTF-8."),
+}
+
+
+def table():
+    rows = {}
+    for line in open(os.path.join(ROOT, "docs", "diagnostics.md"), encoding="utf-8"):
+        m = re.match(r"\| `([a-z0-9-]+)` \| (\w+) \| ([^|]*) \| (.*) \|$", line.strip())
+        if m:
+            rows[m.group(1)] = (m.group(2), m.group(3).strip(), m.group(4).strip())
+    return rows
+
+
+def first_case(code, directory):
+    for name, base, operations in fixtures.CASES + fixtures.ACCEPTED:
+        codes = name.split("--")[0].split("+")
+        if code in codes:
+            return name, base, operations
+    # Codes that only appear as secondary diagnostics (warnings, notes) in accepted cases.
+    for name, base, operations in fixtures.ACCEPTED:
+        path = os.path.join(ROOT, "registry-fixtures", "valid", name + ".diagnostics.json")
+        if os.path.exists(path) and f'"code": "{code}"' in open(path).read():
+            return name, base, operations
+    return None
+
+
+def failing_output(case_dir, code):
+    result = subprocess.run([BIN, "validate", "--color", "never", case_dir], capture_output=True, text=True, cwd=ROOT)
+    blocks = result.stderr.split("\n\n")
+    for block in blocks:
+        if block.split("[", 1)[-1].startswith(code + "]"):
+            return block.strip()
+    return None
+
+
+def fixed_text(operations):
+    subs = [op for op in operations if op[0] == "sub"]
+    if subs:
+        parts = []
+        for _, path, old, new in subs[:2]:
+            parts.append(f"In `{path}`, instead of\n\n```jsonc\n{new.strip()}\n```\n\nwrite\n\n```jsonc\n{old.strip()}\n```")
+        return "\n\n".join(parts)
+    lines = []
+    for op in operations:
+        if op[0] == "write":
+            lines.append(f"- the package must not contain `{op[1]}` in this form: remove, rename or correct it")
+        elif op[0] == "rm":
+            lines.append(f"- create `{op[1]}`")
+        elif op[0] in ("prepend", "append"):
+            text = op[2].decode("latin-1") if isinstance(op[2], bytes) else op[2]
+            lines.append(f"- remove what was added to `{op[1]}`:\n\n```\n{text.strip()}\n```")
+    return "\n".join(lines)
+
+
+def main():
+    rows = table()
+    out_dir = os.path.join(ROOT, "docs", "explain")
+    os.makedirs(out_dir, exist_ok=True)
+    for old in glob.glob(os.path.join(out_dir, "*.md")):
+        os.remove(old)
+    for code, (severity, rules, meaning) in rows.items():
+        why = WHY[code]
+        page = [f"# `{code}` ({severity})", "", f"{meaning[0].upper()}{meaning[1:]}.", "", f"Rules: {rules} (package-format.md).", "", "## Why", "", why, ""]
+        case = first_case(code, None)
+        failing = fixed = None
+        if case:
+            name, base, operations = case
+            kind = "invalid" if any(name == c[0] for c in fixtures.CASES) else "valid"
+            failing = failing_output(os.path.join("registry-fixtures", kind, name), code)
+            if failing:
+                fixed = fixed_text(operations)
+                page += ["## Failing example", "", f"`registry-fixtures/{kind}/{name}`:", "", "```text", failing, "```", "", "## Fixed", "", fixed or "Apply the `help:` line of the diagnostic.", ""]
+        if not failing:
+            text, fix = MANUAL[code]
+            page += ["## Failing example", "", "```text", text, "```", "", "## Fixed", "", fix, ""]
+        with open(os.path.join(out_dir, code + ".md"), "w", encoding="utf-8") as handle:
+            handle.write("\n".join(page))
+    print("wrote %d pages" % len(rows))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,219 @@
+//! Reporting diagnostics of one or more packages in the format asked for: rendered for people,
+//! the versioned JSON document, SARIF 2.1.0, or GitHub Actions annotations. Every command that
+//! reports diagnostics (validate, and pack, digest and new when a package is refused) goes
+//! through here.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use super::Format;
+use crate::diag::json::{JsonDiagnostic, SCHEMA_VERSION, Summary};
+use crate::diag::render::{Style, render};
+use crate::diag::sarif::{PackageDiagnostics, display_file};
+use crate::diag::{Diagnostic, Severity};
+use crate::output::Printer;
+use crate::source::SourceFile;
+
+/// What happened to one PATH argument.
+pub struct Outcome<'a> {
+    pub shown: String,
+    pub result: Result<Checked<'a>, Failure>,
+}
+
+/// A package that was checked (valid or not).
+pub struct Checked<'a> {
+    pub diagnostics: &'a [Diagnostic],
+    pub sources: &'a HashMap<String, SourceFile>,
+}
+
+/// A package that could not be checked at all.
+pub struct Failure {
+    pub message: String,
+    pub hint: Option<&'static str>,
+}
+
+#[derive(Serialize)]
+struct JsonDocument {
+    schema_version: u32,
+    packages: Vec<JsonPackage>,
+    summary: JsonRunSummary,
+}
+
+#[derive(Serialize)]
+struct JsonPackage {
+    path: String,
+    /// `validated`, or `error` when the folder could not be read.
+    status: &'static str,
+    valid: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+    diagnostics: Vec<JsonDiagnostic>,
+    summary: Summary,
+}
+
+#[derive(Serialize)]
+struct JsonRunSummary {
+    packages: usize,
+    valid: usize,
+    invalid: usize,
+    failed: usize,
+    #[serde(flatten)]
+    diagnostics: Summary,
+}
+
+fn is_valid(diagnostics: &[Diagnostic]) -> bool {
+    !diagnostics
+        .iter()
+        .any(|diagnostic| diagnostic.severity() == Severity::Error)
+}
+
+/// Reports every outcome in `format`. Human summaries (and failures in every format but JSON)
+/// go to stderr; documents and annotations go to stdout.
+pub fn emit(printer: &Printer, format: Format, outcomes: &[Outcome]) {
+    match format {
+        Format::Human => {
+            for outcome in outcomes {
+                match &outcome.result {
+                    Ok(checked) => human(printer, &outcome.shown, checked),
+                    Err(failure) => printer.error(&failure.message, failure.hint),
+                }
+            }
+        }
+        Format::Json => printer.data(&json(outcomes)),
+        Format::Sarif | Format::Github => {
+            let packages: Vec<PackageDiagnostics> = outcomes
+                .iter()
+                .filter_map(|outcome| {
+                    outcome
+                        .result
+                        .as_ref()
+                        .ok()
+                        .map(|checked| PackageDiagnostics {
+                            shown: &outcome.shown,
+                            diagnostics: checked.diagnostics,
+                            sources: checked.sources,
+                        })
+                })
+                .collect();
+            let text = if format == Format::Sarif {
+                serde_json::to_string_pretty(&crate::diag::sarif::document(&packages))
+                    .unwrap_or_default()
+                    + "\n"
+            } else {
+                crate::diag::github::commands(&packages)
+            };
+            printer.data(&text);
+            for outcome in outcomes {
+                match &outcome.result {
+                    Ok(checked) => summary_line(printer, &outcome.shown, checked.diagnostics),
+                    Err(failure) => printer.error(&failure.message, failure.hint),
+                }
+            }
+        }
+    }
+}
+
+/// Renders diagnostics to stderr (errors only when the printer is quiet).
+pub fn print_diagnostics(
+    printer: &Printer,
+    shown: &str,
+    diagnostics: &[Diagnostic],
+    sources: &HashMap<String, SourceFile>,
+) {
+    let style = Style {
+        color: printer.color,
+    };
+    let mut text = String::new();
+    for diagnostic in diagnostics {
+        if printer.quiet && diagnostic.severity() != Severity::Error {
+            continue;
+        }
+        let source = sources.get(&diagnostic.file);
+        text.push_str(&render(
+            diagnostic,
+            &display_file(shown, &diagnostic.file),
+            source,
+            style,
+        ));
+        text.push('\n');
+    }
+    printer.human(&text);
+}
+
+fn human(printer: &Printer, shown: &str, checked: &Checked) {
+    print_diagnostics(printer, shown, checked.diagnostics, checked.sources);
+    summary_line(printer, shown, checked.diagnostics);
+}
+
+fn summary_line(printer: &Printer, shown: &str, diagnostics: &[Diagnostic]) {
+    let summary = Summary::of(diagnostics);
+    let counts = format!(
+        "{} error{}, {} warning{}",
+        summary.errors,
+        plural(summary.errors),
+        summary.warnings,
+        plural(summary.warnings)
+    );
+    if is_valid(diagnostics) {
+        printer.status("Valid", &format!("{shown} ({counts})"));
+    } else {
+        printer.error(&format!("package `{shown}` is invalid: {counts}"), None);
+    }
+}
+
+fn plural(count: usize) -> &'static str {
+    if count == 1 { "" } else { "s" }
+}
+
+fn json(outcomes: &[Outcome]) -> String {
+    let mut totals = Summary::default();
+    let packages: Vec<JsonPackage> = outcomes
+        .iter()
+        .map(|outcome| match &outcome.result {
+            Ok(checked) => {
+                let summary = Summary::of(checked.diagnostics);
+                totals.merge(summary);
+                JsonPackage {
+                    path: outcome.shown.clone(),
+                    status: "validated",
+                    valid: is_valid(checked.diagnostics),
+                    error: None,
+                    diagnostics: checked
+                        .diagnostics
+                        .iter()
+                        .map(|diagnostic| {
+                            JsonDiagnostic::new(diagnostic, checked.sources.get(&diagnostic.file))
+                        })
+                        .collect(),
+                    summary,
+                }
+            }
+            Err(failure) => JsonPackage {
+                path: outcome.shown.clone(),
+                status: "error",
+                valid: false,
+                error: Some(failure.message.clone()),
+                diagnostics: Vec::new(),
+                summary: Summary::default(),
+            },
+        })
+        .collect();
+    let valid = packages.iter().filter(|package| package.valid).count();
+    let failed = packages
+        .iter()
+        .filter(|package| package.status == "error")
+        .count();
+    let document = JsonDocument {
+        schema_version: SCHEMA_VERSION,
+        summary: JsonRunSummary {
+            packages: packages.len(),
+            valid,
+            invalid: packages.len() - valid - failed,
+            failed,
+            diagnostics: totals,
+        },
+        packages,
+    };
+    serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"
+}
