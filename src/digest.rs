@@ -143,6 +143,23 @@ pub fn digest_entries(entries: &[(String, Vec<u8>)]) -> Sha256Digest {
     hasher.finish()
 }
 
+/// The digest of an in-memory file map with every file's record (in digest order).
+pub fn digest_entries_with_files(entries: &[(String, Vec<u8>)]) -> TreeDigest {
+    let mut files: Vec<FileRecord> = entries
+        .iter()
+        .map(|(path, content)| FileRecord {
+            path: path.clone(),
+            size: content.len() as u64,
+            sha256: Sha256Digest::of(content),
+        })
+        .collect();
+    sort_for_digest(&mut files, |file| file.path.as_str());
+    TreeDigest {
+        package_digest: digest_entries(entries),
+        files,
+    }
+}
+
 enum Loaded {
     Whole(Vec<u8>, Option<Sha256Digest>),
     /// Too large to hold: the hashing thread streams it itself.

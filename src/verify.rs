@@ -7,7 +7,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use crate::archive::reader::{Limits, read_package};
-use crate::digest::{FileRecord, Sha256Digest, digest_entries, sort_for_digest};
+use crate::digest::{FileRecord, Sha256Digest, digest_entries_with_files};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -86,19 +86,10 @@ pub fn load_record(path: &Path) -> Result<Record, String> {
     if bytes.starts_with(b"PK") {
         let package = read_package(&bytes, &Limits::NONE)
             .map_err(|error| format!("`{}`: {error}", path.display()))?;
-        let mut files: Vec<FileRecord> = package
-            .files
-            .iter()
-            .map(|(name, content)| FileRecord {
-                path: name.clone(),
-                size: content.len() as u64,
-                sha256: Sha256Digest::of(content),
-            })
-            .collect();
-        sort_for_digest(&mut files, |file| file.path.as_str());
+        let tree = digest_entries_with_files(&package.files);
         return Ok(Record {
-            package_digest: digest_entries(&package.files),
-            files: Some(files),
+            package_digest: tree.package_digest,
+            files: Some(tree.files),
         });
     }
     let document: DigestDocument = serde_json::from_slice(&bytes).map_err(|error| {

@@ -10,8 +10,7 @@ use super::{ExitStatus, Format};
 use crate::archive::reader::{Limits, read_package};
 use crate::diag::{Code, Severity};
 use crate::digest::{
-    FileRecord, Progress, Sha256Digest, TreeDigest, digest_entries, digest_folder_with_progress,
-    sort_for_digest,
+    FileRecord, Progress, TreeDigest, digest_entries_with_files, digest_folder_with_progress,
 };
 use crate::output::{Printer, ProgressLine};
 use std::sync::atomic::Ordering;
@@ -94,20 +93,11 @@ pub(super) fn digest_path(
             );
             ExitStatus::Failure
         })?;
-        let mut files: Vec<FileRecord> = package
-            .files
-            .iter()
-            .map(|(name, content)| FileRecord {
-                path: name.clone(),
-                size: content.len() as u64,
-                sha256: Sha256Digest::of(content),
-            })
-            .collect();
-        sort_for_digest(&mut files, |file| file.path.as_str());
-        return Ok(TreeDigest {
-            package_digest: digest_entries(&package.files),
-            files: if with_files { files } else { Vec::new() },
-        });
+        let mut tree = digest_entries_with_files(&package.files);
+        if !with_files {
+            tree.files.clear();
+        }
+        return Ok(tree);
     }
     let (tree, diagnostics) = crate::package::capture_contract(path).map_err(|error| {
         printer.error(&error.to_string(), None);

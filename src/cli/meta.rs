@@ -65,6 +65,8 @@ pub fn man(_args: &ManArgs, printer: &Printer) -> ExitStatus {
 /// (keys, types, enums, patterns); rules that need the package's files (refs, prompts, tools)
 /// are checked only by `squad validate`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Example:
+  squad schema > expert-squad.schema.json   then map it to expert-squad.jsonc in the editor")]
 pub struct SchemaArgs {}
 
 pub fn schema(_args: &SchemaArgs, printer: &Printer) -> ExitStatus {

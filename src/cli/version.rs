@@ -19,6 +19,8 @@ pub struct VersionArgs {
 pub enum VersionCommand {
     /// Stamp the next version: today's UTC date, revision N+1 if the version is already dated
     /// today, else 1. Only the version string changes; comments and layout are kept byte for byte.
+    #[command(after_help = "Example:
+  squad version bump my-squad      2026.11.30.1 -> 2026.11.30.2 when run the same day")]
     Bump {
         /// The package folder. Defaults to the current directory.
         #[arg(value_name = "PATH", default_value = ".")]
@@ -82,13 +84,20 @@ fn current_version(manifest: &Path, text: &str, printer: &Printer) -> Result<Ver
     })
 }
 
+/// The manifest's path, text and valid current version, or the status to exit with (after
+/// saying why).
+fn read_versioned_manifest(
+    path: &Path,
+    printer: &Printer,
+) -> Result<(PathBuf, String, Version), ExitStatus> {
+    let (manifest, text) = read_manifest(path, printer)?;
+    let current = current_version(&manifest, &text, printer)?;
+    Ok((manifest, text, current))
+}
+
 fn bump(path: &Path, printer: &Printer) -> ExitStatus {
-    let (manifest, text) = match read_manifest(path, printer) {
+    let (manifest, text, current) = match read_versioned_manifest(path, printer) {
         Ok(read) => read,
-        Err(status) => return status,
-    };
-    let current = match current_version(&manifest, &text, printer) {
-        Ok(version) => version,
         Err(status) => return status,
     };
     let next = current.next(crate::env::today_utc());
@@ -140,12 +149,8 @@ fn replace_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 }
 
 fn check(path: &Path, published: Option<&Path>, printer: &Printer) -> ExitStatus {
-    let (manifest, text) = match read_manifest(path, printer) {
+    let (_, _, current) = match read_versioned_manifest(path, printer) {
         Ok(read) => read,
-        Err(status) => return status,
-    };
-    let current = match current_version(&manifest, &text, printer) {
-        Ok(version) => version,
         Err(status) => return status,
     };
     let today = crate::env::today_utc();
