@@ -330,6 +330,9 @@ CASES = [
     ("unsupported-module--child-process", FULL, [imports('import { exec } from "node:child_process";\nexport const run = exec;', AGENT_TOOL)]),
     ("unsupported-module--zod", FULL, [imports('import { z } from "zod";\nexport const schema = z.string();')]),
     ("unsupported-module--require-in-lib", FULL, [prepend("lib/format.ts", 'const _ = require("lodash");\n')]),
+    ("unsupported-module--unused-import", FULL, [imports('import { z } from "zod";')]),
+    ("unsupported-module--inline-type-specifier", FULL, [imports('import { type ToolContext } from "@opencorvus-ai/plugin/tool";')]),
+    ("import-crosses-boundary--unused-in-javascript", FULL, [write("tools/probe.js", 'import { q } from "../skills/release-method/references/evidence.md";\nexport default 1;\n'), sub('"package_tool_refs": ["release-review/shared/summarize-changes", "release-review/builder/check-build"]', '"package_tool_refs": ["release-review/shared/summarize-changes", "release-review/builder/check-build", "release-review/shared/probe"]')]),
     ("unsupported-module--plugin-subpath", FULL, [imports('export { tool as t } from "@opencorvus-ai/plugin/tool";')]),
     ("unsupported-import-extension--csv", FULL, [write("lib/data.csv", "a,b\n"), imports('import data from "../lib/data.csv";\nexport const rows = data;')]),
     ("unsupported-import-extension--png-asset", FULL, [write("assets/logo.png", "PNG"), imports('import logo from "../assets/logo.png";\nexport const image = logo;')]),
@@ -390,6 +393,9 @@ ACCEPTED = [
     ("accepted--frontmatter-merge-key-and-json", FULL, [write("skills/checklists/security/SKILL.md", "---\nbase: &base {license: MIT}\nmetadata:\n  <<: *base\nname: security-checklist\ndescription: d\n---\n"), write("agents/builder/skills/build-notes/SKILL.md", "---json\n{\"name\": \"build-notes\", \"description\": \"Build notes.\"}\n---\n")]),
     ("accepted--upper-case-asset-extension", FULL, [write("assets/page.HTML", "<p>x</p>\n"), prepend(TOOL, 'import page from "../assets/page.HTML";\nexport const pageLength = page.length;\n')]),
     ("accepted--unused-import-is-elided", FULL, [imports('import unused from "../skills/release-method/SKILL.md";')]),
+    ("accepted--lib-directory-index", FULL, [write("lib/index.ts", 'export * from "./format";\n'), sub('import { formatList } from "../lib/format";', 'import { formatList } from "../lib";', TOOL)]),
+    ("accepted--non-null-assertion-division", FULL, [append("lib/format.ts", 'export const average = (totals: Map<string, number>, key: string, runs: number) => totals.get(key)! / runs;\nexport const label = (n: number) => `${n} ms/run`;\n')]),
+    ("accepted--javascript-keeps-unused-import", FULL, [write("lib/extra.ts", "export const q = 1;\n"), write("tools/probe.js", 'import { q } from "../lib/extra.js";\nexport default 1;\n'), sub('"package_tool_refs": ["release-review/shared/summarize-changes", "release-review/builder/check-build"]', '"package_tool_refs": ["release-review/shared/summarize-changes", "release-review/builder/check-build", "release-review/shared/probe"]')]),
     ("accepted--empty-optional-objects", MIN, [sub('"readme": "README.md",', '"readme": "README.md", "system_role": "expert_squad_generator", "name": "Minimal Squad",')]),
 ]
 

@@ -84,7 +84,7 @@ pub fn load_record(path: &Path) -> Result<Record, String> {
     let bytes = std::fs::read(path)
         .map_err(|error| format!("cannot read `{}`: {error}", path.display()))?;
     if bytes.starts_with(b"PK") {
-        let package = read_package(&bytes, &Limits::NONE)
+        let package = read_package(&bytes, &Limits::REFERENCE)
             .map_err(|error| format!("`{}`: {error}", path.display()))?;
         let tree = digest_entries_with_files(&package.files);
         return Ok(Record {

@@ -100,6 +100,29 @@ fn u32_at(bytes: &[u8], at: usize) -> Option<u32> {
 
 const NOT_A_ZIP: &str = "not a valid ZIP archive";
 
+/// Reads an archive file and checks it, refusing a file larger than the limit before reading it.
+pub fn read_package_file(
+    path: &std::path::Path,
+    limits: &Limits,
+) -> Result<ArchivePackage, ArchiveError> {
+    let io = |error: std::io::Error| ArchiveError {
+        entry: None,
+        message: format!("cannot read `{}`: {error}", path.display()),
+    };
+    let size = std::fs::metadata(path).map_err(io)?.len();
+    if size > limits.archive_bytes {
+        return fail(
+            None,
+            format!(
+                "archive is {size} bytes, more than the limit of {}",
+                limits.archive_bytes
+            ),
+        );
+    }
+    let bytes = std::fs::read(path).map_err(io)?;
+    read_package(&bytes, limits)
+}
+
 /// Reads and checks a package archive.
 pub fn read_package(bytes: &[u8], limits: &Limits) -> Result<ArchivePackage, ArchiveError> {
     if bytes.len() as u64 > limits.archive_bytes {
@@ -299,6 +322,9 @@ fn check_names(entries: &[CentralEntry]) -> Result<(), ArchiveError> {
         if let Some(problem) = crate::package::path_problem(path) {
             return fail(Some(name), format!("path {problem}"));
         }
+        if let Some(problem) = crate::package::length_problem(path) {
+            return fail(Some(name), format!("path {problem}"));
+        }
         if let Some((first, _)) = folded.insert(fold_path(path), (name, entry.is_directory)) {
             return fail(
                 Some(name),
@@ -306,13 +332,28 @@ fn check_names(entries: &[CentralEntry]) -> Result<(), ArchiveError> {
             );
         }
     }
-    // A file may not also be a directory of other entries (`a` and `a/b`).
+    // A file may not also be a directory of other entries (`a` and `a/b`), and one directory may
+    // not be spelt two ways (`Docs/a.md` and `docs/b.md`).
     let mut directories: std::collections::HashSet<String> = std::collections::HashSet::new();
-    for key in folded.keys() {
+    let mut spellings: HashMap<String, &str> = HashMap::new();
+    for entry in entries {
+        let path = entry.name.strip_suffix('/').unwrap_or(&entry.name);
         let mut end = 0;
-        while let Some(slash) = key[end..].find('/') {
+        while let Some(slash) = path[end..].find('/') {
             end += slash;
-            directories.insert(key[..end].to_owned());
+            let directory = &path[..end];
+            let key = fold_path(directory);
+            if let Some(first) = spellings.insert(key.clone(), directory) {
+                if first != directory {
+                    return fail(
+                        Some(&entry.name),
+                        format!(
+                            "directory `{directory}` collides with `{first}` (names differ only by case or normalisation)"
+                        ),
+                    );
+                }
+            }
+            directories.insert(key);
             end += 1;
         }
     }
@@ -344,15 +385,22 @@ fn extract(
     let mut expected_offset = 0u64;
     let mut total = 0u64;
     let mut files = Vec::new();
+    let mut previous: Option<&str> = None;
     let cd_start = entries_end(bytes);
     for entry in by_offset {
         let name = Some(entry.name.as_str());
         if entry.offset != expected_offset {
+            let after = previous.map_or(String::new(), |previous: &str| {
+                format!(" (after `{previous}`, whose sizes may be wrong)")
+            });
             return fail(
                 name,
-                "local header is not where the previous entry ends (overlap, gap or prepended data)",
+                format!(
+                    "local header is not where the previous entry ends: overlap, gap or prepended data{after}"
+                ),
             );
         }
+        previous = Some(entry.name.as_str());
         let at = entry.offset as usize;
         if u32_at(bytes, at) != Some(0x0403_4b50) {
             return fail(name, "local header is missing");
@@ -372,24 +420,24 @@ fn extract(
             return fail(name, "ZIP64 entries are not supported");
         }
         let uses_descriptor = flags & 0x0008 != 0;
-        if !uses_descriptor {
-            let local = (
-                u32_at(bytes, at + 14),
-                u32_at(bytes, at + 18),
-                u32_at(bytes, at + 22),
+        let local = (
+            u32_at(bytes, at + 14),
+            u32_at(bytes, at + 18),
+            u32_at(bytes, at + 22),
+        );
+        let central = (
+            Some(entry.crc),
+            Some(entry.compressed as u32),
+            Some(entry.size as u32),
+        );
+        // With a data descriptor the local fields may be zero (written before the data was
+        // known); any other value must agree, or a streaming reader would see other data.
+        let deferred = uses_descriptor && local == (Some(0), Some(0), Some(0));
+        if !deferred && local != central {
+            return fail(
+                name,
+                "local header sizes or CRC disagree with the central directory",
             );
-            if local
-                != (
-                    Some(entry.crc),
-                    Some(entry.compressed as u32),
-                    Some(entry.size as u32),
-                )
-            {
-                return fail(
-                    name,
-                    "local header sizes or CRC disagree with the central directory",
-                );
-            }
         }
         let data_start = at + 30 + name_len + extra_len;
         let data_end = data_start as u64 + entry.compressed;

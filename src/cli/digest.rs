@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::report::{Checked, Outcome, emit, print_diagnostics};
 use super::validate::is_archive;
 use super::{ExitStatus, Format};
-use crate::archive::reader::{Limits, read_package};
+use crate::archive::reader::{Limits, read_package_file};
 use crate::diag::{Code, Severity};
 use crate::digest::{
     FileRecord, Progress, TreeDigest, digest_entries_with_files, digest_folder_with_progress,
@@ -35,6 +35,11 @@ pub struct DigestArgs {
     /// Also list every file with its SHA-256 and size.
     #[arg(long)]
     pub files: bool,
+
+    /// Read an archive beyond the reference's import limits (512 entries, 4 MiB per file,
+    /// 16 MiB in all); without it such an archive is refused, so a ZIP bomb cannot fill memory.
+    #[arg(long)]
+    pub no_limits: bool,
 
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
@@ -79,17 +84,14 @@ pub(super) fn digest_path(
     path: &Path,
     with_files: bool,
     check_root: bool,
+    limits: &Limits,
 ) -> Result<TreeDigest, ExitStatus> {
     let shown = path.display().to_string();
     if is_archive(path) {
-        let bytes = std::fs::read(path).map_err(|error| {
-            printer.error(&format!("cannot read `{shown}`: {error}"), None);
-            ExitStatus::Error
-        })?;
-        let package = read_package(&bytes, &Limits::NONE).map_err(|error| {
+        let package = read_package_file(path, limits).map_err(|error| {
             printer.error(
                 &format!("`{shown}` is not a usable package archive: {error}"),
-                None,
+                Some("archives are read within the reference's import limits; pass --no-limits for one packed with --no-limits"),
             );
             ExitStatus::Failure
         })?;
@@ -161,7 +163,12 @@ pub(super) fn digest_path(
 }
 
 pub fn run(args: &DigestArgs, printer: &Printer) -> ExitStatus {
-    let tree = match digest_path(printer, args.format, &args.path, args.files, true) {
+    let limits = if args.no_limits {
+        Limits::NONE
+    } else {
+        Limits::REFERENCE
+    };
+    let tree = match digest_path(printer, args.format, &args.path, args.files, true, &limits) {
         Ok(tree) => tree,
         Err(status) => return status,
     };

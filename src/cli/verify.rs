@@ -101,6 +101,7 @@ pub fn run(args: &VerifyArgs, printer: &Printer) -> ExitStatus {
         &args.path,
         record.files.is_some(),
         false,
+        &crate::archive::reader::Limits::REFERENCE,
     ) {
         Ok(actual) => actual,
         Err(status) => return status,

@@ -190,7 +190,7 @@ fn check(path: &Path, published: Option<&Path>, printer: &Printer) -> ExitStatus
 fn unchanged_since(path: &Path, archive: &Path) -> Result<(String, bool), String> {
     let bytes = std::fs::read(archive)
         .map_err(|error| format!("cannot read `{}`: {error}", archive.display()))?;
-    let package = read_package(&bytes, &Limits::NONE)
+    let package = read_package(&bytes, &Limits::REFERENCE)
         .map_err(|error| format!("`{}`: {error}", archive.display()))?;
     let mut published: Vec<(String, Vec<u8>)> = package.files;
     let mut published_version = String::new();

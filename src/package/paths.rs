@@ -31,6 +31,12 @@ pub fn segment_problem(segment: &str) -> Option<String> {
     if is_windows_reserved(segment) {
         return Some("is a reserved device name on Windows".to_owned());
     }
+    if is_short_name(segment) {
+        return Some(
+            "looks like a Windows 8.3 short name (`NAME~1`), which can alias another file"
+                .to_owned(),
+        );
+    }
     if !is_nfc(segment) {
         return Some("is not in Unicode NFC form".to_owned());
     }
@@ -71,6 +77,18 @@ fn is_windows_reserved(segment: &str) -> bool {
             && matches!(stem.as_bytes()[3], b'1'..=b'9'))
 }
 
+/// `NAME~1`, `PROGRA~12.TXT`: up to six characters, `~`, digits, an optional extension.
+fn is_short_name(segment: &str) -> bool {
+    let stem = segment.split('.').next().unwrap_or(segment);
+    let Some((head, digits)) = stem.rsplit_once('~') else {
+        return false;
+    };
+    !head.is_empty()
+        && head.chars().count() <= 6
+        && !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
 /// Longest file name most filesystems store (ext4 `NAME_MAX`).
 pub const MAX_NAME_BYTES: usize = 255;
 /// Longest package-relative path that still fits Windows' `MAX_PATH` once installed.
@@ -90,9 +108,22 @@ pub fn length_problem(path: &str) -> Option<String> {
         .then(|| format!("is {characters} characters long, more than {MAX_PATH_CHARS}"))
 }
 
-/// The key two paths collide under: NFC, then lower case.
+/// The key two paths collide under: NFC, then lower case, then the full case foldings that
+/// lower-casing leaves out (`ß` → `ss`, final sigma, long s), so `Straße` and `STRASSE` collide.
 pub fn fold(path: &str) -> String {
-    path.nfc().collect::<String>().to_lowercase()
+    let lower = path.nfc().collect::<String>().to_lowercase();
+    if lower.is_ascii() {
+        return lower;
+    }
+    lower
+        .chars()
+        .flat_map(|c| match c {
+            'ß' | 'ẞ' => ['s', 's'].into_iter().take(2),
+            'ς' => ['σ', '\0'].into_iter().take(1),
+            'ſ' => ['s', '\0'].into_iter().take(1),
+            other => [other, '\0'].into_iter().take(1),
+        })
+        .collect()
 }
 
 /// Applies PATH-S to every entry of the tree.
@@ -177,5 +208,9 @@ mod tests {
     fn folding_catches_case_and_normalisation() {
         assert_eq!(fold("Tool.ts"), fold("tool.ts"));
         assert_eq!(fold("É"), fold("e\u{301}"));
+        assert_eq!(fold("Straße.md"), fold("STRASSE.md"));
+        assert_ne!(fold("a~1"), fold("a-1"));
+        assert!(path_problem("PROGRA~1/x.md").is_some());
+        assert!(path_problem("notes~draft.md").is_none());
     }
 }

@@ -532,9 +532,36 @@ impl<'s> Lexer<'s> {
             TokKind::Punct => match last.text(self.src) {
                 ")" => self.control_paren_end == Some(self.tokens.len() - 1),
                 "]" | "++" | "--" => false,
+                "!" => !self.is_non_null_assertion(self.tokens.len() - 1),
                 _ => true,
             },
             _ => false,
+        }
+    }
+
+    /// Whether the `!` token at `index` is TypeScript's postfix non-null assertion (`x!`), which
+    /// ends an expression (so a following `/` divides), rather than the prefix `!` operator
+    /// (`!/re/.test(s)`). It is postfix when it directly follows, without a space, something
+    /// that ends an expression.
+    fn is_non_null_assertion(&self, index: usize) -> bool {
+        let Some(bang) = self.tokens.get(index) else {
+            return false;
+        };
+        let Some(before) = index.checked_sub(1).and_then(|i| self.tokens.get(i)) else {
+            return false;
+        };
+        if before.end != bang.start {
+            return false;
+        }
+        match before.kind {
+            TokKind::Ident => !KEYWORDS_BEFORE_EXPRESSION.contains(&before.text(self.src)),
+            TokKind::PrivateName
+            | TokKind::Number
+            | TokKind::Str
+            | TokKind::Template
+            | TokKind::TemplateTail => true,
+            TokKind::Punct => matches!(before.text(self.src), ")" | "]"),
+            TokKind::TemplateHead | TokKind::TemplateMiddle | TokKind::Regex => false,
         }
     }
 
@@ -1692,6 +1719,22 @@ fn read_code_point(chars: &mut Chars<'_>) -> Option<u32> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn non_null_assertion_then_division_is_not_a_regex() {
+        let src = "import { uniq } from './u';\nconst r = n! / d; const s = `${uniq(r)}/x`;\nimport 'after';";
+        let result = scan_imports(src);
+        let specifiers: Vec<&str> = result
+            .imports
+            .iter()
+            .map(|i| i.specifier.as_str())
+            .collect();
+        assert_eq!(specifiers, ["./u", "after"]);
+        assert!(!result.imports[0].elided, "uniq is used");
+        // The prefix operator still starts a regex.
+        let prefix = scan_imports("if (!/['\"]/.test(s)) {}\nimport 'x';");
+        assert_eq!(prefix.imports.len(), 1);
+    }
+
     use super::ImportKind::{DynamicImport, ExportFrom, Import, ImportEquals, Require};
     use super::*;
 

@@ -30,6 +30,18 @@ const ALLOWED_BARE_MODULES: [&str; 2] = ["@opencorvus-ai/plugin", "typescript"];
 const LIBRARY_EXTENSIONS: [&str; 3] = ["ts", "js", "json"];
 const ASSET_EXTENSIONS: [&str; 8] = ["ts", "js", "json", "html", "md", "txt", "css", "svg"];
 
+fn is_relative(specifier: &str) -> bool {
+    specifier == "."
+        || specifier == ".."
+        || specifier.starts_with("./")
+        || specifier.starts_with("../")
+}
+
+/// TypeScript sources, whose unused imports are elided (`.ts`, `.mts`, `.cts`, `.tsx`).
+fn is_typescript(path: &str) -> bool {
+    matches!(extension(path).as_str(), "ts" | "mts" | "cts" | "tsx")
+}
+
 /// Files whose imports are followed (`\.(?:[cm]?[jt]sx?)$`).
 fn is_tracked_code(path: &str) -> bool {
     let Some((_, extension)) = path.rsplit_once('.') else {
@@ -146,15 +158,26 @@ fn walk_tool(
                     .help("tools are bundled ahead of time: name every module with a literal so its closure can be checked"),
             );
         }
-        // TypeScript drops an import whose bindings are never used (import elision), and the
-        // reference's bundler never sees it; so neither is it checked nor followed here.
-        let imports: Vec<(String, std::ops::Range<usize>)> = scan
+        // The module policy (TL-4) applies to every import that is not type-only, used or not.
+        // What the bundler then loads is another matter: TypeScript drops an import whose
+        // bindings are never used (import elision), so such an import of a package file is
+        // neither resolved nor followed. JavaScript keeps every import.
+        let elides = is_typescript(&file);
+        let imports: Vec<(String, std::ops::Range<usize>, bool)> = scan
             .imports
             .iter()
-            .filter(|record| !record.elided)
-            .map(|record| (record.specifier.clone(), record.span.clone()))
+            .map(|record| {
+                (
+                    record.specifier.clone(),
+                    record.span.clone(),
+                    elides && record.elided,
+                )
+            })
             .collect();
-        for (specifier, span) in imports {
+        for (specifier, span, elided) in imports {
+            if elided && is_relative(&specifier) {
+                continue;
+            }
             let (target, problem) = resolve_import(context, &file, &specifier, &allowed);
             if let Some((code, message, help)) = problem {
                 context
@@ -196,11 +219,7 @@ fn resolve_relative(
     specifier: &str,
     allowed: &[String],
 ) -> Resolution {
-    let is_relative = specifier == "."
-        || specifier == ".."
-        || specifier.starts_with("./")
-        || specifier.starts_with("../");
-    if !is_relative {
+    if !is_relative(specifier) {
         return check_external(specifier)
             .map(|()| None)
             .map_err(|problem| (None, problem));
@@ -226,7 +245,10 @@ fn resolve_relative(
         return Err((None, crosses()));
     };
     let Some(root) = allowed.iter().find(|root| {
-        target.starts_with(root.as_str()) && target.as_bytes().get(root.len()) == Some(&b'/')
+        // The root itself counts: `../lib` resolves to `lib/index.ts`.
+        target == root.as_str()
+            || (target.starts_with(root.as_str())
+                && target.as_bytes().get(root.len()) == Some(&b'/'))
     }) else {
         return Err((None, crosses()));
     };

@@ -1,5 +1,6 @@
 //! The integration tests: one binary, as ripgrep and uv do.
 
+mod archives;
 mod cli;
 mod corpus;
 mod ecosystem;

@@ -1,0 +1,3 @@
+export function digestLabel(name: string, sha: string): string {
+  return `${name}: sha256:${sha}`;
+}

@@ -1,0 +1,2 @@
+import { q } from "../skills/release-method/references/evidence.md";
+export default 1;

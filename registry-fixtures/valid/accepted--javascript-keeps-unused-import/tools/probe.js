@@ -1,0 +1,2 @@
+import { q } from "../lib/extra.js";
+export default 1;
