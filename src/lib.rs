@@ -18,6 +18,7 @@ pub mod diag;
 pub mod digest;
 pub mod env;
 pub mod fs;
+pub mod install;
 pub mod jsonc;
 pub mod manifest;
 pub mod output;
