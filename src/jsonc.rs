@@ -76,18 +76,6 @@ impl Node {
             _ => None,
         }
     }
-
-    /// The span of `[start, start+len)` inside this string's decoded value, or the whole literal
-    /// when escapes make the mapping unreliable.
-    pub fn inner_span(&self, start: usize, len: usize) -> Range<usize> {
-        match &self.kind {
-            Kind::String(s) if !s.has_escapes && start + len <= s.value.len() => {
-                let base = self.span.start + 1;
-                base + start..base + start + len
-            }
-            _ => self.span.clone(),
-        }
-    }
 }
 
 /// The tree as a plain JSON value (the last of duplicate keys wins, as in the reference).
@@ -608,13 +596,5 @@ mod tests {
                 let _ = parse(&text[..end]);
             }
         }
-    }
-
-    #[test]
-    fn inner_span_points_inside_plain_strings_only() {
-        let node = parse(r#"  "abc/def""#).unwrap();
-        assert_eq!(node.inner_span(4, 3), 7..10);
-        let node = parse(r#""a\/b""#).unwrap();
-        assert_eq!(node.inner_span(0, 1), 0..6);
     }
 }

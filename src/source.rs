@@ -57,10 +57,6 @@ impl SourceFile {
         self.text[start..end].trim_end_matches('\r')
     }
 
-    pub fn line_count(&self) -> usize {
-        self.line_starts.len()
-    }
-
     /// The line range a span covers.
     pub fn lines_of(&self, span: &Range<usize>) -> (Position, Position) {
         (self.position(span.start), self.position(span.end))
@@ -118,6 +114,5 @@ mod tests {
         );
         assert_eq!(file.position(99).line, 3);
         assert_eq!(file.line_text(2), "éx");
-        assert_eq!(file.line_count(), 3);
     }
 }

@@ -22,18 +22,6 @@ pub struct Item {
     pub pointer: String,
 }
 
-impl Item {
-    /// The span of `[start, start+len)` of the decoded value, or of the whole literal.
-    pub fn inner_span(&self, start: usize, len: usize) -> Range<usize> {
-        if !self.escaped && start + len <= self.value.len() {
-            let base = self.span.start + 1;
-            base + start..base + start + len
-        } else {
-            self.span.clone()
-        }
-    }
-}
-
 /// Appends one reference token to a JSON pointer.
 pub fn child_pointer(base: &str, token: &str) -> String {
     let escaped = token.replace('~', "~0").replace('/', "~1");
@@ -51,10 +39,6 @@ pub struct Object<'a> {
 impl<'a> Object<'a> {
     pub fn get(&self, key: &str) -> Option<&'a Node> {
         self.fields.get(key).map(|member| &member.value)
-    }
-
-    pub fn member(&self, key: &str) -> Option<&'a Member> {
-        self.fields.get(key).copied()
     }
 
     pub fn pointer_of(&self, key: &str) -> String {
