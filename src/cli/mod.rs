@@ -3,6 +3,7 @@
 
 mod digest;
 mod explain;
+mod install;
 mod meta;
 mod new;
 mod pack;
@@ -104,6 +105,9 @@ pub enum Command {
     Digest(digest::DigestArgs),
     Pack(pack::PackArgs),
     Verify(verify::VerifyArgs),
+    Install(install::InstallArgs),
+    Uninstall(install::UninstallArgs),
+    List(install::ListArgs),
     New(new::NewArgs),
     Version(version::VersionArgs),
     Explain(explain::ExplainArgs),
@@ -130,6 +134,9 @@ fn dispatch(command: Command, printer: &Printer) -> ExitStatus {
         Command::Digest(args) => digest::run(&args, printer),
         Command::Pack(args) => pack::run(&args, printer),
         Command::Verify(args) => verify::run(&args, printer),
+        Command::Install(args) => install::run_install(&args, printer),
+        Command::Uninstall(args) => install::run_uninstall(&args, printer),
+        Command::List(args) => install::run_list(&args, printer),
         Command::New(args) => new::run(&args, printer),
         Command::Version(args) => version::run(&args, printer),
         Command::Explain(args) => explain::run(&args, printer),

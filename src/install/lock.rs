@@ -3,7 +3,7 @@
 //! held, its mtime is refreshed every few seconds; a lock whose mtime is older than the stale
 //! window is taken over. Before committing, the holder checks that the lock is still its own
 //! (the directory exists with the mtime it last wrote): a lock taken over meanwhile is
-//! "compromised" and the operation must fail.
+//! "compromised" and the operation must fail. Held locks are refreshed every 5 s.
 
 use std::fs;
 use std::io;
@@ -14,8 +14,15 @@ use std::time::{Duration, Instant, SystemTime};
 
 /// After this long without a refresh a lock is stale (proper-lockfile's default).
 pub const STALE_AFTER: Duration = Duration::from_secs(10);
-/// How often a held lock's mtime is refreshed, well within [`STALE_AFTER`].
-pub const REFRESH_EVERY: Duration = Duration::from_secs(5);
+
+/// The stale window: [`STALE_AFTER`], or `SQUAD_LOCK_STALE_MS` (a test hook, so crash tests
+/// need not wait ten seconds for each killed holder). Held locks are refreshed at half of it.
+fn stale_after() -> Duration {
+    std::env::var("SQUAD_LOCK_STALE_MS")
+        .ok()
+        .and_then(|text| text.parse::<u64>().ok())
+        .map_or(STALE_AFTER, |millis| Duration::from_millis(millis.max(100)))
+}
 
 /// Why the lock could not be taken or kept.
 #[derive(Debug)]
@@ -113,13 +120,14 @@ impl IdLock {
         let stop = Arc::new(AtomicBool::new(false));
         let refresher = {
             let (path, stamp, stop) = (path.clone(), stamp.clone(), stop.clone());
+            let refresh_every = stale_after() / 2;
             std::thread::spawn(move || {
-                let tick = Duration::from_millis(100);
+                let tick = (refresh_every / 4).min(Duration::from_millis(100));
                 let mut waited = Duration::ZERO;
                 while !stop.load(Ordering::Relaxed) {
                     std::thread::sleep(tick);
                     waited += tick;
-                    if waited < REFRESH_EVERY {
+                    if waited < refresh_every {
                         continue;
                     }
                     waited = Duration::ZERO;
@@ -184,10 +192,11 @@ fn touch(path: &Path) -> io::Result<SystemTime> {
 }
 
 fn is_stale(path: &Path) -> bool {
+    let window = stale_after();
     mtime(path).is_some_and(|modified| {
         SystemTime::now()
             .duration_since(modified)
-            .is_ok_and(|age| age > STALE_AFTER)
+            .is_ok_and(|age| age > window)
     })
 }
 

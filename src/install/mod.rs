@@ -1,5 +1,594 @@
-//! Installing packages (issue in progress): where scopes live and the cross-process id lock
-//! shared with OpenCorvus. The install transaction itself builds on these.
+//! Installing packages into a project or the global scope, at the reference's locations and
+//! with its transaction (INS-1…INS-14, security-cases §2.5): validate, lock the id, recover an
+//! interrupted replacement, check uniqueness and the digest CAS, copy into a same-filesystem
+//! staging directory, re-digest it, sync it, and publish it with a no-replace rename. A
+//! replacement first writes a durable journal and moves the old package aside, so a crash at any
+//! point leaves either the old or the new package in place, never a mix.
+//!
+//! Not yet here: `activate`, registered projects and the global-install check against them
+//! (GLB-3/GLB-4), exact-revision expectations for archives, and receipts for `verify`.
 
+pub mod journal;
 pub mod lock;
 pub mod scope;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::archive::reader::{ArchiveError, Limits, read_package_file};
+use crate::digest::{Sha256Digest, digest_folder};
+use crate::manifest::BUILTIN_PACKAGE_IDS;
+use crate::package::{Identity, Report};
+
+use journal::Journal;
+use lock::{IdLock, LockError};
+use scope::{Locations, Scope};
+
+/// What an install did (RCP-1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Operation {
+    Installed,
+    Unchanged,
+    Replaced,
+}
+
+#[derive(Debug, Clone)]
+pub struct Receipt {
+    pub operation: Operation,
+    pub identity: Identity,
+    pub before: Option<Sha256Digest>,
+    pub after: Sha256Digest,
+    pub target: PathBuf,
+}
+
+/// Why an install was refused or failed. Nothing was changed in the scope in any case.
+#[derive(Debug)]
+pub enum InstallError {
+    Invalid(Box<Report>),
+    Archive(ArchiveError),
+    BuiltinId(String),
+    /// CAS-1, CAS-2, CAS-4: the installed digest is not the expected one.
+    Conflict {
+        id: String,
+        scope: &'static str,
+        expected: Option<Sha256Digest>,
+        actual: Option<Sha256Digest>,
+    },
+    /// UNQ-1: the id is installed under another namespace in this scope.
+    Duplicate {
+        id: String,
+        existing: PathBuf,
+    },
+    NotInstalled(String),
+    Lock(LockError),
+    Recovery(String),
+    Io(PathBuf, std::io::Error),
+}
+
+impl std::fmt::Display for InstallError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let digest =
+            |digest: &Option<Sha256Digest>| digest.map_or("absent".to_owned(), |d| d.hex());
+        match self {
+            InstallError::Invalid(_) => {
+                f.write_str("the package is invalid; nothing was installed")
+            }
+            InstallError::Archive(error) => write!(f, "the archive was refused: {error}"),
+            InstallError::BuiltinId(id) => write!(
+                f,
+                "expert squad package id `{id}` collides with a built-in expert squad id"
+            ),
+            InstallError::Conflict {
+                id,
+                scope,
+                expected,
+                actual,
+            } => write!(
+                f,
+                "expert squad {id} {scope} installation digest is {}, expected {}",
+                digest(actual),
+                digest(expected)
+            ),
+            InstallError::Duplicate { id, existing } => write!(
+                f,
+                "expert squad package id `{id}` already exists at `{}`; the id is unique across namespaces",
+                existing.display()
+            ),
+            InstallError::NotInstalled(id) => write!(f, "`{id}` is not installed in this scope"),
+            InstallError::Lock(error) => error.fmt(f),
+            InstallError::Recovery(message) => f.write_str(message),
+            InstallError::Io(path, error) => write!(f, "`{}`: {error}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for InstallError {}
+
+/// Where and how to install.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub scope: Scope,
+    pub opencorvus_root: PathBuf,
+    /// `--expect`: the digest of the installed package a replacement must match.
+    pub expect: Option<Sha256Digest>,
+    pub lock_timeout: Option<Duration>,
+}
+
+impl Options {
+    fn locations(&self) -> Locations {
+        Locations::new(&self.scope, &self.opencorvus_root)
+    }
+
+    fn scope_name(&self) -> &'static str {
+        match self.scope {
+            Scope::Project(_) => "project",
+            Scope::Global => "global",
+        }
+    }
+}
+
+fn io(path: &Path) -> impl Fn(std::io::Error) -> InstallError + '_ {
+    move |error| InstallError::Io(path.to_path_buf(), error)
+}
+
+/// The raw package digest of an installed directory (DG-1: the root `.opencorvus-meta.json` is
+/// left out); errors when the tree breaks the contract (links, special files).
+pub fn directory_digest(root: &Path) -> Result<Sha256Digest, String> {
+    let mut diagnostics = crate::diag::Diagnostics::default();
+    let tree = crate::package::tree::capture(root, &mut diagnostics);
+    let blocking = diagnostics.into_sorted().into_iter().find(|d| {
+        d.severity() == crate::diag::Severity::Error
+            && d.code != crate::diag::Code::HostMetadataInSource
+    });
+    if let Some(problem) = blocking {
+        return Err(problem.message);
+    }
+    let paths: Vec<String> = tree.files().map(|entry| entry.path.clone()).collect();
+    digest_folder(root, &paths, false)
+        .map(|tree| tree.package_digest)
+        .map_err(|error| error.to_string())
+}
+
+/// A test hook: `SQUAD_FAILPOINT=<phase>` stops the process at that phase (it says so on
+/// stderr and waits to be killed), so crash tests can interrupt an install anywhere.
+fn failpoint(phase: &str) {
+    if std::env::var("SQUAD_FAILPOINT").is_ok_and(|wanted| wanted == phase) {
+        #[allow(clippy::print_stderr)]
+        {
+            eprintln!("failpoint {phase}");
+        }
+        std::thread::sleep(Duration::from_secs(120));
+    }
+}
+
+/// A random UUID v4 string for scratch names and journals.
+fn uuid() -> String {
+    let mut seed = Vec::new();
+    seed.extend_from_slice(&std::process::id().to_le_bytes());
+    seed.extend_from_slice(&format!("{:?}", std::time::SystemTime::now()).into_bytes());
+    seed.extend_from_slice(&format!("{:?}", std::thread::current().id()).into_bytes());
+    let address = &seed as *const Vec<u8> as usize;
+    seed.extend_from_slice(&address.to_le_bytes());
+    let mut bytes = Sha256Digest::of(&seed).0;
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    let hex = Sha256Digest(bytes).hex();
+    format!(
+        "{}-{}-{}-{}-{}",
+        &hex[0..8],
+        &hex[8..12],
+        &hex[12..16],
+        &hex[16..20],
+        &hex[20..32]
+    )
+}
+
+/// Installs the package folder `source`.
+pub fn install_folder(
+    source: &Path,
+    options: &Options,
+    on_wait: &mut dyn FnMut(&Path),
+) -> Result<Receipt, InstallError> {
+    let report = crate::package::validate(source).map_err(|error| {
+        InstallError::Io(
+            source.to_path_buf(),
+            std::io::Error::other(error.to_string()),
+        )
+    })?;
+    if !report.is_valid() {
+        return Err(InstallError::Invalid(Box::new(report)));
+    }
+    let Some(identity) = report.identity.clone() else {
+        return Err(InstallError::Invalid(Box::new(report)));
+    };
+    if BUILTIN_PACKAGE_IDS.contains(&identity.id.as_str()) {
+        return Err(InstallError::BuiltinId(identity.id));
+    }
+    let files: Vec<String> = report
+        .tree
+        .files()
+        .map(|entry| entry.path.clone())
+        .collect();
+    let digest = digest_folder(source, &files, false)
+        .map_err(|error| {
+            InstallError::Io(error.path.clone(), std::io::Error::other(error.message))
+        })?
+        .package_digest;
+    publish(source, &files, &identity, digest, options, on_wait)
+}
+
+/// Installs the package archive `archive` (ZIP-1…ZIP-10): checked in memory, extracted into a
+/// private directory under `<R>/tmp`, installed from there, and the directory removed.
+pub fn install_archive(
+    archive: &Path,
+    options: &Options,
+    on_wait: &mut dyn FnMut(&Path),
+) -> Result<Receipt, InstallError> {
+    let package = read_package_file(archive, &Limits::REFERENCE).map_err(InstallError::Archive)?;
+    let temporary_root = options.opencorvus_root.join("tmp");
+    std::fs::create_dir_all(&temporary_root).map_err(io(&temporary_root))?;
+    let extracted = temporary_root.join(format!("expert-squad-archive-{}", uuid()));
+    std::fs::create_dir(&extracted).map_err(io(&extracted))?;
+    let result = (|| {
+        for (path, bytes) in &package.files {
+            let target = extracted.join(path);
+            if let Some(parent) = target.parent() {
+                std::fs::create_dir_all(parent).map_err(io(parent))?;
+            }
+            crate::fs::write_new_synced(&target, bytes).map_err(io(&target))?;
+        }
+        install_folder(&extracted, options, on_wait)
+    })();
+    let _ = std::fs::remove_dir_all(&extracted);
+    result
+}
+
+fn publish(
+    source: &Path,
+    files: &[String],
+    identity: &Identity,
+    digest: Sha256Digest,
+    options: &Options,
+    on_wait: &mut dyn FnMut(&Path),
+) -> Result<Receipt, InstallError> {
+    let locations = options.locations();
+    let target = locations.target(&identity.namespace, &identity.id);
+    let lock = IdLock::acquire(
+        &locations.locks,
+        &identity.id,
+        options.lock_timeout,
+        on_wait,
+    )
+    .map_err(InstallError::Lock)?;
+    failpoint("locked");
+    recover(&locations, &identity.id)?;
+    check_unique(&locations, identity)?;
+    let before = match target.symlink_metadata() {
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
+        Err(error) => return Err(InstallError::Io(target.clone(), error)),
+        Ok(metadata) if metadata.file_type().is_symlink() || !metadata.is_dir() => {
+            return Err(InstallError::Io(
+                target.clone(),
+                std::io::Error::other(
+                    "the installed package path is not a directory (a link or a file)",
+                ),
+            ));
+        }
+        Ok(_) => Some(directory_digest(&target).map_err(InstallError::Recovery)?),
+    };
+    // CAS-1 … CAS-5, in the reference's order.
+    let conflict = |actual| InstallError::Conflict {
+        id: identity.id.clone(),
+        scope: options.scope_name(),
+        expected: options.expect,
+        actual,
+    };
+    match (before, options.expect) {
+        (Some(actual), Some(expected)) if actual != expected => return Err(conflict(Some(actual))),
+        (None, Some(_)) => return Err(conflict(None)),
+        (Some(actual), _) if actual == digest => {
+            return Ok(Receipt {
+                operation: Operation::Unchanged,
+                identity: identity.clone(),
+                before,
+                after: digest,
+                target,
+            });
+        }
+        (Some(actual), None) => return Err(conflict(Some(actual))),
+        _ => {}
+    }
+    std::fs::create_dir_all(&locations.scratch).map_err(io(&locations.scratch))?;
+    let operation_id = uuid();
+    let name = |kind: &str| {
+        locations.scratch.join(format!(
+            ".{kind}-{}-{}-{operation_id}",
+            identity.namespace, identity.id
+        ))
+    };
+    let (staging, backup, discard) = (name("staging"), name("replace"), name("discard"));
+    let result = stage(source, files, &staging, digest).and_then(|()| {
+        failpoint("staged");
+        commit(
+            &locations,
+            identity,
+            &target,
+            &staging,
+            &backup,
+            &discard,
+            before,
+            digest,
+            options,
+            &operation_id,
+            &lock,
+        )
+    });
+    if result.is_err() {
+        let _ = std::fs::remove_dir_all(&staging);
+    }
+    let operation = result?;
+    drop(lock);
+    Ok(Receipt {
+        operation,
+        identity: identity.clone(),
+        before,
+        after: digest,
+        target,
+    })
+}
+
+/// Copies the files into a new staging directory, syncs them, and checks the staged digest.
+fn stage(
+    source: &Path,
+    files: &[String],
+    staging: &Path,
+    digest: Sha256Digest,
+) -> Result<(), InstallError> {
+    std::fs::create_dir(staging).map_err(io(staging))?;
+    let mut directories = std::collections::BTreeSet::new();
+    for file in files {
+        let from = source.join(file);
+        let to = staging.join(file);
+        if let Some(parent) = to.parent() {
+            std::fs::create_dir_all(parent).map_err(io(parent))?;
+            directories.insert(parent.to_path_buf());
+        }
+        let bytes = std::fs::read(&from).map_err(io(&from))?;
+        crate::fs::write_new_synced(&to, &bytes).map_err(io(&to))?;
+    }
+    for directory in directories.iter().rev() {
+        crate::fs::sync_directory(directory);
+    }
+    crate::fs::sync_directory(staging);
+    let staged = directory_digest(staging).map_err(InstallError::Recovery)?;
+    if staged != digest {
+        return Err(InstallError::Recovery(
+            "package bytes changed during import".to_owned(),
+        ));
+    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn commit(
+    locations: &Locations,
+    identity: &Identity,
+    target: &Path,
+    staging: &Path,
+    backup: &Path,
+    discard: &Path,
+    before: Option<Sha256Digest>,
+    after: Sha256Digest,
+    options: &Options,
+    operation_id: &str,
+    lock: &IdLock,
+) -> Result<Operation, InstallError> {
+    let journal_path = journal::journal_path(&locations.scratch, &identity.id);
+    if let Some(before) = before {
+        let entry = Journal {
+            protocol: journal::PROTOCOL.to_owned(),
+            operation_id: operation_id.to_owned(),
+            target: target.to_path_buf(),
+            staging: staging.to_path_buf(),
+            backup: backup.to_path_buf(),
+            discard: discard.to_path_buf(),
+            installation_scope: options.scope_name().to_owned(),
+            project_directory: match &options.scope {
+                Scope::Project(project) => Some(project.clone()),
+                Scope::Global => None,
+            },
+            namespace: identity.namespace.clone(),
+            id: identity.id.clone(),
+            before_package_digest: before.hex(),
+            after_package_digest: after.hex(),
+        };
+        journal::write(&journal_path, &entry).map_err(io(&journal_path))?;
+        failpoint("journal-written");
+        let moved = lock
+            .check()
+            .map_err(InstallError::Lock)
+            .and_then(|()| std::fs::rename(target, backup).map_err(io(target)));
+        if let Err(error) = moved {
+            let _ = journal::reconcile(&journal_path);
+            return Err(error);
+        }
+        crate::fs::sync_directory(&locations.scratch);
+        failpoint("old-moved");
+    }
+    let namespace_dir = target
+        .parent()
+        .unwrap_or(&locations.packages_root)
+        .to_path_buf();
+    let published = std::fs::create_dir_all(&namespace_dir)
+        .map_err(io(&namespace_dir))
+        .and_then(|()| lock.check().map_err(InstallError::Lock))
+        .and_then(|()| crate::fs::rename_no_replace(staging, target).map_err(io(target)));
+    if let Err(error) = published {
+        if before.is_some() {
+            journal::reconcile(&journal_path).map_err(InstallError::Recovery)?;
+        }
+        return Err(error);
+    }
+    crate::fs::sync_directory(&namespace_dir);
+    crate::fs::sync_directory(&locations.packages_root);
+    failpoint("new-in-place");
+    let installed = directory_digest(target).map_err(InstallError::Recovery)?;
+    if installed != after {
+        if before.is_some() {
+            journal::reconcile(&journal_path).map_err(InstallError::Recovery)?;
+        }
+        return Err(InstallError::Recovery(
+            "the installed package does not have the staged digest".to_owned(),
+        ));
+    }
+    if before.is_some() {
+        std::fs::remove_dir_all(backup).map_err(io(backup))?;
+        crate::fs::sync_directory(&locations.scratch);
+        failpoint("backup-removed");
+        std::fs::remove_file(&journal_path).map_err(io(&journal_path))?;
+        crate::fs::sync_directory(&locations.scratch);
+        return Ok(Operation::Replaced);
+    }
+    Ok(Operation::Installed)
+}
+
+/// Recovers an interrupted replacement of `id` (JNL-1) and removes leftovers of this id.
+fn recover(locations: &Locations, id: &str) -> Result<(), InstallError> {
+    let journal_path = journal::journal_path(&locations.scratch, id);
+    if journal_path.exists() {
+        journal::reconcile(&journal_path).map_err(InstallError::Recovery)?;
+    }
+    // Staging and discard directories of this id left by a crash are never needed again.
+    if let Ok(entries) = std::fs::read_dir(&locations.scratch) {
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let ours = [".staging-", ".discard-"]
+                .iter()
+                .any(|prefix| name.starts_with(prefix) && name.contains(&format!("-{id}-")));
+            if ours {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Reconciles every replacement journal of a scope, each under its id lock (JNL-4, as the
+/// reference does when it lists a scope). Returns the journals that could not be reconciled.
+pub fn recover_scope(locations: &Locations, lock_timeout: Option<Duration>) -> Vec<String> {
+    let mut problems = Vec::new();
+    let Ok(entries) = std::fs::read_dir(&locations.scratch) else {
+        return problems;
+    };
+    let ids: Vec<String> = entries
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            name.strip_prefix(".package-replacement-")
+                .and_then(|rest| rest.strip_suffix(".json"))
+                .map(str::to_owned)
+        })
+        .collect();
+    for id in ids {
+        match IdLock::acquire(&locations.locks, &id, lock_timeout, &mut |_| {}) {
+            Ok(lock) => {
+                if let Err(problem) = recover(locations, &id) {
+                    problems.push(format!("{id}: {problem}"));
+                }
+                drop(lock);
+            }
+            Err(error) => problems.push(format!("{id}: {error}")),
+        }
+    }
+    problems
+}
+
+/// UNQ-1: one id per scope, whatever the namespace.
+fn check_unique(locations: &Locations, identity: &Identity) -> Result<(), InstallError> {
+    for installed in list_scope(locations) {
+        if installed.id == identity.id && installed.namespace != identity.namespace {
+            return Err(InstallError::Duplicate {
+                id: identity.id.clone(),
+                existing: installed.root,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// An installed package as discovery sees it (DSC-1).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Installed {
+    pub namespace: String,
+    pub id: String,
+    pub version: Option<String>,
+    pub package_digest: Option<String>,
+    pub root: PathBuf,
+}
+
+/// Every `<namespace>/<id>` package of a scope, sorted.
+pub fn list_scope(locations: &Locations) -> Vec<Installed> {
+    let mut found = Vec::new();
+    let Ok(namespaces) = std::fs::read_dir(&locations.packages_root) else {
+        return found;
+    };
+    for namespace in namespaces.flatten() {
+        let Ok(ids) = std::fs::read_dir(namespace.path()) else {
+            continue;
+        };
+        for id in ids.flatten() {
+            let root = id.path();
+            if !root.is_dir() {
+                continue;
+            }
+            let manifest = std::fs::read(root.join(crate::manifest::MANIFEST_FILE)).ok();
+            let version = manifest.and_then(|bytes| {
+                crate::version::locate_in_manifest(&String::from_utf8_lossy(&bytes))
+                    .ok()
+                    .map(|(_, version)| version)
+            });
+            found.push(Installed {
+                namespace: namespace.file_name().to_string_lossy().into_owned(),
+                id: id.file_name().to_string_lossy().into_owned(),
+                version,
+                package_digest: directory_digest(&root).ok().map(|digest| digest.hex()),
+                root,
+            });
+        }
+    }
+    found.sort_by(|a, b| (&a.namespace, &a.id).cmp(&(&b.namespace, &b.id)));
+    found
+}
+
+/// Removes the installed package `id` from a scope (UNI-1): under the lock, it is renamed out
+/// of the packages root first (so it disappears at once), then deleted.
+pub fn uninstall(
+    id: &str,
+    options: &Options,
+    on_wait: &mut dyn FnMut(&Path),
+) -> Result<Installed, InstallError> {
+    let locations = options.locations();
+    let lock = IdLock::acquire(&locations.locks, id, options.lock_timeout, on_wait)
+        .map_err(InstallError::Lock)?;
+    recover(&locations, id)?;
+    let installed = list_scope(&locations)
+        .into_iter()
+        .find(|installed| installed.id == id)
+        .ok_or_else(|| InstallError::NotInstalled(id.to_owned()))?;
+    std::fs::create_dir_all(&locations.scratch).map_err(io(&locations.scratch))?;
+    let discard =
+        locations
+            .scratch
+            .join(format!(".discard-{}-{id}-{}", installed.namespace, uuid()));
+    lock.check().map_err(InstallError::Lock)?;
+    std::fs::rename(&installed.root, &discard).map_err(io(&installed.root))?;
+    if let Some(parent) = installed.root.parent() {
+        crate::fs::sync_directory(parent);
+        // An empty namespace directory is removed too; discovery does not need it.
+        let _ = std::fs::remove_dir(parent);
+    }
+    std::fs::remove_dir_all(&discard).map_err(io(&discard))?;
+    drop(lock);
+    Ok(installed)
+}

@@ -5,6 +5,7 @@ mod cli;
 mod corpus;
 mod ecosystem;
 mod fixtures;
+mod install;
 mod pack;
 mod robustness;
 mod scaffold;

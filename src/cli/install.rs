@@ -1,0 +1,328 @@
+//! `squad install`, `squad uninstall` and `squad list`.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use super::report::print_diagnostics;
+use super::validate::is_archive;
+use super::{DataFormat, ExitStatus};
+use crate::digest::Sha256Digest;
+use crate::install::scope::{Locations, Scope};
+use crate::install::{
+    InstallError, Operation, Options, install_archive, install_folder, list_scope, recover_scope,
+    uninstall,
+};
+use crate::output::Printer;
+
+/// Which scope to work in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ScopeArg {
+    /// `<project>/.opencorvus/expert-squads`.
+    Project,
+    /// `<OPENCORVUS_HOME or the per-OS data directory>/config/expert-squads`.
+    Global,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ScopeArgs {
+    /// The scope.
+    #[arg(long, value_enum)]
+    pub scope: ScopeArg,
+
+    /// The project directory for `--scope project` [default: the current directory].
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
+
+    /// Give up waiting for another install of the same id after this many seconds.
+    #[arg(long, value_name = "SECONDS")]
+    pub lock_timeout: Option<u64>,
+}
+
+/// Install a package folder or a `squad pack` archive into a project or the global scope.
+///
+/// The package is validated, copied into a staging directory beside the scope's packages, checked
+/// again, and renamed into place; an existing installation is replaced only with `--expect`
+/// equal to its digest, and identical bytes are "unchanged". Installing never activates a package.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  squad install my-squad --scope project
+  squad install my-squad-expert-squad.zip --scope global
+  squad install my-squad --scope project --expect <digest of the installed version>")]
+pub struct InstallArgs {
+    /// A package folder or a `.zip` made by `squad pack`.
+    #[arg(value_name = "SOURCE")]
+    pub source: PathBuf,
+
+    #[command(flatten)]
+    pub scope: ScopeArgs,
+
+    /// Replace the installed package only if its digest is this one.
+    #[arg(long, value_name = "DIGEST")]
+    pub expect: Option<String>,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DataFormat::Human)]
+    pub format: DataFormat,
+}
+
+/// Remove an installed package from a scope.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Example:
+  squad uninstall my-squad --scope project")]
+pub struct UninstallArgs {
+    /// The package id.
+    #[arg(value_name = "ID")]
+    pub id: String,
+
+    #[command(flatten)]
+    pub scope: ScopeArgs,
+}
+
+/// List installed packages with their versions and digests.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  squad list
+  squad list --scope global --format json")]
+pub struct ListArgs {
+    /// Only this scope [default: the project and the global scope].
+    #[arg(long, value_enum)]
+    pub scope: Option<ScopeArg>,
+
+    /// The project directory [default: the current directory].
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DataFormat::Human)]
+    pub format: DataFormat,
+}
+
+fn scope_of(scope: ScopeArg, project: Option<&Path>) -> Scope {
+    match scope {
+        ScopeArg::Project => Scope::Project(
+            project
+                .map(Path::to_path_buf)
+                .unwrap_or_else(|| PathBuf::from("."))
+                .canonicalize()
+                .unwrap_or_else(|_| {
+                    project
+                        .map(Path::to_path_buf)
+                        .unwrap_or_else(|| PathBuf::from("."))
+                }),
+        ),
+        ScopeArg::Global => Scope::Global,
+    }
+}
+
+fn options(
+    scope: &ScopeArgs,
+    expect: Option<Sha256Digest>,
+    printer: &Printer,
+) -> Result<Options, ExitStatus> {
+    let Some(root) = crate::env::opencorvus_root() else {
+        printer.error(
+            "cannot tell where OpenCorvus keeps its data",
+            Some("set OPENCORVUS_HOME to an absolute directory"),
+        );
+        return Err(ExitStatus::Error);
+    };
+    Ok(Options {
+        scope: scope_of(scope.scope, scope.project.as_deref()),
+        opencorvus_root: root,
+        expect,
+        lock_timeout: scope.lock_timeout.map(Duration::from_secs),
+    })
+}
+
+fn waiting(printer: &Printer) -> impl FnMut(&Path) + '_ {
+    move |lock: &Path| {
+        printer.status(
+            "Blocking",
+            &format!("waiting for the install lock `{}`", lock.display()),
+        )
+    }
+}
+
+fn report_error(printer: &Printer, error: InstallError) -> ExitStatus {
+    match error {
+        InstallError::Invalid(report) => {
+            let shown = report.root.display().to_string();
+            print_diagnostics(printer, &shown, &report.diagnostics, &report.sources);
+            printer.error(
+                "the package is invalid; nothing was installed",
+                Some("run `squad validate` for details"),
+            );
+            ExitStatus::Failure
+        }
+        InstallError::Conflict { .. } => {
+            printer.error(
+                &error.to_string(),
+                Some("pass --expect with the installed digest (see `squad list`) to replace it"),
+            );
+            ExitStatus::Failure
+        }
+        error @ (InstallError::Archive(_)
+        | InstallError::BuiltinId(_)
+        | InstallError::Duplicate { .. }
+        | InstallError::NotInstalled(_)) => {
+            printer.error(&error.to_string(), None);
+            ExitStatus::Failure
+        }
+        error => {
+            printer.error(&error.to_string(), None);
+            ExitStatus::Error
+        }
+    }
+}
+
+pub fn run_install(args: &InstallArgs, printer: &Printer) -> ExitStatus {
+    let expect = match args.expect.as_deref().map(Sha256Digest::parse) {
+        Some(None) => {
+            printer.error(
+                "--expect takes a package digest: 64 lowercase hex characters",
+                None,
+            );
+            return ExitStatus::Error;
+        }
+        Some(Some(digest)) => Some(digest),
+        None => None,
+    };
+    let options = match options(&args.scope, expect, printer) {
+        Ok(options) => options,
+        Err(status) => return status,
+    };
+    let mut wait = waiting(printer);
+    let result = if is_archive(&args.source) {
+        install_archive(&args.source, &options, &mut wait)
+    } else {
+        install_folder(&args.source, &options, &mut wait)
+    };
+    let receipt = match result {
+        Ok(receipt) => receipt,
+        Err(error) => return report_error(printer, error),
+    };
+    match args.format {
+        DataFormat::Json => {
+            let document = serde_json::json!({
+                "schema_version": crate::diag::json::SCHEMA_VERSION,
+                "type": "install",
+                "operation": receipt.operation,
+                "namespace": receipt.identity.namespace,
+                "id": receipt.identity.id,
+                "version": receipt.identity.version,
+                "before": receipt.before.map(|digest| digest.hex()),
+                "after": receipt.after.hex(),
+                "target": receipt.target,
+            });
+            printer.data(&(serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"));
+        }
+        DataFormat::Human => {
+            let verb = match receipt.operation {
+                Operation::Installed => "Installed",
+                Operation::Unchanged => "Unchanged",
+                Operation::Replaced => "Replaced",
+            };
+            printer.status(
+                verb,
+                &format!(
+                    "{}/{} {} at {}",
+                    receipt.identity.namespace,
+                    receipt.identity.id,
+                    receipt.identity.version,
+                    receipt.target.display()
+                ),
+            );
+            printer.data(&format!("{}\n", receipt.after));
+        }
+    }
+    ExitStatus::Success
+}
+
+pub fn run_uninstall(args: &UninstallArgs, printer: &Printer) -> ExitStatus {
+    let options = match options(&args.scope, None, printer) {
+        Ok(options) => options,
+        Err(status) => return status,
+    };
+    match uninstall(&args.id, &options, &mut waiting(printer)) {
+        Ok(removed) => {
+            printer.status(
+                "Removed",
+                &format!(
+                    "{}/{} from {}",
+                    removed.namespace,
+                    removed.id,
+                    removed.root.display()
+                ),
+            );
+            ExitStatus::Success
+        }
+        Err(error) => report_error(printer, error),
+    }
+}
+
+pub fn run_list(args: &ListArgs, printer: &Printer) -> ExitStatus {
+    let Some(root) = crate::env::opencorvus_root() else {
+        printer.error(
+            "cannot tell where OpenCorvus keeps its data",
+            Some("set OPENCORVUS_HOME to an absolute directory"),
+        );
+        return ExitStatus::Error;
+    };
+    let scopes: Vec<(&str, Scope)> = match args.scope {
+        Some(ScopeArg::Project) => vec![(
+            "project",
+            scope_of(ScopeArg::Project, args.project.as_deref()),
+        )],
+        Some(ScopeArg::Global) => vec![("global", Scope::Global)],
+        None => vec![
+            (
+                "project",
+                scope_of(ScopeArg::Project, args.project.as_deref()),
+            ),
+            ("global", Scope::Global),
+        ],
+    };
+    let mut rows = Vec::new();
+    for (name, scope) in &scopes {
+        let locations = Locations::new(scope, &root);
+        for problem in recover_scope(&locations, Some(Duration::from_secs(30))) {
+            printer.human(&format!(
+                "warning: interrupted replacement not recovered: {problem}\n"
+            ));
+        }
+        for installed in list_scope(&locations) {
+            rows.push((*name, installed));
+        }
+    }
+    match args.format {
+        DataFormat::Json => {
+            let packages: Vec<serde_json::Value> = rows
+                .iter()
+                .map(|(scope, installed)| {
+                    let mut value = serde_json::to_value(installed).unwrap_or_default();
+                    value["scope"] = serde_json::json!(scope);
+                    value
+                })
+                .collect();
+            let document = serde_json::json!({ "schema_version": crate::diag::json::SCHEMA_VERSION, "type": "list", "packages": packages });
+            printer.data(&(serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"));
+        }
+        DataFormat::Human => {
+            let mut text = String::new();
+            for (scope, installed) in &rows {
+                text.push_str(&format!(
+                    "{scope:<8} {}/{} {} {}\n",
+                    installed.namespace,
+                    installed.id,
+                    installed.version.as_deref().unwrap_or("-"),
+                    installed
+                        .package_digest
+                        .as_deref()
+                        .unwrap_or("(unreadable)")
+                ));
+            }
+            printer.data(&text);
+        }
+    }
+    ExitStatus::Success
+}

@@ -1,0 +1,489 @@
+//! `squad install`, `uninstall` and `list` with real processes: flows, refusals, every corpus
+//! package from its folder and its archive, kills at every phase, and concurrent installs.
+
+use std::fs;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use crate::support::{copy_tree, corpus, fixtures, text};
+
+/// A sandbox: a project directory and an OpenCorvus home.
+struct Sandbox {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+}
+
+impl Sandbox {
+    fn new() -> Sandbox {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_path_buf();
+        fs::create_dir_all(root.join("project")).unwrap();
+        fs::create_dir_all(root.join("home")).unwrap();
+        Sandbox { _dir: dir, root }
+    }
+
+    fn command(&self, args: &[&str]) -> Command {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_squad"));
+        command
+            .args(args)
+            .current_dir(self.root.join("project"))
+            .env_clear()
+            .env("HOME", self.root.join("home"))
+            .env("OPENCORVUS_HOME", self.root.join("home/opencorvus"))
+            .env("NO_COLOR", "1");
+        command
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        self.command(args).output().unwrap()
+    }
+
+    fn packages_root(&self) -> PathBuf {
+        self.root.join("project/.opencorvus/expert-squads")
+    }
+
+    fn target(&self, namespace: &str, id: &str) -> PathBuf {
+        self.packages_root().join(namespace).join(id)
+    }
+
+    fn digest(&self, path: &Path) -> String {
+        let output = self.run(&["digest", path.to_str().unwrap()]);
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+        text(&output.stdout).trim().to_owned()
+    }
+
+    /// A copy of a fixture package inside the sandbox, optionally with an edited README.
+    fn package(&self, fixture: &str, name: &str, readme_extra: &str) -> PathBuf {
+        let path = self.root.join(name);
+        copy_tree(&fixtures().join(fixture), &path);
+        if !readme_extra.is_empty() {
+            let readme = path.join("README.md");
+            let mut text = fs::read_to_string(&readme).unwrap();
+            text.push_str(readme_extra);
+            fs::write(readme, text).unwrap();
+        }
+        path
+    }
+}
+
+/// Every path under a directory, relative, sorted.
+fn listing(root: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut pending = vec![root.to_path_buf()];
+    while let Some(directory) = pending.pop() {
+        let Ok(entries) = fs::read_dir(&directory) else {
+            continue;
+        };
+        for entry in entries {
+            let path = entry.unwrap().path();
+            out.push(
+                path.strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned(),
+            );
+            if path.is_dir() && !path.is_symlink() {
+                pending.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn install_replace_list_uninstall() {
+    let sandbox = Sandbox::new();
+    let v1 = sandbox.package("valid/minimal", "v1", "");
+    let v2 = sandbox.package("valid/minimal", "v2", "more\n");
+    let (d1, d2) = (sandbox.digest(&v1), sandbox.digest(&v2));
+    let install = |source: &Path, extra: &[&str]| {
+        let mut args = vec!["install", source.to_str().unwrap(), "--scope", "project"];
+        args.extend_from_slice(extra);
+        sandbox.run(&args)
+    };
+    let output = install(&v1, &[]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert!(text(&output.stderr).contains("Installed acme/minimal-squad"));
+    assert_eq!(sandbox.digest(&sandbox.target("acme", "minimal-squad")), d1);
+    // Same bytes: unchanged, nothing written.
+    let output = install(&v1, &[]);
+    assert!(
+        text(&output.stderr).contains("Unchanged"),
+        "{}",
+        text(&output.stderr)
+    );
+    // Other bytes without --expect, or with a wrong one: a conflict naming both digests.
+    let output = install(&v2, &[]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        text(&output.stderr).contains(&format!("installation digest is {d1}, expected absent"))
+    );
+    let output = install(&v2, &["--expect", &d2]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(text(&output.stderr).contains(&format!("expected {d2}")));
+    // The right --expect replaces.
+    let output = install(&v2, &["--expect", &d1]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert!(text(&output.stderr).contains("Replaced"));
+    assert_eq!(sandbox.digest(&sandbox.target("acme", "minimal-squad")), d2);
+    // Only <namespace>/<id> directories in the packages root; no leftovers in scratch.
+    assert_eq!(
+        listing(&sandbox.packages_root())[..2],
+        ["acme".to_owned(), "acme/minimal-squad".to_owned()]
+    );
+    assert!(
+        listing(
+            &sandbox
+                .root
+                .join("project/.opencorvus/expert-squad-staging")
+        )
+        .is_empty()
+    );
+    let list = sandbox.run(&["list", "--format", "json"]);
+    let document: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+    assert_eq!(document["packages"][0]["package_digest"], d2);
+    assert_eq!(document["packages"][0]["scope"], "project");
+    let output = sandbox.run(&["uninstall", "minimal-squad", "--scope", "project"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert!(!sandbox.target("acme", "minimal-squad").exists());
+    assert_eq!(
+        sandbox
+            .run(&["uninstall", "minimal-squad", "--scope", "project"])
+            .status
+            .code(),
+        Some(1)
+    );
+}
+
+#[test]
+fn refusals_write_nothing() {
+    let sandbox = Sandbox::new();
+    let before = listing(&sandbox.root.join("project"));
+    // An invalid package.
+    let invalid = sandbox.package("invalid/dangling-ref--skill", "invalid", "");
+    assert_eq!(
+        sandbox
+            .run(&["install", invalid.to_str().unwrap(), "--scope", "project"])
+            .status
+            .code(),
+        Some(1)
+    );
+    // A built-in id.
+    let builtin = sandbox.package("valid/accepted--builtin-id-warning", "builtin", "");
+    let output = sandbox.run(&["install", builtin.to_str().unwrap(), "--scope", "project"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(text(&output.stderr).contains("built-in"));
+    // Hostile archives.
+    for archive in [
+        "zip-slip-dotdot.zip",
+        "symlink-entry.zip",
+        "bomb-64mib.zip",
+        "crc-mismatch.zip",
+        "duplicate-same-bytes.zip",
+    ] {
+        let path = crate::support::repo()
+            .join("tests/fixtures/archives")
+            .join(archive);
+        if !path.exists() {
+            continue;
+        }
+        let output = sandbox.run(&["install", path.to_str().unwrap(), "--scope", "project"]);
+        assert_eq!(
+            output.status.code(),
+            Some(1),
+            "{archive}: {}",
+            text(&output.stderr)
+        );
+    }
+    assert_eq!(listing(&sandbox.root.join("project")), before);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_link_at_the_target_is_refused_and_not_followed() {
+    let sandbox = Sandbox::new();
+    let package = sandbox.package("valid/minimal", "pkg", "");
+    let outside = sandbox.root.join("outside");
+    fs::create_dir_all(&outside).unwrap();
+    fs::create_dir_all(sandbox.packages_root().join("acme")).unwrap();
+    std::os::unix::fs::symlink(&outside, sandbox.target("acme", "minimal-squad")).unwrap();
+    let output = sandbox.run(&["install", package.to_str().unwrap(), "--scope", "project"]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
+    assert!(listing(&outside).is_empty());
+}
+
+#[test]
+fn an_id_is_unique_across_namespaces_in_a_scope() {
+    let sandbox = Sandbox::new();
+    let first = sandbox.package("valid/minimal", "first", "");
+    let second = sandbox.package("valid/minimal", "second", "");
+    let manifest = second.join("expert-squad.jsonc");
+    fs::write(
+        &manifest,
+        fs::read_to_string(&manifest)
+            .unwrap()
+            .replace("\"namespace\": \"acme\"", "\"namespace\": \"other\""),
+    )
+    .unwrap();
+    assert_eq!(
+        sandbox
+            .run(&["install", first.to_str().unwrap(), "--scope", "project"])
+            .status
+            .code(),
+        Some(0)
+    );
+    let output = sandbox.run(&["install", second.to_str().unwrap(), "--scope", "project"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(text(&output.stderr).contains("unique across namespaces"));
+}
+
+#[test]
+fn every_corpus_package_installs_from_its_folder_and_its_archive() {
+    let sandbox = Sandbox::new();
+    let mut packages: Vec<PathBuf> = fs::read_dir(corpus())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    packages.sort();
+    let builtin = ["base", "advanced", "research-studio", "squad-sdk"];
+    let options = |scope| squad::install::Options {
+        scope,
+        opencorvus_root: sandbox.root.join("home/opencorvus"),
+        expect: None,
+        lock_timeout: Some(std::time::Duration::from_secs(30)),
+    };
+    let project = squad::install::scope::Scope::Project(sandbox.root.join("project"));
+    let global = squad::install::scope::Scope::Global;
+    let mut installed = 0;
+    for package in &packages {
+        let name = package.file_name().unwrap().to_string_lossy().into_owned();
+        if builtin.contains(&name.as_str()) {
+            continue;
+        }
+        let receipt =
+            squad::install::install_folder(package, &options(project.clone()), &mut |_| {})
+                .unwrap();
+        assert_eq!(
+            receipt.operation,
+            squad::install::Operation::Installed,
+            "{name}"
+        );
+        let report = squad::package::validate(package).unwrap();
+        let archive = sandbox.root.join(format!("{name}.zip"));
+        squad::pack::pack(
+            &report,
+            &archive,
+            false,
+            &squad::archive::reader::Limits::REFERENCE,
+        )
+        .unwrap();
+        let from_archive =
+            squad::install::install_archive(&archive, &options(global.clone()), &mut |_| {})
+                .unwrap();
+        assert_eq!(
+            from_archive.after, receipt.after,
+            "{name}: the archive installs the same bytes"
+        );
+        installed += 1;
+    }
+    assert!(installed >= 100);
+    // Nothing but <namespace>/<id> directories in either packages root.
+    for root in [
+        sandbox.packages_root(),
+        sandbox.root.join("home/opencorvus/config/expert-squads"),
+    ] {
+        for entry in listing(&root) {
+            let depth = entry.matches('/').count();
+            assert!(
+                depth >= 1 || fs::metadata(root.join(&entry)).unwrap().is_dir(),
+                "{entry}"
+            );
+        }
+    }
+}
+
+const PHASES: [&str; 6] = [
+    "locked",
+    "staged",
+    "journal-written",
+    "old-moved",
+    "new-in-place",
+    "backup-removed",
+];
+
+#[cfg(unix)]
+#[test]
+fn killed_installs_never_leave_a_partial_package() {
+    let sandbox = Sandbox::new();
+    let versions = [
+        sandbox.package("valid/minimal", "v0", ""),
+        sandbox.package("valid/minimal", "v1", "another revision\n"),
+    ];
+    let digests = [sandbox.digest(&versions[0]), sandbox.digest(&versions[1])];
+    let target = sandbox.target("acme", "minimal-squad");
+    assert_eq!(
+        sandbox
+            .run(&[
+                "install",
+                versions[0].to_str().unwrap(),
+                "--scope",
+                "project"
+            ])
+            .status
+            .code(),
+        Some(0)
+    );
+    let mut kills = 0;
+    for round in 0..34 {
+        for phase in PHASES {
+            // The installed version, after any recovery.
+            let list = sandbox
+                .command(&["list", "--scope", "project", "--format", "json"])
+                .env("SQUAD_LOCK_STALE_MS", "100")
+                .output()
+                .unwrap();
+            let document: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+            let current = document["packages"][0]["package_digest"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned();
+            let installed = digests
+                .iter()
+                .position(|digest| *digest == current)
+                .unwrap_or_else(|| {
+                    panic!("round {round} {phase}: installed digest `{current}` is neither version")
+                });
+            let next = 1 - installed;
+            let mut child = sandbox
+                .command(&[
+                    "install",
+                    versions[next].to_str().unwrap(),
+                    "--scope",
+                    "project",
+                    "--expect",
+                    &digests[installed],
+                    "--lock-timeout",
+                    "20",
+                ])
+                .env("SQUAD_FAILPOINT", phase)
+                .env("SQUAD_LOCK_STALE_MS", "100")
+                .stderr(Stdio::piped())
+                .stdout(Stdio::null())
+                .spawn()
+                .unwrap();
+            let mut reader = BufReader::new(child.stderr.take().unwrap());
+            let mut line = String::new();
+            let mut reached = false;
+            while reader.read_line(&mut line).unwrap_or(0) > 0 {
+                if line.contains("failpoint") {
+                    reached = true;
+                    break;
+                }
+                line.clear();
+            }
+            assert!(reached, "round {round}: phase {phase} was never reached");
+            child.kill().unwrap();
+            child.wait().unwrap();
+            kills += 1;
+            // Never a partial package: absent (only while the old one is set aside) or complete.
+            if target.exists() {
+                let digest = sandbox.digest(&target);
+                assert!(
+                    digests.contains(&digest),
+                    "round {round} {phase}: partial package {digest}"
+                );
+            } else {
+                assert_eq!(
+                    phase, "old-moved",
+                    "round {round}: the package vanished at {phase}"
+                );
+            }
+        }
+    }
+    assert!(kills >= 200);
+    // A final recovery leaves exactly one complete version and no scratch leftovers.
+    let list = sandbox
+        .command(&["list", "--scope", "project", "--format", "json"])
+        .env("SQUAD_LOCK_STALE_MS", "100")
+        .output()
+        .unwrap();
+    let document: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+    assert!(
+        digests
+            .iter()
+            .any(|d| d == document["packages"][0]["package_digest"].as_str().unwrap())
+    );
+    let scratch = listing(
+        &sandbox
+            .root
+            .join("project/.opencorvus/expert-squad-staging"),
+    );
+    assert!(
+        scratch.iter().all(|name| name.starts_with(".staging-")),
+        "{scratch:?}"
+    );
+}
+
+#[test]
+fn concurrent_installs_serialise() {
+    let sandbox = Sandbox::new();
+    let package = sandbox.package("valid/minimal", "same", "");
+    let children: Vec<_> = (0..8)
+        .map(|_| {
+            sandbox
+                .command(&["install", package.to_str().unwrap(), "--scope", "project"])
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let outcomes: Vec<String> = children
+        .into_iter()
+        .map(|child| text(&child.wait_with_output().unwrap().stderr))
+        .collect();
+    assert_eq!(
+        outcomes.iter().filter(|o| o.contains("Installed")).count(),
+        1,
+        "{outcomes:?}"
+    );
+    assert_eq!(
+        outcomes.iter().filter(|o| o.contains("Unchanged")).count(),
+        7,
+        "{outcomes:?}"
+    );
+
+    // Eight different packages at once: all installed.
+    let packages: Vec<PathBuf> = (0..8)
+        .map(|index| {
+            let path = sandbox.package("valid/minimal", &format!("p{index}"), "");
+            let manifest = path.join("expert-squad.jsonc");
+            fs::write(
+                &manifest,
+                fs::read_to_string(&manifest)
+                    .unwrap()
+                    .replace("minimal-squad", &format!("squad-{index}")),
+            )
+            .unwrap();
+            path
+        })
+        .collect();
+    let children: Vec<_> = packages
+        .iter()
+        .map(|path| {
+            sandbox
+                .command(&["install", path.to_str().unwrap(), "--scope", "global"])
+                .output()
+        })
+        .collect();
+    for output in children {
+        let output = output.unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    }
+    let list = sandbox.run(&["list", "--scope", "global", "--format", "json"]);
+    let document: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+    assert_eq!(document["packages"].as_array().unwrap().len(), 8);
+}
