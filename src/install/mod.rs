@@ -264,6 +264,24 @@ fn publish(
     failpoint("locked");
     recover(&locations, &identity.id)?;
     check_unique(&locations, identity)?;
+    // Never write through a link: not at the packages root, the namespace directory or the
+    // target (security-cases #36).
+    for directory in [
+        &locations.packages_root,
+        &target.parent().unwrap_or(&target).to_path_buf(),
+    ] {
+        if directory
+            .symlink_metadata()
+            .is_ok_and(|metadata| metadata.file_type().is_symlink() || !metadata.is_dir())
+        {
+            return Err(InstallError::Io(
+                directory.to_path_buf(),
+                std::io::Error::other(
+                    "is a link or not a directory; refusing to install through it",
+                ),
+            ));
+        }
+    }
     let before = match target.symlink_metadata() {
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
         Err(error) => return Err(InstallError::Io(target.clone(), error)),

@@ -214,6 +214,39 @@ fn a_link_at_the_target_is_refused_and_not_followed() {
     assert!(listing(&outside).is_empty());
 }
 
+#[cfg(unix)]
+#[test]
+fn a_linked_namespace_directory_is_refused() {
+    let sandbox = Sandbox::new();
+    let package = sandbox.package("valid/minimal", "pkg", "");
+    let outside = sandbox.root.join("outside");
+    fs::create_dir_all(&outside).unwrap();
+    fs::create_dir_all(sandbox.packages_root()).unwrap();
+    std::os::unix::fs::symlink(&outside, sandbox.packages_root().join("acme")).unwrap();
+    let output = sandbox.run(&["install", package.to_str().unwrap(), "--scope", "project"]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
+    assert!(listing(&outside).is_empty());
+}
+
+#[test]
+fn an_existing_empty_directory_or_file_at_the_target_is_never_replaced() {
+    let sandbox = Sandbox::new();
+    let package = sandbox.package("valid/minimal", "pkg", "");
+    let target = sandbox.target("acme", "minimal-squad");
+    fs::create_dir_all(&target).unwrap();
+    let output = sandbox.run(&["install", package.to_str().unwrap(), "--scope", "project"]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    assert!(
+        listing(&target).is_empty(),
+        "the empty directory was replaced"
+    );
+    fs::remove_dir(&target).unwrap();
+    fs::write(&target, "a file").unwrap();
+    let output = sandbox.run(&["install", package.to_str().unwrap(), "--scope", "project"]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
+    assert_eq!(fs::read_to_string(&target).unwrap(), "a file");
+}
+
 #[test]
 fn an_id_is_unique_across_namespaces_in_a_scope() {
     let sandbox = Sandbox::new();
