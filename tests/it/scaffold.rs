@@ -78,6 +78,25 @@ fn every_template_scaffolds_a_valid_package_that_packs() {
             let archive = format!("{dir}.zip");
             let output = squad(&["pack", &dir, "-o", &archive], work.path(), home.path());
             assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+            // Installs into a temporary project, from the folder and from the archive.
+            let project = work.path().join(format!("project-{dir}"));
+            fs::create_dir_all(&project).unwrap();
+            for source in [work.path().join(&dir), work.path().join(&archive)] {
+                let scope_project = project.to_str().unwrap();
+                let output = squad(
+                    &[
+                        "install",
+                        source.to_str().unwrap(),
+                        "--scope",
+                        "project",
+                        "--project",
+                        scope_project,
+                    ],
+                    work.path(),
+                    home.path(),
+                );
+                assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+            }
         }
     }
     assert!(hidden_entries(work.path()).is_empty());
