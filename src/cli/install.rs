@@ -154,6 +154,13 @@ fn report_error(printer: &Printer, error: InstallError) -> ExitStatus {
             );
             ExitStatus::Failure
         }
+        InstallError::ProjectHasId { .. } => {
+            printer.error(
+                &error.to_string(),
+                Some("a project may override a global package only if the global one came first; uninstall it from that project, or install globally before"),
+            );
+            ExitStatus::Failure
+        }
         InstallError::Conflict { .. } => {
             printer.error(
                 &error.to_string(),
@@ -324,5 +331,99 @@ pub fn run_list(args: &ListArgs, printer: &Printer) -> ExitStatus {
             printer.data(&text);
         }
     }
+    ExitStatus::Success
+}
+
+/// Select the package the project's Orchestrator uses: writes `prompt_profile.active` in
+/// `<project>/.opencorvus/opencorvus.jsonc`, keeping every other byte. Installing never does this.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Example:
+  squad activate my-squad")]
+pub struct ActivateArgs {
+    /// The package id (installed in the project or globally, or a built-in id).
+    #[arg(value_name = "ID")]
+    pub id: String,
+
+    /// The project directory [default: the current directory].
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
+}
+
+pub fn run_activate(args: &ActivateArgs, printer: &Printer) -> ExitStatus {
+    let Some(root) = crate::env::opencorvus_root() else {
+        printer.error(
+            "cannot tell where OpenCorvus keeps its data",
+            Some("set OPENCORVUS_HOME to an absolute directory"),
+        );
+        return ExitStatus::Error;
+    };
+    if let Some((_, problem)) =
+        crate::manifest::id_problem(&args.id, crate::manifest::IdKind::Package)
+    {
+        printer.error(&format!("invalid id: {problem}"), None);
+        return ExitStatus::Error;
+    }
+    let Scope::Project(project) = scope_of(ScopeArg::Project, args.project.as_deref()) else {
+        return ExitStatus::Error;
+    };
+    let builtin = crate::manifest::BUILTIN_PACKAGE_IDS.contains(&args.id.as_str());
+    let available = builtin
+        || [Scope::Project(project.clone()), Scope::Global]
+            .iter()
+            .any(|scope| {
+                list_scope(&Locations::new(scope, &root))
+                    .iter()
+                    .any(|installed| installed.id == args.id)
+            });
+    if !available {
+        printer.error(
+            &format!("`{}` is not installed in this project or globally", args.id),
+            Some("install it first with `squad install`"),
+        );
+        return ExitStatus::Failure;
+    }
+    let config = crate::install::activate::config_path(&project);
+    let existing = std::fs::read_to_string(&config).ok();
+    let text = match crate::install::activate::set_active(existing.as_deref(), &args.id) {
+        Ok(text) => text,
+        Err(message) => {
+            printer.error(&format!("`{}`: {message}", config.display()), None);
+            return ExitStatus::Failure;
+        }
+    };
+    let written = config
+        .parent()
+        .map_or(Ok(()), std::fs::create_dir_all)
+        .and_then(|()| crate::fs::replace_file(&config, text.as_bytes()));
+    if let Err(error) = written {
+        printer.error(
+            &format!("cannot write `{}`: {error}", config.display()),
+            None,
+        );
+        return ExitStatus::Error;
+    }
+    let _ = crate::install::projects::register(&root, &project);
+    printer.status("Activated", &format!("{} in {}", args.id, config.display()));
+    ExitStatus::Success
+}
+
+/// List the project directories squad has worked in; global installs check their ids.
+#[derive(Debug, clap::Args)]
+pub struct ProjectsArgs {}
+
+pub fn run_projects(_args: &ProjectsArgs, printer: &Printer) -> ExitStatus {
+    let Some(root) = crate::env::opencorvus_root() else {
+        printer.error(
+            "cannot tell where OpenCorvus keeps its data",
+            Some("set OPENCORVUS_HOME to an absolute directory"),
+        );
+        return ExitStatus::Error;
+    };
+    let mut text = String::new();
+    for project in crate::install::projects::registered(&root) {
+        let note = if project.is_dir() { "" } else { "  (missing)" };
+        text.push_str(&format!("{}{note}\n", project.display()));
+    }
+    printer.data(&text);
     ExitStatus::Success
 }

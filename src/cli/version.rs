@@ -108,7 +108,7 @@ fn bump(path: &Path, printer: &Printer) -> ExitStatus {
             return ExitStatus::Failure;
         }
     };
-    if let Err(error) = replace_file(&manifest, rewritten.as_bytes()) {
+    if let Err(error) = crate::fs::replace_file(&manifest, rewritten.as_bytes()) {
         printer.error(
             &format!("cannot write `{}`: {error}", manifest.display()),
             None,
@@ -118,34 +118,6 @@ fn bump(path: &Path, printer: &Printer) -> ExitStatus {
     printer.status("Bumped", &format!("{current} -> {next}"));
     printer.data(&format!("{next}\n"));
     ExitStatus::Success
-}
-
-/// Replaces a file atomically: a synced temporary file beside it, renamed over it, keeping its
-/// permissions.
-fn replace_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let directory = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let temporary = directory.join(format!(".{name}.tmp-{}", std::process::id()));
-    let _ = std::fs::remove_file(&temporary);
-    let result = (|| {
-        crate::fs::write_new_synced(&temporary, bytes)?;
-        if let Ok(metadata) = std::fs::metadata(path) {
-            std::fs::set_permissions(&temporary, metadata.permissions())?;
-        }
-        std::fs::rename(&temporary, path)?;
-        crate::fs::sync_directory(directory);
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temporary);
-    }
-    result
 }
 
 fn check(path: &Path, published: Option<&Path>, printer: &Printer) -> ExitStatus {

@@ -5,11 +5,14 @@
 //! replacement first writes a durable journal and moves the old package aside, so a crash at any
 //! point leaves either the old or the new package in place, never a mix.
 //!
-//! Not yet here: `activate`, registered projects and the global-install check against them
-//! (GLB-3/GLB-4), exact-revision expectations for archives, and receipts for `verify`.
+//! Project directories are registered as `squad` works in them, and a global install is refused
+//! when a registered project has the id installed (GLB-3, GLB-4). Not yet here: exact-revision
+//! expectations for archives, and receipts for `verify`.
 
+pub mod activate;
 pub mod journal;
 pub mod lock;
+pub mod projects;
 pub mod scope;
 
 use std::path::{Path, PathBuf};
@@ -61,6 +64,11 @@ pub enum InstallError {
         existing: PathBuf,
     },
     NotInstalled(String),
+    /// GLB-3: a registered project has this id installed.
+    ProjectHasId {
+        project: PathBuf,
+        installed: Box<Installed>,
+    },
     Lock(LockError),
     Recovery(String),
     Io(PathBuf, std::io::Error),
@@ -96,6 +104,15 @@ impl std::fmt::Display for InstallError {
                 existing.display()
             ),
             InstallError::NotInstalled(id) => write!(f, "`{id}` is not installed in this scope"),
+            InstallError::ProjectHasId { project, installed } => write!(
+                f,
+                "project `{}` has `{}/{}` {} ({}) installed; a global install of the same id is refused",
+                project.display(),
+                installed.namespace,
+                installed.id,
+                installed.version.as_deref().unwrap_or("(no version)"),
+                installed.package_digest.as_deref().unwrap_or("unreadable")
+            ),
             InstallError::Lock(error) => error.fmt(f),
             InstallError::Recovery(message) => f.write_str(message),
             InstallError::Io(path, error) => write!(f, "`{}`: {error}", path.display()),
@@ -264,6 +281,12 @@ fn publish(
     failpoint("locked");
     recover(&locations, &identity.id)?;
     check_unique(&locations, identity)?;
+    match &options.scope {
+        Scope::Global => check_projects(options, identity)?,
+        Scope::Project(project) => {
+            let _ = projects::register(&options.opencorvus_root, project);
+        }
+    }
     // Never write through a link: not at the packages root, the namespace directory or the
     // target (security-cases #36).
     for directory in [
@@ -522,6 +545,27 @@ pub fn recover_scope(locations: &Locations, lock_timeout: Option<Duration>) -> V
     problems
 }
 
+/// GLB-3: a global install of an id that a registered project has installed is refused (the
+/// project's copy would shadow it there). Projects that no longer exist are skipped.
+fn check_projects(options: &Options, identity: &Identity) -> Result<(), InstallError> {
+    for project in projects::registered(&options.opencorvus_root) {
+        if !project.is_dir() {
+            continue;
+        }
+        let locations = Locations::new(&Scope::Project(project.clone()), &options.opencorvus_root);
+        if let Some(installed) = list_scope(&locations)
+            .into_iter()
+            .find(|installed| installed.id == identity.id)
+        {
+            return Err(InstallError::ProjectHasId {
+                project,
+                installed: Box::new(installed),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// UNQ-1: one id per scope, whatever the namespace.
 fn check_unique(locations: &Locations, identity: &Identity) -> Result<(), InstallError> {
     for installed in list_scope(locations) {
@@ -587,6 +631,9 @@ pub fn uninstall(
     on_wait: &mut dyn FnMut(&Path),
 ) -> Result<Installed, InstallError> {
     let locations = options.locations();
+    if let Scope::Project(project) = &options.scope {
+        let _ = projects::register(&options.opencorvus_root, project);
+    }
     let lock = IdLock::acquire(&locations.locks, id, options.lock_timeout, on_wait)
         .map_err(InstallError::Lock)?;
     recover(&locations, id)?;

@@ -520,3 +520,81 @@ fn concurrent_installs_serialise() {
     let document: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
     assert_eq!(document["packages"].as_array().unwrap().len(), 8);
 }
+
+#[test]
+fn global_installs_check_registered_projects_and_activate_selects() {
+    let sandbox = Sandbox::new();
+    let package = sandbox.package("valid/minimal", "pkg", "");
+    // A project-scope install registers the project.
+    assert_eq!(
+        sandbox
+            .run(&["install", package.to_str().unwrap(), "--scope", "project"])
+            .status
+            .code(),
+        Some(0)
+    );
+    let projects = text(&sandbox.run(&["projects"]).stdout);
+    assert!(projects.trim_end().ends_with("project"), "{projects}");
+    // GLB-3: the same id globally is refused, naming the project and its revision.
+    let output = sandbox.run(&["install", package.to_str().unwrap(), "--scope", "global"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        text(&output.stderr).contains("has `acme/minimal-squad` 2026.08.20.1"),
+        "{}",
+        text(&output.stderr)
+    );
+    assert!(
+        !sandbox
+            .root
+            .join("home/opencorvus/config/expert-squads/acme")
+            .exists()
+    );
+    // Activate writes prompt_profile.active and keeps the rest of the config.
+    let config = sandbox.root.join("project/.opencorvus/opencorvus.jsonc");
+    fs::write(
+        &config,
+        "// my settings\n{\n  \"model\": \"m\" // keep\n}\n",
+    )
+    .unwrap();
+    let output = sandbox.run(&["activate", "minimal-squad"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let written = fs::read_to_string(&config).unwrap();
+    assert!(
+        written.starts_with("// my settings\n{") && written.contains("\"model\": \"m\" // keep"),
+        "{written}"
+    );
+    let value = squad::jsonc::to_value(&squad::jsonc::parse(&written).unwrap());
+    assert_eq!(value["prompt_profile"]["active"], "minimal-squad");
+    assert_eq!(
+        sandbox.run(&["activate", "not-installed"]).status.code(),
+        Some(1)
+    );
+    // Installing never changes the selection.
+    let other = sandbox.package("valid/minimal", "other", "x\n");
+    let digest = sandbox.digest(&sandbox.target("acme", "minimal-squad"));
+    assert_eq!(
+        sandbox
+            .run(&[
+                "install",
+                other.to_str().unwrap(),
+                "--scope",
+                "project",
+                "--expect",
+                &digest
+            ])
+            .status
+            .code(),
+        Some(0)
+    );
+    assert_eq!(fs::read_to_string(&config).unwrap(), written);
+    // After the project uninstalls it, the global install goes through.
+    assert_eq!(
+        sandbox
+            .run(&["uninstall", "minimal-squad", "--scope", "project"])
+            .status
+            .code(),
+        Some(0)
+    );
+    let output = sandbox.run(&["install", package.to_str().unwrap(), "--scope", "global"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+}
