@@ -289,7 +289,11 @@ fn every_corpus_package_installs_from_its_folder_and_its_archive() {
         lock_timeout: Some(std::time::Duration::from_secs(30)),
     };
     let project = squad::install::scope::Scope::Project(sandbox.root.join("project"));
-    let global = squad::install::scope::Scope::Global;
+    // The archives go to a second project: a global install would be refused, since the first
+    // project (now registered) has every id (GLB-3).
+    let second = sandbox.root.join("second-project");
+    fs::create_dir_all(&second).unwrap();
+    let global = squad::install::scope::Scope::Project(second.clone());
     let mut installed = 0;
     for package in &packages {
         let name = package.file_name().unwrap().to_string_lossy().into_owned();
