@@ -60,6 +60,22 @@ pub struct InstallArgs {
     #[arg(long, value_name = "DIGEST")]
     pub expect: Option<String>,
 
+    /// Refuse unless the source's namespace is this one.
+    #[arg(long, value_name = "NAMESPACE")]
+    pub expect_namespace: Option<String>,
+
+    /// Refuse unless the source's id is this one.
+    #[arg(long, value_name = "ID")]
+    pub expect_id: Option<String>,
+
+    /// Refuse unless the source's version is this one.
+    #[arg(long, value_name = "VERSION")]
+    pub expect_version: Option<String>,
+
+    /// Refuse unless the source's package digest is this one (before anything is written).
+    #[arg(long, value_name = "DIGEST")]
+    pub expect_digest: Option<String>,
+
     /// Output format.
     #[arg(long, value_enum, default_value_t = DataFormat::Human)]
     pub format: DataFormat,
@@ -117,6 +133,7 @@ fn scope_of(scope: ScopeArg, project: Option<&Path>) -> Scope {
 fn options(
     scope: &ScopeArgs,
     expect: Option<Sha256Digest>,
+    exact: crate::install::Exact,
     printer: &Printer,
 ) -> Result<Options, ExitStatus> {
     let Some(root) = crate::env::opencorvus_root() else {
@@ -131,6 +148,7 @@ fn options(
         opencorvus_root: root,
         expect,
         lock_timeout: scope.lock_timeout.map(Duration::from_secs),
+        exact,
     })
 }
 
@@ -168,7 +186,8 @@ fn report_error(printer: &Printer, error: InstallError) -> ExitStatus {
             );
             ExitStatus::Failure
         }
-        error @ (InstallError::Archive(_)
+        error @ (InstallError::Mismatch { .. }
+        | InstallError::Archive(_)
         | InstallError::BuiltinId(_)
         | InstallError::Duplicate { .. }
         | InstallError::NotInstalled(_)) => {
@@ -194,7 +213,23 @@ pub fn run_install(args: &InstallArgs, printer: &Printer) -> ExitStatus {
         Some(Some(digest)) => Some(digest),
         None => None,
     };
-    let options = match options(&args.scope, expect, printer) {
+    let expect_digest = match args.expect_digest.as_deref().map(Sha256Digest::parse) {
+        Some(None) => {
+            printer.error(
+                "--expect-digest takes a package digest: 64 lowercase hex characters",
+                None,
+            );
+            return ExitStatus::Error;
+        }
+        other => other.flatten(),
+    };
+    let exact = crate::install::Exact {
+        namespace: args.expect_namespace.clone(),
+        id: args.expect_id.clone(),
+        version: args.expect_version.clone(),
+        digest: expect_digest,
+    };
+    let options = match options(&args.scope, expect, exact, printer) {
         Ok(options) => options,
         Err(status) => return status,
     };
@@ -208,6 +243,11 @@ pub fn run_install(args: &InstallArgs, printer: &Printer) -> ExitStatus {
         Ok(receipt) => receipt,
         Err(error) => return report_error(printer, error),
     };
+    for warning in &receipt.warnings {
+        if !printer.quiet {
+            printer.human(&format!("warning: {warning}\n"));
+        }
+    }
     match args.format {
         DataFormat::Json => {
             let document = serde_json::json!({
@@ -220,6 +260,7 @@ pub fn run_install(args: &InstallArgs, printer: &Printer) -> ExitStatus {
                 "before": receipt.before.map(|digest| digest.hex()),
                 "after": receipt.after.hex(),
                 "target": receipt.target,
+                "warnings": receipt.warnings,
             });
             printer.data(&(serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"));
         }
@@ -246,7 +287,7 @@ pub fn run_install(args: &InstallArgs, printer: &Printer) -> ExitStatus {
 }
 
 pub fn run_uninstall(args: &UninstallArgs, printer: &Printer) -> ExitStatus {
-    let options = match options(&args.scope, None, printer) {
+    let options = match options(&args.scope, None, crate::install::Exact::default(), printer) {
         Ok(options) => options,
         Err(status) => return status,
     };

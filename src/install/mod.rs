@@ -39,6 +39,8 @@ pub enum Operation {
 #[derive(Debug, Clone)]
 pub struct Receipt {
     pub operation: Operation,
+    /// Things worth saying that did not stop the install.
+    pub warnings: Vec<String>,
     pub identity: Identity,
     pub before: Option<Sha256Digest>,
     pub after: Sha256Digest,
@@ -64,6 +66,12 @@ pub enum InstallError {
         existing: PathBuf,
     },
     NotInstalled(String),
+    /// ZIP-8: the package is not the exact revision the caller expected.
+    Mismatch {
+        what: &'static str,
+        expected: String,
+        actual: String,
+    },
     /// GLB-3: a registered project has this id installed.
     ProjectHasId {
         project: PathBuf,
@@ -104,6 +112,16 @@ impl std::fmt::Display for InstallError {
                 existing.display()
             ),
             InstallError::NotInstalled(id) => write!(f, "`{id}` is not installed in this scope"),
+            InstallError::Mismatch {
+                what,
+                expected,
+                actual,
+            } => {
+                write!(
+                    f,
+                    "expert squad update {what} mismatch: expected {expected}, received {actual}"
+                )
+            }
             InstallError::ProjectHasId { project, installed } => write!(
                 f,
                 "project `{}` has `{}/{}` {} ({}) installed; a global install of the same id is refused",
@@ -130,6 +148,45 @@ pub struct Options {
     /// `--expect`: the digest of the installed package a replacement must match.
     pub expect: Option<Sha256Digest>,
     pub lock_timeout: Option<Duration>,
+    /// ZIP-8: the exact revision the source must be (each checked when given).
+    pub exact: Exact,
+}
+
+/// `--expect-namespace`, `--expect-id`, `--expect-version`, `--expect-digest`.
+#[derive(Debug, Clone, Default)]
+pub struct Exact {
+    pub namespace: Option<String>,
+    pub id: Option<String>,
+    pub version: Option<String>,
+    pub digest: Option<Sha256Digest>,
+}
+
+impl Exact {
+    /// Compares in the reference's order: namespace, id, version, digest.
+    fn check(&self, identity: &Identity, digest: Sha256Digest) -> Result<(), InstallError> {
+        let checks = [
+            (
+                "namespace",
+                self.namespace.clone(),
+                identity.namespace.clone(),
+            ),
+            ("identity", self.id.clone(), identity.id.clone()),
+            ("version", self.version.clone(), identity.version.clone()),
+            ("package digest", self.digest.map(|d| d.hex()), digest.hex()),
+        ];
+        for (what, expected, actual) in checks {
+            if let Some(expected) = expected {
+                if expected != actual {
+                    return Err(InstallError::Mismatch {
+                        what,
+                        expected,
+                        actual,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 impl Options {
@@ -232,6 +289,7 @@ pub fn install_folder(
             InstallError::Io(error.path.clone(), std::io::Error::other(error.message))
         })?
         .package_digest;
+    options.exact.check(&identity, digest)?;
     publish(source, &files, &identity, digest, options, on_wait)
 }
 
@@ -318,6 +376,14 @@ fn publish(
         }
         Ok(_) => Some(directory_digest(&target).map_err(InstallError::Recovery)?),
     };
+    let installed_version = before.and_then(|_| {
+        std::fs::read(target.join(crate::manifest::MANIFEST_FILE))
+            .ok()
+            .and_then(|bytes| {
+                crate::version::locate_in_manifest(&String::from_utf8_lossy(&bytes)).ok()
+            })
+            .map(|(_, version)| version)
+    });
     // CAS-1 … CAS-5, in the reference's order.
     let conflict = |actual| InstallError::Conflict {
         id: identity.id.clone(),
@@ -331,6 +397,7 @@ fn publish(
         (Some(actual), _) if actual == digest => {
             return Ok(Receipt {
                 operation: Operation::Unchanged,
+                warnings: Vec::new(),
                 identity: identity.clone(),
                 before,
                 after: digest,
@@ -370,8 +437,18 @@ fn publish(
     }
     let operation = result?;
     drop(lock);
+    let mut warnings = Vec::new();
+    if operation == Operation::Replaced
+        && installed_version.as_deref() == Some(identity.version.as_str())
+    {
+        warnings.push(format!(
+            "the package changed but its version `{}` did not; run `squad version bump` before publishing (a published version is immutable)",
+            identity.version
+        ));
+    }
     Ok(Receipt {
         operation,
+        warnings,
         identity: identity.clone(),
         before,
         after: digest,

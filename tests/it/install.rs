@@ -287,6 +287,7 @@ fn every_corpus_package_installs_from_its_folder_and_its_archive() {
         opencorvus_root: sandbox.root.join("home/opencorvus"),
         expect: None,
         lock_timeout: Some(std::time::Duration::from_secs(30)),
+        exact: Default::default(),
     };
     let project = squad::install::scope::Scope::Project(sandbox.root.join("project"));
     // The archives go to a second project: a global install would be refused, since the first
@@ -601,4 +602,57 @@ fn global_installs_check_registered_projects_and_activate_selects() {
     );
     let output = sandbox.run(&["install", package.to_str().unwrap(), "--scope", "global"]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+}
+
+#[test]
+fn exact_expectations_and_the_same_version_warning() {
+    let sandbox = Sandbox::new();
+    let v1 = sandbox.package("valid/minimal", "v1", "");
+    let v2 = sandbox.package("valid/minimal", "v2", "changed\n");
+    let output = sandbox.run(&["pack", v1.to_str().unwrap(), "-o", "v1.zip"]);
+    assert_eq!(output.status.code(), Some(0));
+    let d1 = sandbox.digest(&v1);
+    let wrong = "0".repeat(64);
+    // ZIP-8: a wrong digest, namespace or version is refused before anything enters the scope.
+    for (flag, value, what) in [
+        ("--expect-digest", wrong.as_str(), "package digest mismatch"),
+        ("--expect-namespace", "other", "namespace mismatch"),
+        ("--expect-version", "2026.01.01.1", "version mismatch"),
+    ] {
+        let output = sandbox.run(&["install", "v1.zip", "--scope", "project", flag, value]);
+        assert_eq!(output.status.code(), Some(1), "{flag}");
+        assert!(
+            text(&output.stderr).contains(what),
+            "{}",
+            text(&output.stderr)
+        );
+        assert!(!sandbox.packages_root().exists());
+    }
+    let output = sandbox.run(&[
+        "install",
+        "v1.zip",
+        "--scope",
+        "project",
+        "--expect-digest",
+        &d1,
+        "--expect-id",
+        "minimal-squad",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    // Same version, other bytes: replaced with --expect, with a warning (AUTH-8).
+    let output = sandbox.run(&[
+        "install",
+        v2.to_str().unwrap(),
+        "--scope",
+        "project",
+        "--expect",
+        &d1,
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert!(
+        text(&output.stderr)
+            .contains("warning: the package changed but its version `2026.08.20.1` did not"),
+        "{}",
+        text(&output.stderr)
+    );
 }
