@@ -13,7 +13,8 @@ use crate::verify::{Drift, DriftKind, Record, compare, load_record};
 /// Recompute a package's digest and report every added, removed and changed file.
 ///
 /// The expectation is a digest (--expect), or a record (--record): the JSON written by
-/// `squad digest --files --format json`, or the archive `squad pack` made. A record names each
+/// `squad digest --files --format json`, or the archive `squad pack` made. For a package
+/// installed by `squad install`, its install receipt is used when neither is given. A record names each
 /// drifted file; a digest alone can only say that something changed. Exit status 1 on drift.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
@@ -87,9 +88,23 @@ pub fn run(args: &VerifyArgs, printer: &Printer) -> ExitStatus {
             }
         }
     }
+    // An installed package: its install receipt.
+    if record.is_none() {
+        let receipt = crate::env::opencorvus_root()
+            .and_then(|root| crate::install::receipts::find(&root, &args.path));
+        if let Some(receipt) = receipt {
+            match load_record(&receipt) {
+                Ok(loaded) => record = Some(loaded),
+                Err(message) => {
+                    printer.error(&message, None);
+                    return ExitStatus::Error;
+                }
+            }
+        }
+    }
     let Some(record) = record else {
         printer.error(
-            &format!("no recorded digest for `{}`", args.path.display()),
+            &format!("no receipt or recorded digest for `{}`", args.path.display()),
             Some("pass --expect DIGEST, or --record FILE with the output of `squad digest --files --format json` or a pack archive"),
         );
         return ExitStatus::Error;

@@ -13,6 +13,7 @@ pub mod activate;
 pub mod journal;
 pub mod lock;
 pub mod projects;
+pub mod receipts;
 pub mod scope;
 
 use std::path::{Path, PathBuf};
@@ -222,6 +223,15 @@ pub fn directory_digest(root: &Path) -> Result<Sha256Digest, String> {
     digest_folder(root, &paths, false)
         .map(|tree| tree.package_digest)
         .map_err(|error| error.to_string())
+}
+
+/// The regular files of a directory, root-relative.
+fn files_of(root: &Path) -> Vec<String> {
+    let mut ignored = crate::diag::Diagnostics::default();
+    crate::package::tree::capture(root, &mut ignored)
+        .files()
+        .map(|entry| entry.path.clone())
+        .collect()
 }
 
 /// A test hook: `SQUAD_FAILPOINT=<phase>` stops the process at that phase (it says so on
@@ -437,7 +447,19 @@ fn publish(
     }
     let operation = result?;
     drop(lock);
+    // The receipt lets `verify` name changed files later; the tree is the truth if this fails.
     let mut warnings = Vec::new();
+    let recorded = crate::digest::digest_folder(&target, &files_of(&target), true)
+        .map_err(|error| error.to_string())
+        .and_then(|tree| {
+            receipts::write(&options.opencorvus_root, &target, &tree)
+                .map_err(|error| error.to_string())
+        });
+    if let Err(problem) = recorded {
+        warnings.push(format!(
+            "installed, but the receipt for `squad verify` was not written: {problem}"
+        ));
+    }
     if operation == Operation::Replaced
         && installed_version.as_deref() == Some(identity.version.as_str())
     {
@@ -724,6 +746,7 @@ pub fn uninstall(
             .scratch
             .join(format!(".discard-{}-{id}-{}", installed.namespace, uuid()));
     lock.check().map_err(InstallError::Lock)?;
+    let receipt = receipts::find(&options.opencorvus_root, &installed.root);
     std::fs::rename(&installed.root, &discard).map_err(io(&installed.root))?;
     if let Some(parent) = installed.root.parent() {
         crate::fs::sync_directory(parent);
@@ -731,6 +754,9 @@ pub fn uninstall(
         let _ = std::fs::remove_dir(parent);
     }
     std::fs::remove_dir_all(&discard).map_err(io(&discard))?;
+    if let Some(receipt) = receipt {
+        let _ = std::fs::remove_file(receipt);
+    }
     drop(lock);
     Ok(installed)
 }

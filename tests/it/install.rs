@@ -656,3 +656,37 @@ fn exact_expectations_and_the_same_version_warning() {
         text(&output.stderr)
     );
 }
+
+#[test]
+fn verify_uses_the_install_receipt() {
+    let sandbox = Sandbox::new();
+    let package = sandbox.package("valid/release-review", "pkg", "");
+    assert_eq!(
+        sandbox
+            .run(&["install", package.to_str().unwrap(), "--scope", "project"])
+            .status
+            .code(),
+        Some(0)
+    );
+    let target = sandbox.target("acme", "release-review");
+    let target_text = target.to_str().unwrap();
+    let output = sandbox.run(&["verify", target_text]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    fs::write(target.join("README.md"), "# tampered\n").unwrap();
+    fs::write(
+        target.join("skills/release-method/references/extra.md"),
+        "x\n",
+    )
+    .unwrap();
+    fs::remove_file(target.join("lib/types.ts")).unwrap();
+    let output = sandbox.run(&["verify", target_text]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        text(&output.stdout),
+        " changed  README.md\n removed  lib/types.ts\n   added  skills/release-method/references/extra.md\n"
+    );
+    // A folder that was never installed has no receipt.
+    let output = sandbox.run(&["verify", package.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("no receipt"));
+}

@@ -1,0 +1,51 @@
+//! Install receipts: the digest and per-file hashes of each installed package, kept outside
+//! every packages root (`<R>/data/squad-receipts/<sha256 of the target path>.json`), so
+//! `squad verify` can name each file that changed since the install. The directory tree stays
+//! the source of truth; a missing receipt only means "cannot tell which file changed".
+
+use std::path::{Path, PathBuf};
+
+use crate::digest::{Sha256Digest, TreeDigest};
+
+fn receipt_path(opencorvus_root: &Path, target: &Path) -> PathBuf {
+    let key = target
+        .canonicalize()
+        .unwrap_or_else(|_| target.to_path_buf());
+    opencorvus_root
+        .join("data")
+        .join("squad-receipts")
+        .join(format!(
+            "{}.json",
+            Sha256Digest::of(key.to_string_lossy().as_bytes()).hex()
+        ))
+}
+
+/// Records what was installed at `target`, in the JSON shape of `squad digest --files`.
+pub fn write(opencorvus_root: &Path, target: &Path, tree: &TreeDigest) -> std::io::Result<()> {
+    let path = receipt_path(opencorvus_root, target);
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    let files: Vec<serde_json::Value> = tree
+        .files
+        .iter()
+        .map(|file| serde_json::json!({ "path": file.path, "size": file.size, "sha256": file.sha256.hex() }))
+        .collect();
+    let document = serde_json::json!({
+        "schema_version": crate::diag::json::SCHEMA_VERSION,
+        "type": "receipt",
+        "path": target,
+        "package_digest": tree.package_digest.hex(),
+        "files": files,
+    });
+    crate::fs::replace_file(
+        &path,
+        &serde_json::to_vec_pretty(&document).map_err(std::io::Error::other)?,
+    )
+}
+
+/// The receipt of the package installed at `target`, if there is one.
+pub fn find(opencorvus_root: &Path, target: &Path) -> Option<PathBuf> {
+    let path = receipt_path(opencorvus_root, target);
+    path.is_file().then_some(path)
+}
