@@ -349,10 +349,13 @@ fn publish(
     failpoint("locked");
     recover(&locations, &identity.id)?;
     check_unique(&locations, identity)?;
+    let mut overrides = Vec::new();
     match &options.scope {
         Scope::Global => check_projects(options, identity)?,
         Scope::Project(project) => {
-            let _ = projects::register(&options.opencorvus_root, project);
+            if projects::register(&options.opencorvus_root, project).unwrap_or(false) {
+                overrides = overrides_of(options, project);
+            }
         }
     }
     // Never write through a link: not at the packages root, the namespace directory or the
@@ -448,7 +451,7 @@ fn publish(
     let operation = result?;
     drop(lock);
     // The receipt lets `verify` name changed files later; the tree is the truth if this fails.
-    let mut warnings = Vec::new();
+    let mut warnings = overrides;
     let recorded = crate::digest::digest_folder(&target, &files_of(&target), true)
         .map_err(|error| error.to_string())
         .and_then(|tree| {
@@ -663,6 +666,29 @@ fn check_projects(options: &Options, identity: &Identity) -> Result<(), InstallE
         }
     }
     Ok(())
+}
+
+/// DSC-3 `project_overrides_global`: when a project is first registered, the ids it has
+/// installed that the global scope also has (the project's copy wins there).
+fn overrides_of(options: &Options, project: &Path) -> Vec<String> {
+    let global = list_scope(&Locations::new(&Scope::Global, &options.opencorvus_root));
+    list_scope(&Locations::new(&Scope::Project(project.to_path_buf()), &options.opencorvus_root))
+        .into_iter()
+        .filter_map(|local| {
+            global.iter().find(|g| g.id == local.id).map(|g| {
+                format!(
+                    "project_overrides_global: `{}` in this project ({}/{} {}) overrides the global {}/{} {}",
+                    local.id,
+                    local.namespace,
+                    local.id,
+                    local.version.as_deref().unwrap_or("-"),
+                    g.namespace,
+                    g.id,
+                    g.version.as_deref().unwrap_or("-")
+                )
+            })
+        })
+        .collect()
 }
 
 /// UNQ-1: one id per scope, whatever the namespace.

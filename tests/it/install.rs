@@ -690,3 +690,28 @@ fn verify_uses_the_install_receipt() {
     assert_eq!(output.status.code(), Some(2));
     assert!(text(&output.stderr).contains("no receipt"));
 }
+
+#[test]
+fn registering_a_project_reports_overrides_of_global_packages() {
+    let sandbox = Sandbox::new();
+    let package = sandbox.package("valid/minimal", "pkg", "");
+    // Installed globally while the project was unknown to squad...
+    assert_eq!(
+        sandbox
+            .run(&["install", package.to_str().unwrap(), "--scope", "global"])
+            .status
+            .code(),
+        Some(0)
+    );
+    // ...and present in the project (put there by another tool).
+    copy_tree(&package, &sandbox.target("acme", "minimal-squad"));
+    // The first project-scope operation registers the project and reports the override.
+    let other = sandbox.package("valid/release-review", "other", "");
+    let output = sandbox.run(&["install", other.to_str().unwrap(), "--scope", "project"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert!(
+        text(&output.stderr).contains("project_overrides_global: `minimal-squad`"),
+        "{}",
+        text(&output.stderr)
+    );
+}
