@@ -375,8 +375,10 @@ pub fn run_list(args: &ListArgs, printer: &Printer) -> ExitStatus {
     ExitStatus::Success
 }
 
-/// Select the package the project's Orchestrator uses: writes `prompt_profile.active` in
-/// `<project>/.opencorvus/opencorvus.jsonc`, keeping every other byte. Installing never does this.
+/// Select the package a project's Orchestrator uses.
+///
+/// Writes `prompt_profile.active` in `<project>/.opencorvus/opencorvus.jsonc`, keeping every other
+/// byte of it. Installing never does this.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Example:
   squad activate my-squad")]

@@ -71,8 +71,8 @@ pub enum DataFormat {
 const AFTER_HELP: &str = "\
 Exit status:
   0  success (warnings allowed)
-  1  a package is invalid
-  2  usage error, or a path could not be read
+  1  a package is invalid or has drifted, or an install was refused (conflict, limits)
+  2  usage error, or a path could not be read or written
 
 Environment:
   NO_COLOR          disables colour when set to a non-empty value
