@@ -9,8 +9,8 @@ use super::{DataFormat, ExitStatus};
 use crate::digest::Sha256Digest;
 use crate::install::scope::{Locations, Scope};
 use crate::install::{
-    InstallError, Operation, Options, install_archive, install_folder, list_scope, recover_scope,
-    uninstall,
+    InstallError, Operation, Options, identities, install_archive, install_folder, list_scope,
+    recover_scope, uninstall,
 };
 use crate::output::Printer;
 
@@ -130,19 +130,24 @@ fn scope_of(scope: ScopeArg, project: Option<&Path>) -> Scope {
     }
 }
 
+/// OpenCorvus's data root `<R>`, or the status to exit with after saying why.
+fn opencorvus_root(printer: &Printer) -> Result<PathBuf, ExitStatus> {
+    crate::env::opencorvus_root().ok_or_else(|| {
+        printer.error(
+            "cannot tell where OpenCorvus keeps its data",
+            Some("set OPENCORVUS_HOME to an absolute directory"),
+        );
+        ExitStatus::Error
+    })
+}
+
 fn options(
     scope: &ScopeArgs,
     expect: Option<Sha256Digest>,
     exact: crate::install::Exact,
     printer: &Printer,
 ) -> Result<Options, ExitStatus> {
-    let Some(root) = crate::env::opencorvus_root() else {
-        printer.error(
-            "cannot tell where OpenCorvus keeps its data",
-            Some("set OPENCORVUS_HOME to an absolute directory"),
-        );
-        return Err(ExitStatus::Error);
-    };
+    let root = opencorvus_root(printer)?;
     Ok(Options {
         scope: scope_of(scope.scope, scope.project.as_deref()),
         opencorvus_root: root,
@@ -309,12 +314,9 @@ pub fn run_uninstall(args: &UninstallArgs, printer: &Printer) -> ExitStatus {
 }
 
 pub fn run_list(args: &ListArgs, printer: &Printer) -> ExitStatus {
-    let Some(root) = crate::env::opencorvus_root() else {
-        printer.error(
-            "cannot tell where OpenCorvus keeps its data",
-            Some("set OPENCORVUS_HOME to an absolute directory"),
-        );
-        return ExitStatus::Error;
+    let root = match opencorvus_root(printer) {
+        Ok(root) => root,
+        Err(status) => return status,
     };
     let scopes: Vec<(&str, Scope)> = match args.scope {
         Some(ScopeArg::Project) => vec![(
@@ -393,12 +395,9 @@ pub struct ActivateArgs {
 }
 
 pub fn run_activate(args: &ActivateArgs, printer: &Printer) -> ExitStatus {
-    let Some(root) = crate::env::opencorvus_root() else {
-        printer.error(
-            "cannot tell where OpenCorvus keeps its data",
-            Some("set OPENCORVUS_HOME to an absolute directory"),
-        );
-        return ExitStatus::Error;
+    let root = match opencorvus_root(printer) {
+        Ok(root) => root,
+        Err(status) => return status,
     };
     if let Some((_, problem)) =
         crate::manifest::id_problem(&args.id, crate::manifest::IdKind::Package)
@@ -414,7 +413,7 @@ pub fn run_activate(args: &ActivateArgs, printer: &Printer) -> ExitStatus {
         || [Scope::Project(project.clone()), Scope::Global]
             .iter()
             .any(|scope| {
-                list_scope(&Locations::new(scope, &root))
+                identities(&Locations::new(scope, &root))
                     .iter()
                     .any(|installed| installed.id == args.id)
             });
@@ -455,12 +454,9 @@ pub fn run_activate(args: &ActivateArgs, printer: &Printer) -> ExitStatus {
 pub struct ProjectsArgs {}
 
 pub fn run_projects(_args: &ProjectsArgs, printer: &Printer) -> ExitStatus {
-    let Some(root) = crate::env::opencorvus_root() else {
-        printer.error(
-            "cannot tell where OpenCorvus keeps its data",
-            Some("set OPENCORVUS_HOME to an absolute directory"),
-        );
-        return ExitStatus::Error;
+    let root = match opencorvus_root(printer) {
+        Ok(root) => root,
+        Err(status) => return status,
     };
     let mut text = String::new();
     for project in crate::install::projects::registered(&root) {

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::archive::reader::{ArchiveError, Limits, read_package_file};
-use crate::digest::{Sha256Digest, digest_folder};
+use crate::digest::{Sha256Digest, TreeDigest, digest_folder};
 use crate::manifest::BUILTIN_PACKAGE_IDS;
 use crate::package::{Identity, Report};
 
@@ -210,6 +210,11 @@ fn io(path: &Path) -> impl Fn(std::io::Error) -> InstallError + '_ {
 /// The raw package digest of an installed directory (DG-1: the root `.opencorvus-meta.json` is
 /// left out); errors when the tree breaks the contract (links, special files).
 pub fn directory_digest(root: &Path) -> Result<Sha256Digest, String> {
+    directory_tree(root, false).map(|tree| tree.package_digest)
+}
+
+/// [`directory_digest`], with every file's record when `with_files`.
+fn directory_tree(root: &Path, with_files: bool) -> Result<TreeDigest, String> {
     let mut diagnostics = crate::diag::Diagnostics::default();
     let tree = crate::package::tree::capture(root, &mut diagnostics);
     let blocking = diagnostics.into_sorted().into_iter().find(|d| {
@@ -220,18 +225,7 @@ pub fn directory_digest(root: &Path) -> Result<Sha256Digest, String> {
         return Err(problem.message);
     }
     let paths: Vec<String> = tree.files().map(|entry| entry.path.clone()).collect();
-    digest_folder(root, &paths, false)
-        .map(|tree| tree.package_digest)
-        .map_err(|error| error.to_string())
-}
-
-/// The regular files of a directory, root-relative.
-fn files_of(root: &Path) -> Vec<String> {
-    let mut ignored = crate::diag::Diagnostics::default();
-    crate::package::tree::capture(root, &mut ignored)
-        .files()
-        .map(|entry| entry.path.clone())
-        .collect()
+    digest_folder(root, &paths, with_files).map_err(|error| error.to_string())
 }
 
 /// A test hook: `SQUAD_FAILPOINT=<phase>` stops the process at that phase (it says so on
@@ -448,17 +442,11 @@ fn publish(
     if result.is_err() {
         let _ = std::fs::remove_dir_all(&staging);
     }
-    let operation = result?;
+    let (operation, installed) = result?;
     drop(lock);
     // The receipt lets `verify` name changed files later; the tree is the truth if this fails.
     let mut warnings = overrides;
-    let recorded = crate::digest::digest_folder(&target, &files_of(&target), true)
-        .map_err(|error| error.to_string())
-        .and_then(|tree| {
-            receipts::write(&options.opencorvus_root, &target, &tree)
-                .map_err(|error| error.to_string())
-        });
-    if let Err(problem) = recorded {
+    if let Err(problem) = receipts::write(&options.opencorvus_root, &target, &installed) {
         warnings.push(format!(
             "installed, but the receipt for `squad verify` was not written: {problem}"
         ));
@@ -526,7 +514,7 @@ fn commit(
     options: &Options,
     operation_id: &str,
     lock: &IdLock,
-) -> Result<Operation, InstallError> {
+) -> Result<(Operation, TreeDigest), InstallError> {
     let journal_path = journal::journal_path(&locations.scratch, &identity.id);
     if let Some(before) = before {
         let entry = Journal {
@@ -576,8 +564,9 @@ fn commit(
     crate::fs::sync_directory(&namespace_dir);
     crate::fs::sync_directory(&locations.packages_root);
     failpoint("new-in-place");
-    let installed = directory_digest(target).map_err(InstallError::Recovery)?;
-    if installed != after {
+    // Digested once with every file's record: the check here, the receipt afterwards.
+    let installed = directory_tree(target, true).map_err(InstallError::Recovery)?;
+    if installed.package_digest != after {
         if before.is_some() {
             journal::reconcile(&journal_path).map_err(InstallError::Recovery)?;
         }
@@ -591,9 +580,9 @@ fn commit(
         failpoint("backup-removed");
         std::fs::remove_file(&journal_path).map_err(io(&journal_path))?;
         crate::fs::sync_directory(&locations.scratch);
-        return Ok(Operation::Replaced);
+        return Ok((Operation::Replaced, installed));
     }
-    Ok(Operation::Installed)
+    Ok((Operation::Installed, installed))
 }
 
 /// Recovers an interrupted replacement of `id` (JNL-1) and removes leftovers of this id.
@@ -655,13 +644,13 @@ fn check_projects(options: &Options, identity: &Identity) -> Result<(), InstallE
             continue;
         }
         let locations = Locations::new(&Scope::Project(project.clone()), &options.opencorvus_root);
-        if let Some(installed) = list_scope(&locations)
+        if let Some(installed) = identities(&locations)
             .into_iter()
             .find(|installed| installed.id == identity.id)
         {
             return Err(InstallError::ProjectHasId {
                 project,
-                installed: Box::new(installed),
+                installed: Box::new(installed.described()),
             });
         }
     }
@@ -671,29 +660,29 @@ fn check_projects(options: &Options, identity: &Identity) -> Result<(), InstallE
 /// DSC-3 `project_overrides_global`: when a project is first registered, the ids it has
 /// installed that the global scope also has (the project's copy wins there).
 fn overrides_of(options: &Options, project: &Path) -> Vec<String> {
-    let global = list_scope(&Locations::new(&Scope::Global, &options.opencorvus_root));
-    list_scope(&Locations::new(&Scope::Project(project.to_path_buf()), &options.opencorvus_root))
+    let global = identities(&Locations::new(&Scope::Global, &options.opencorvus_root));
+    identities(&Locations::new(&Scope::Project(project.to_path_buf()), &options.opencorvus_root))
         .into_iter()
         .filter_map(|local| {
-            global.iter().find(|g| g.id == local.id).map(|g| {
-                format!(
-                    "project_overrides_global: `{}` in this project ({}/{} {}) overrides the global {}/{} {}",
-                    local.id,
-                    local.namespace,
-                    local.id,
-                    local.version.as_deref().unwrap_or("-"),
-                    g.namespace,
-                    g.id,
-                    g.version.as_deref().unwrap_or("-")
-                )
-            })
+            let g = global.iter().find(|g| g.id == local.id)?.clone().described();
+            let local = local.described();
+            Some(format!(
+                "project_overrides_global: `{}` in this project ({}/{} {}) overrides the global {}/{} {}",
+                local.id,
+                local.namespace,
+                local.id,
+                local.version.as_deref().unwrap_or("-"),
+                g.namespace,
+                g.id,
+                g.version.as_deref().unwrap_or("-")
+            ))
         })
         .collect()
 }
 
 /// UNQ-1: one id per scope, whatever the namespace.
 fn check_unique(locations: &Locations, identity: &Identity) -> Result<(), InstallError> {
-    for installed in list_scope(locations) {
+    for installed in identities(locations) {
         if installed.id == identity.id && installed.namespace != identity.namespace {
             return Err(InstallError::Duplicate {
                 id: identity.id.clone(),
@@ -714,8 +703,9 @@ pub struct Installed {
     pub root: PathBuf,
 }
 
-/// Every `<namespace>/<id>` package of a scope, sorted.
-pub fn list_scope(locations: &Locations) -> Vec<Installed> {
+/// Every `<namespace>/<id>` directory of a scope, sorted, from the folder names alone (cheap:
+/// nothing is read or hashed; see [`Installed::described`]).
+pub fn identities(locations: &Locations) -> Vec<Installed> {
     let mut found = Vec::new();
     let Ok(namespaces) = std::fs::read_dir(&locations.packages_root) else {
         return found;
@@ -726,26 +716,41 @@ pub fn list_scope(locations: &Locations) -> Vec<Installed> {
         };
         for id in ids.flatten() {
             let root = id.path();
-            if !root.is_dir() {
-                continue;
+            if root.is_dir() {
+                found.push(Installed {
+                    namespace: namespace.file_name().to_string_lossy().into_owned(),
+                    id: id.file_name().to_string_lossy().into_owned(),
+                    version: None,
+                    package_digest: None,
+                    root,
+                });
             }
-            let manifest = std::fs::read(root.join(crate::manifest::MANIFEST_FILE)).ok();
-            let version = manifest.and_then(|bytes| {
-                crate::version::locate_in_manifest(&String::from_utf8_lossy(&bytes))
-                    .ok()
-                    .map(|(_, version)| version)
-            });
-            found.push(Installed {
-                namespace: namespace.file_name().to_string_lossy().into_owned(),
-                id: id.file_name().to_string_lossy().into_owned(),
-                version,
-                package_digest: directory_digest(&root).ok().map(|digest| digest.hex()),
-                root,
-            });
         }
     }
     found.sort_by(|a, b| (&a.namespace, &a.id).cmp(&(&b.namespace, &b.id)));
     found
+}
+
+impl Installed {
+    /// With the manifest's version and the package digest filled in.
+    pub fn described(mut self) -> Installed {
+        let manifest = std::fs::read(self.root.join(crate::manifest::MANIFEST_FILE)).ok();
+        self.version = manifest.and_then(|bytes| {
+            crate::version::locate_in_manifest(&String::from_utf8_lossy(&bytes))
+                .ok()
+                .map(|(_, version)| version)
+        });
+        self.package_digest = directory_digest(&self.root).ok().map(|digest| digest.hex());
+        self
+    }
+}
+
+/// Every package of a scope with its version and digest, sorted.
+pub fn list_scope(locations: &Locations) -> Vec<Installed> {
+    identities(locations)
+        .into_iter()
+        .map(Installed::described)
+        .collect()
 }
 
 /// Removes the installed package `id` from a scope (UNI-1): under the lock, it is renamed out
@@ -762,7 +767,7 @@ pub fn uninstall(
     let lock = IdLock::acquire(&locations.locks, id, options.lock_timeout, on_wait)
         .map_err(InstallError::Lock)?;
     recover(&locations, id)?;
-    let installed = list_scope(&locations)
+    let installed = identities(&locations)
         .into_iter()
         .find(|installed| installed.id == id)
         .ok_or_else(|| InstallError::NotInstalled(id.to_owned()))?;
