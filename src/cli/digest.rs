@@ -8,7 +8,7 @@ use super::report::{Checked, Outcome, emit, print_diagnostics};
 use super::validate::is_archive;
 use super::{ExitStatus, Format};
 use crate::archive::reader::{Limits, read_package_file};
-use crate::diag::{Code, Severity};
+use crate::diag::Severity;
 use crate::digest::{
     FileRecord, Progress, TreeDigest, digest_entries_with_files, digest_folder_with_progress,
 };
@@ -101,21 +101,11 @@ pub(super) fn digest_path(
         }
         return Ok(tree);
     }
-    let (tree, diagnostics) = crate::package::capture_contract(path).map_err(|error| {
-        printer.error(&error.to_string(), None);
-        ExitStatus::Error
-    })?;
-    let diagnostics: Vec<_> = diagnostics
-        .into_iter()
-        .filter(|diagnostic| diagnostic.code != Code::HostMetadataInSource)
-        .filter(|diagnostic| {
-            check_root
-                || !matches!(
-                    diagnostic.code,
-                    Code::UnknownTopLevelEntry | Code::WrongEntryType | Code::MissingFile
-                )
-        })
-        .collect();
+    let (tree, diagnostics) =
+        crate::package::capture_contract(path, check_root).map_err(|error| {
+            printer.error(&error.to_string(), None);
+            ExitStatus::Error
+        })?;
     if diagnostics
         .iter()
         .any(|diagnostic| diagnostic.severity() == Severity::Error)

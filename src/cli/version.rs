@@ -175,7 +175,8 @@ fn unchanged_since(path: &Path, archive: &Path) -> Result<(String, bool), String
             *content = without_version(&text)?.into_bytes();
         }
     }
-    let (tree, _) = crate::package::capture_contract(path).map_err(|error| error.to_string())?;
+    let (tree, _) =
+        crate::package::capture_contract(path, false).map_err(|error| error.to_string())?;
     let mut local: Vec<(String, Vec<u8>)> = Vec::new();
     for entry in tree.files() {
         let full = path.join(&entry.path);

@@ -215,13 +215,12 @@ pub fn directory_digest(root: &Path) -> Result<Sha256Digest, String> {
 
 /// [`directory_digest`], with every file's record when `with_files`.
 fn directory_tree(root: &Path, with_files: bool) -> Result<TreeDigest, String> {
-    let mut diagnostics = crate::diag::Diagnostics::default();
-    let tree = crate::package::tree::capture(root, &mut diagnostics);
-    let blocking = diagnostics.into_sorted().into_iter().find(|d| {
-        d.severity() == crate::diag::Severity::Error
-            && d.code != crate::diag::Code::HostMetadataInSource
-    });
-    if let Some(problem) = blocking {
+    let (tree, diagnostics) =
+        crate::package::capture_contract(root, false).map_err(|error| error.to_string())?;
+    if let Some(problem) = diagnostics
+        .into_iter()
+        .find(|d| d.severity() == crate::diag::Severity::Error)
+    {
         return Err(problem.message);
     }
     let paths: Vec<String> = tree.files().map(|entry| entry.path.clone()).collect();

@@ -171,15 +171,19 @@ fn linked_root() -> Diagnostic {
         .help("use the folder the link points to")
 }
 
-/// The tree contract that digest and pack rely on (ROOT-1…3, FBD-1…3), without reading the
-/// manifest: the captured tree and the contract's diagnostics.
-pub fn capture_contract(root: &Path) -> Result<(Tree, Vec<Diagnostic>), ValidateError> {
+/// The tree contract of a package digest (DG-1): FBD-1…3 always, and the root layout
+/// (ROOT-1…3) when `layout` — `squad digest` checks it, the raw variant used for drift and
+/// installed packages does not. A root `.opencorvus-meta.json` is excluded, not refused (the
+/// installer writes it). Returns the captured tree and the contract's diagnostics.
+pub fn capture_contract(
+    root: &Path,
+    layout: bool,
+) -> Result<(Tree, Vec<Diagnostic>), ValidateError> {
+    let mut diagnostics = Diagnostics::default();
     if !check_root_directory(root)? {
-        let mut diagnostics = Diagnostics::default();
         diagnostics.push(linked_root());
         return Ok((Tree::default(), diagnostics.into_sorted()));
     }
-    let mut diagnostics = Diagnostics::default();
     let tree = tree::capture(root, &mut diagnostics);
     let mut context = Context {
         root,
@@ -187,8 +191,16 @@ pub fn capture_contract(root: &Path) -> Result<(Tree, Vec<Diagnostic>), Validate
         diagnostics,
         sources: HashMap::new(),
     };
-    layout::check_root(&mut context);
-    Ok((context.tree, context.diagnostics.into_sorted()))
+    if layout {
+        layout::check_root(&mut context);
+    }
+    let diagnostics = context
+        .diagnostics
+        .into_sorted()
+        .into_iter()
+        .filter(|diagnostic| diagnostic.code != Code::HostMetadataInSource)
+        .collect();
+    Ok((context.tree, diagnostics))
 }
 
 /// Validates the package folder at `root`. Writes nothing.
