@@ -123,14 +123,6 @@ impl Diagnostics {
             .any(|diagnostic| diagnostic.severity() == Severity::Error)
     }
 
-    pub fn len(&self) -> usize {
-        self.items.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.items.is_empty()
-    }
-
     /// Sorted by file, then position (file-level diagnostics first), then code; exact duplicates
     /// (the same rule reached twice through one cause) are dropped.
     pub fn into_sorted(mut self) -> Vec<Diagnostic> {
