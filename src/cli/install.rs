@@ -4,8 +4,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::report::print_diagnostics;
+use super::report::{Checked, Outcome, emit};
 use super::validate::is_archive;
-use super::{DataFormat, ExitStatus};
+use super::{DataFormat, ExitStatus, Format};
 use crate::digest::Sha256Digest;
 use crate::install::scope::{Locations, Scope};
 use crate::install::{
@@ -77,8 +78,9 @@ pub struct InstallArgs {
     pub expect_digest: Option<String>,
 
     /// Output format.
-    #[arg(long, value_enum, default_value_t = DataFormat::Human)]
-    pub format: DataFormat,
+    /// Output format (sarif and github apply to the diagnostics of an invalid package).
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
 }
 
 /// Remove an installed package from a scope.
@@ -166,11 +168,27 @@ fn waiting(printer: &Printer) -> impl FnMut(&Path) + '_ {
     }
 }
 
-fn report_error(printer: &Printer, error: InstallError) -> ExitStatus {
+fn report_error(printer: &Printer, format: Format, error: InstallError) -> ExitStatus {
     match error {
         InstallError::Invalid(report) => {
             let shown = report.root.display().to_string();
-            print_diagnostics(printer, &shown, &report.diagnostics, &report.sources);
+            let checked = Checked {
+                diagnostics: &report.diagnostics,
+                sources: &report.sources,
+            };
+            match format {
+                Format::Human => {
+                    print_diagnostics(printer, &shown, checked.diagnostics, checked.sources)
+                }
+                format => emit(
+                    printer,
+                    format,
+                    &[Outcome {
+                        shown: shown.clone(),
+                        result: Ok(checked),
+                    }],
+                ),
+            }
             printer.error(
                 "the package is invalid; nothing was installed",
                 Some("run `squad validate` for details"),
@@ -246,7 +264,7 @@ pub fn run_install(args: &InstallArgs, printer: &Printer) -> ExitStatus {
     };
     let receipt = match result {
         Ok(receipt) => receipt,
-        Err(error) => return report_error(printer, error),
+        Err(error) => return report_error(printer, args.format, error),
     };
     for warning in &receipt.warnings {
         if !printer.quiet {
@@ -254,7 +272,7 @@ pub fn run_install(args: &InstallArgs, printer: &Printer) -> ExitStatus {
         }
     }
     match args.format {
-        DataFormat::Json => {
+        Format::Json => {
             let document = serde_json::json!({
                 "schema_version": crate::diag::json::SCHEMA_VERSION,
                 "type": "install",
@@ -269,7 +287,7 @@ pub fn run_install(args: &InstallArgs, printer: &Printer) -> ExitStatus {
             });
             printer.data(&(serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"));
         }
-        DataFormat::Human => {
+        Format::Human | Format::Sarif | Format::Github => {
             let verb = match receipt.operation {
                 Operation::Installed => "Installed",
                 Operation::Unchanged => "Unchanged",
@@ -309,7 +327,7 @@ pub fn run_uninstall(args: &UninstallArgs, printer: &Printer) -> ExitStatus {
             );
             ExitStatus::Success
         }
-        Err(error) => report_error(printer, error),
+        Err(error) => report_error(printer, Format::Human, error),
     }
 }
 

@@ -170,15 +170,14 @@ fn cycle_message_names_the_reference_ids() {
         &EX1.replace(r#""virtual_workflows": {}"#, workflow),
         &mut diagnostics,
     );
-    let messages: Vec<_> = diagnostics
-        .into_sorted()
-        .into_iter()
-        .map(|d| d.message)
-        .collect();
+    let sorted = diagnostics.into_sorted();
+    let messages: Vec<_> = sorted.iter().map(|d| d.message.as_str()).collect();
     assert_eq!(
         messages,
         ["virtual workflow `w` contains a dependency cycle involving a, p"]
     );
+    // The help line names one whole cycle, in dependency order.
+    assert_eq!(sorted[0].help, ["cycle: a -> p -> e -> a"]);
 }
 
 #[test]

@@ -715,3 +715,40 @@ fn registering_a_project_reports_overrides_of_global_packages() {
         text(&output.stderr)
     );
 }
+
+#[test]
+fn install_reports_an_invalid_package_in_the_format_asked_for() {
+    let sandbox = Sandbox::new();
+    let invalid = sandbox.package("invalid/dangling-ref--skill", "invalid", "");
+    let output = sandbox.run(&[
+        "install",
+        invalid.to_str().unwrap(),
+        "--scope",
+        "project",
+        "--format",
+        "sarif",
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    let sarif: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(sarif["version"], "2.1.0");
+    assert!(
+        sarif["runs"][0]["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["ruleId"] == "dangling-ref")
+    );
+    let output = sandbox.run(&[
+        "install",
+        invalid.to_str().unwrap(),
+        "--scope",
+        "project",
+        "--format",
+        "github",
+    ]);
+    assert!(
+        text(&output.stdout).starts_with("::error file="),
+        "{}",
+        text(&output.stdout)
+    );
+}
