@@ -204,6 +204,33 @@ fn main() {
         squad_one.as_secs_f64() / cat_one.as_secs_f64()
     );
 
+    // The JSONC parser alone, over every corpus manifest (in memory, repeated).
+    let manifests: Vec<String> = packages
+        .iter()
+        .map(|package| std::fs::read_to_string(package.join("expert-squad.jsonc")).unwrap())
+        .collect();
+    let total: usize = manifests.iter().map(String::len).sum();
+    let parse = median(
+        (0..15)
+            .map(|_| {
+                let start = Instant::now();
+                for _ in 0..20 {
+                    for manifest in &manifests {
+                        assert!(squad::jsonc::parse(manifest).is_ok());
+                    }
+                }
+                start.elapsed() / 20
+            })
+            .collect(),
+    );
+    println!(
+        "JSONC parse of the {} corpus manifests ({:.2} MB): {}   {:.0} MB/s",
+        manifests.len(),
+        total as f64 / 1e6,
+        ms(parse),
+        total as f64 / 1e6 / parse.as_secs_f64()
+    );
+
     let small = synthetic(1000);
     let large = synthetic(5000);
     let (t_small, t_large) = (time_synthetic(&small), time_synthetic(&large));
