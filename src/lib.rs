@@ -6,6 +6,8 @@
 //! - [`diag`]: diagnostics as data, with human and JSON rendering.
 //! - [`manifest`]: the `expert-squad.jsonc` schema and its model.
 //! - [`package`]: validation of a package folder (files, resources, references, tools).
+//! - [`interop`]: the neighbouring formats (plays, router contracts, Open Floor, handoffs,
+//!   collaborations).
 //! - [`version`]: `YYYY.MM.DD.N` versions.
 //! - [`tables`]: the reference runtime's tool and role tables.
 //! - [`text`]: JavaScript-compatible whitespace, ids and string order.
@@ -19,6 +21,7 @@ pub mod digest;
 pub mod env;
 pub mod fs;
 pub mod install;
+pub mod interop;
 pub mod jsonc;
 pub mod manifest;
 pub mod output;

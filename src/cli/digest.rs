@@ -121,6 +121,7 @@ pub(super) fn digest_path(
                     result: Ok(Checked {
                         diagnostics: &diagnostics,
                         sources: &sources,
+                        kind: crate::interop::Kind::Package,
                     }),
                 }],
             ),

@@ -175,6 +175,7 @@ fn report_error(printer: &Printer, format: Format, error: InstallError) -> ExitS
             let checked = Checked {
                 diagnostics: &report.diagnostics,
                 sources: &report.sources,
+                kind: crate::interop::Kind::Package,
             };
             match format {
                 Format::Human => {

@@ -72,6 +72,7 @@ pub fn run(args: &PackArgs, printer: &Printer) -> ExitStatus {
         let checked = Checked {
             diagnostics: &report.diagnostics,
             sources: &report.sources,
+            kind: crate::interop::Kind::Package,
         };
         match args.format {
             Format::Human => {

@@ -23,6 +23,8 @@ pub struct Outcome<'a> {
 
 /// A package that was checked (valid or not).
 pub struct Checked<'a> {
+    /// What was checked: a package folder or a document of a neighbouring format.
+    pub kind: crate::interop::Kind,
     pub diagnostics: &'a [Diagnostic],
     pub sources: &'a HashMap<String, SourceFile>,
 }
@@ -43,6 +45,9 @@ struct JsonDocument {
 #[derive(Serialize)]
 struct JsonPackage {
     path: String,
+    /// `package`, or the kind of document (`play`, `handoff`, …); absent when unreadable.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kind: Option<&'static str>,
     /// `validated`, or `error` when the folder could not be read.
     status: &'static str,
     valid: bool,
@@ -106,7 +111,7 @@ pub fn emit(printer: &Printer, format: Format, outcomes: &[Outcome]) {
             printer.data(&text);
             for outcome in outcomes {
                 match &outcome.result {
-                    Ok(checked) => summary_line(printer, &outcome.shown, checked.diagnostics),
+                    Ok(checked) => summary_line(printer, &outcome.shown, checked),
                     Err(failure) => printer.error(&failure.message, failure.hint),
                 }
             }
@@ -143,10 +148,11 @@ pub fn print_diagnostics(
 
 fn human(printer: &Printer, shown: &str, checked: &Checked) {
     print_diagnostics(printer, shown, checked.diagnostics, checked.sources);
-    summary_line(printer, shown, checked.diagnostics);
+    summary_line(printer, shown, checked);
 }
 
-fn summary_line(printer: &Printer, shown: &str, diagnostics: &[Diagnostic]) {
+fn summary_line(printer: &Printer, shown: &str, checked: &Checked) {
+    let diagnostics = checked.diagnostics;
     let summary = Summary::of(diagnostics);
     let counts = format!(
         "{} error{}, {} warning{}",
@@ -158,7 +164,10 @@ fn summary_line(printer: &Printer, shown: &str, diagnostics: &[Diagnostic]) {
     if is_valid(diagnostics) {
         printer.status("Valid", &format!("{shown} ({counts})"));
     } else {
-        printer.error(&format!("package `{shown}` is invalid: {counts}"), None);
+        printer.error(
+            &format!("{} `{shown}` is invalid: {counts}", checked.kind.noun()),
+            None,
+        );
     }
 }
 
@@ -176,6 +185,7 @@ fn json(outcomes: &[Outcome]) -> String {
                 totals.merge(summary);
                 JsonPackage {
                     path: outcome.shown.clone(),
+                    kind: Some(checked.kind.as_str()),
                     status: "validated",
                     valid: is_valid(checked.diagnostics),
                     error: None,
@@ -191,6 +201,7 @@ fn json(outcomes: &[Outcome]) -> String {
             }
             Err(failure) => JsonPackage {
                 path: outcome.shown.clone(),
+                kind: None,
                 status: "error",
                 valid: false,
                 error: Some(failure.message.clone()),

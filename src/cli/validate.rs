@@ -1,33 +1,68 @@
-//! `squad validate`: check package folders against every rule of the package format and report
-//! all problems at once.
+//! `squad validate`: check package folders, and documents of the neighbouring formats, against
+//! every rule and report all problems at once.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::report::{Checked, Failure, Outcome, emit};
 use super::{ExitStatus, Format};
+use crate::diag::{Diagnostic, Severity};
+use crate::interop::document::{self, Document};
+use crate::interop::{self, Kind, Level, Options, SchemaVariant};
+use crate::manifest::MANIFEST_FILE;
 use crate::output::Printer;
-use crate::package::{self, Report};
+use crate::package;
+use crate::source::SourceFile;
 
-/// Check expert-squad package folders and report every problem with file:line:col.
+/// Check expert-squad packages, and plays, router contracts, Open Floor documents, handoffs and
+/// collaborations, reporting every problem with file:line:col.
 ///
-/// Validation is read-only: it writes nothing anywhere. Each problem has a stable code
-/// (`squad explain CODE` describes it); errors make the package invalid, warnings and notes do
-/// not.
+/// A folder is a package. A file is recognised by its content (an Open Floor envelope has
+/// `openFloor`, a play has `roles` and `stop`, …) unless --kind says what it is. Validation is
+/// read-only. Each problem has a stable code (`squad explain CODE` describes it); errors make
+/// the input invalid, warnings and notes do not.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
   squad validate                                validate the package in the current directory
   squad validate pkgs/a pkgs/b                  validate several packages
+  squad validate fan-out.play.json              a play, recognised by its content
+  squad validate --kind handoff task.json       say what the file is
+  squad validate --level lenient envelope.json  real-world Open Floor samples
   squad validate --format json . > report.json  machine-readable report
   squad validate --format sarif . > squad.sarif upload to code scanning
   squad validate --format github .              annotations in a GitHub Actions run")]
 pub struct ValidateArgs {
-    /// Package folders (each holds expert-squad.jsonc). Defaults to the current directory.
+    /// Package folders (each holds expert-squad.jsonc) or documents. Defaults to the current
+    /// directory.
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
+
+    /// What the inputs are; by default told from each file's content.
+    #[arg(long, value_enum)]
+    pub kind: Option<Kind>,
+
+    /// How strictly to check documents of the neighbouring formats.
+    #[arg(long, value_enum, default_value_t = Level::Spec)]
+    pub level: Level,
+
+    /// The Open Floor envelope schema to check against.
+    #[arg(long, value_enum, default_value_t = SchemaVariant::Js)]
+    pub schema_variant: SchemaVariant,
+
+    /// Exit 1 when there are warnings, too.
+    #[arg(long)]
+    pub deny_warnings: bool,
 
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+}
+
+/// One input, checked.
+struct Inspected {
+    kind: Kind,
+    diagnostics: Vec<Diagnostic>,
+    sources: HashMap<String, SourceFile>,
 }
 
 pub fn run(args: &ValidateArgs, printer: &Printer) -> ExitStatus {
@@ -36,39 +71,37 @@ pub fn run(args: &ValidateArgs, printer: &Printer) -> ExitStatus {
     } else {
         args.paths.clone()
     };
-    let mut status = ExitStatus::Success;
-    let results: Vec<(String, Result<Report, Failure>)> = paths
+    let options = Options {
+        level: args.level,
+        schema_variant: args.schema_variant,
+    };
+    let results: Vec<(String, Result<Inspected, Failure>)> = paths
         .iter()
         .map(|path| {
-            let shown = path.display().to_string();
-            let result = if is_archive(path) {
-                Err(Failure {
-                    message: format!(
-                        "`{shown}` is a ZIP archive; validating archives is not supported yet"
-                    ),
-                    hint: Some("unzip it and validate the folder"),
-                })
-            } else {
-                package::validate(path).map_err(|error| Failure {
-                    message: error.to_string(),
-                    hint: None,
-                })
-            };
-            (shown, result)
+            (
+                path.display().to_string(),
+                check_path(path, args.kind, &options),
+            )
         })
         .collect();
+    let mut status = ExitStatus::Success;
     let outcomes: Vec<Outcome> = results
         .iter()
         .map(|(shown, result)| Outcome {
             shown: shown.clone(),
             result: match result {
-                Ok(report) => {
-                    if !report.is_valid() {
+                Ok(checked) => {
+                    let failing = checked.diagnostics.iter().any(|diagnostic| {
+                        diagnostic.severity() == Severity::Error
+                            || (args.deny_warnings && diagnostic.severity() == Severity::Warning)
+                    });
+                    if failing {
                         status = status.max(ExitStatus::Failure);
                     }
                     Ok(Checked {
-                        diagnostics: &report.diagnostics,
-                        sources: &report.sources,
+                        kind: checked.kind,
+                        diagnostics: &checked.diagnostics,
+                        sources: &checked.sources,
                     })
                 }
                 Err(failure) => {
@@ -83,6 +116,99 @@ pub fn run(args: &ValidateArgs, printer: &Printer) -> ExitStatus {
         .collect();
     emit(printer, args.format, &outcomes);
     status
+}
+
+fn check_path(path: &Path, kind: Option<Kind>, options: &Options) -> Result<Inspected, Failure> {
+    let shown = path.display();
+    if path.is_dir() {
+        if kind.is_some_and(|kind| kind != Kind::Package) {
+            return Err(Failure {
+                message: format!("`{shown}` is a folder; only a package is a folder"),
+                hint: Some("pass the document's file, or drop --kind"),
+            });
+        }
+        return check_package(path);
+    }
+    if is_archive(path) {
+        return Err(Failure {
+            message: format!(
+                "`{shown}` is a ZIP archive; validating archives is not supported yet"
+            ),
+            hint: Some("unzip it and validate the folder"),
+        });
+    }
+    if path.file_name().is_some_and(|name| name == MANIFEST_FILE)
+        && kind.is_none_or(|kind| kind == Kind::Package)
+    {
+        let parent = path
+            .parent()
+            .filter(|parent| !parent.as_os_str().is_empty());
+        return check_package(parent.unwrap_or(Path::new(".")));
+    }
+    if !path.exists() {
+        return check_package(path);
+    }
+    let document = match Document::read(path) {
+        Ok(document) => document,
+        Err(Ok(unparsed)) => {
+            // Not JSON, or too large: a finding about the file, whatever kind it was meant to be.
+            return Ok(Inspected {
+                kind: kind.unwrap_or(Kind::Package),
+                diagnostics: vec![unparsed.diagnostic],
+                sources: HashMap::from([(document::FILE.to_owned(), unparsed.source)]),
+            });
+        }
+        Err(Err(error)) => {
+            return Err(Failure {
+                message: format!("cannot read `{shown}`: {error}"),
+                hint: None,
+            });
+        }
+    };
+    let kind = match kind.or_else(|| interop::sniff(&document.value)) {
+        Some(Kind::Package) => {
+            return Err(Failure {
+                message: format!("`{shown}` is a manifest; validate its package folder instead"),
+                hint: Some("a package is checked as a whole: `squad validate DIR`"),
+            });
+        }
+        Some(kind) => kind,
+        None => {
+            return Err(Failure {
+                message: format!(
+                    "cannot tell what kind of document `{shown}` is; pass --kind with one of: {}",
+                    Kind::ALL
+                        .iter()
+                        .map(|kind| kind.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                hint: Some("`squad validate --help` lists what each kind is"),
+            });
+        }
+    };
+    let mut diagnostics = interop::check(&document, kind, options);
+    diagnostics
+        .sort_by_key(|diagnostic| diagnostic.span.as_ref().map(|span| (span.start, span.end)));
+    Ok(Inspected {
+        kind,
+        diagnostics,
+        sources: HashMap::from([(document::FILE.to_owned(), document.source)]),
+    })
+}
+
+fn check_package(path: &Path) -> Result<Inspected, Failure> {
+    match package::validate(path) {
+        Ok(report) => Ok(Inspected {
+            kind: Kind::Package,
+            diagnostics: report.diagnostics,
+            sources: report.sources,
+        }),
+        Err(error) => Err(Failure {
+            message: error.to_string(),
+            hint: None,
+        }),
+    }
 }
 
 pub(super) fn is_archive(path: &Path) -> bool {

@@ -116,6 +116,108 @@ codes! {
     LongPath = "long-path", Warning, "PATH-S", "a name is longer than 255 bytes or a path longer than 240 characters: it will not install everywhere, and `squad pack` refuses it";
     PathCaseCollision = "path-case-collision", Error, "PATH-S, SKL-2, CASE-1", "two paths differ only by case";
     SourceInRuntimeStorage = "source-in-runtime-storage", Error, "VAL-1", "the source folder lies inside OpenCorvus runtime storage or an installed packages root";
+    // Documents of the neighbouring formats (seed-formats.md): schema-level findings.
+    OutOfRange = "out-of-range", Error, "JSON Schema minimum, maximum, minLength, maxLength, minItems, maxItems", "a number, a string's length or a list's size is outside its allowed range";
+    PatternMismatch = "pattern-mismatch", Error, "JSON Schema pattern", "a string does not match its pattern (ECMA-262 semantics: ASCII \\d, `$` only at the very end)";
+    InvalidFormat = "invalid-format", Error, "JSON Schema format", "a string is not in the format its schema asserts, for example an RFC 3339 date-time";
+    SchemaViolation = "schema-violation", Error, "JSON Schema anyOf, oneOf, not, if/then", "the document breaks a combined rule of its schema";
+    DocumentTooLarge = "document-too-large", Error, "seed-formats 0.3", "the document is larger than squad reads for one file";
+    // agents.play@1 (seed-formats 1.4).
+    PlayRoleDup = "play-role-dup", Error, "P-ROLE-DUP", "two roles of a play have the same id";
+    PlayPhaseDup = "play-phase-dup", Error, "P-PHASE-DUP", "two phases of a play have the same id";
+    PlayPhaseRole = "play-phase-role", Error, "P-PHASE-ROLE", "a phase names a role the play does not declare";
+    PlayPhaseRoleDup = "play-phase-role-dup", Error, "P-PHASE-ROLE-DUP", "a phase names the same role twice";
+    PlayCheckBy = "play-check-by", Error, "P-CHECK-BY", "a check's `by` is not a role of the play";
+    PlayCheckOf = "play-check-of", Error, "P-CHECK-OF", "a check's `of` is not a role of the play";
+    PlayCheckSelf = "play-check-self", Error, "P-CHECK-SELF", "a role checks its own work";
+    PlayCount = "play-count", Error, "P-COUNT", "a role's count.min is greater than its count.max";
+    PlaySplitRole = "play-split-role", Error, "P-SPLIT-ROLE", "budget.split gives a share to a role the play does not declare";
+    PlaySplitNum = "play-split-num", Error, "P-SPLIT-NUM", "a budget share is not a number >= 0";
+    PlaySplitSum = "play-split-sum", Error, "P-SPLIT-SUM", "the budget shares add up to more than 1 (summed exactly, in decimal)";
+    PlayStopRounds = "play-stop-rounds", Warning, "P-STOP-ROUNDS", "stop.when is `rounds` but no `rounds` says how many";
+    // squad import play / squad export play (seed-formats 1.8, 1.10).
+    ImportPlayId = "import-play-id", Error, "E-PLAY-ID, ID-1, ID-6", "the play id is not a valid squad id; pass --rename OLD=NEW";
+    ImportPlayAgentId = "import-play-agent-id", Error, "E-PLAY-AGENT-ID, ID-3, ID-6", "a role id is not a valid agent id; pass --rename OLD=NEW";
+    ImportPlayDoes = "import-play-does", Error, "E-PLAY-DOES, TXT-3", "a role's `does` is blank, so its prompt would be blank";
+    ImportPlayNodeId = "import-play-node-id", Error, "E-PLAY-NODE-ID, ID-1", "a generated workflow node id is invalid, too long or not unique";
+    ImportPlayCount = "import-play-count", Warning, "W-PLAY-COUNT", "a role may run several at once; a squad node runs once per Task";
+    ImportPlayModel = "import-play-model", Warning, "W-PLAY-MODEL", "a role's model hint has no manifest field; it is kept in play-extras.json and the prompt";
+    ImportPlayAgent = "import-play-agent", Warning, "W-PLAY-AGENT", "a role's fixed agent has no manifest field; it is kept in play-extras.json and the prompt";
+    ImportPlayLoop = "import-play-loop", Warning, "W-PLAY-LOOP", "the play repeats until its checks pass or for rounds; squad workflows run once per Task";
+    ExportPlayId = "export-play-id", Error, "E-EXPORT-ID", "the squad id is longer than a play id may be (61)";
+    ExportPlayName = "export-play-name", Error, "PLAY-3", "the squad label is longer than a play name may be (120)";
+    ExportRoleId = "export-role-id", Error, "E-EXPORT-ROLE-ID", "an agent id is longer than a play role id may be (61)";
+    ExportRoleName = "export-role-name", Error, "E-EXPORT-ROLE-NAME", "an agent label is longer than a play role name may be (80)";
+    ExportDoes = "export-does", Error, "E-EXPORT-DOES", "an agent has no description, or one longer than 2000 characters, for the role's `does`";
+    ExportRoles = "export-roles", Error, "E-EXPORT-ROLES", "the workflow uses more than 12 agents, the most a play may have";
+    ExportPhases = "export-phases", Error, "E-EXPORT-PHASES", "the workflow is deeper than 20 layers, the most phases a play may have";
+    ExportEdges = "export-edges", Warning, "W-EXPORT-EDGES", "the workflow's edges are sparser than play phases express; the export orders more strictly";
+    ExportDupRole = "export-dup-role", Warning, "W-EXPORT-DUP-ROLE", "one agent backs two nodes of one layer; the phase lists it once";
+    // ck-brain router contracts and runs (seed-formats 2.4, 2.6, 2.7).
+    ContractRole = "contract-role", Error, "R-ROLE", "the contract has no `role` (or not router-orchestrator under --profile ck-brain)";
+    ContractInReq = "contract-in-req", Error, "R-IN-REQ", "input.required does not include request and routes";
+    ContractMin = "contract-min", Error, "R-MIN", "input.min_routes is not an integer >= 1";
+    ContractRouteReq = "contract-route-req", Error, "R-ROUTE-REQ", "input.route_required does not include name, agent and description";
+    ContractHandoff = "contract-handoff", Error, "R-HANDOFF", "handoff.required does not include task, context_notes and constraints";
+    ContractStates = "contract-states", Error, "R-STATES", "output.states is not the four router states, or a state has no <state>_required list with status";
+    ContractBehavior = "contract-behavior", Error, "R-BEHAVIOR", "a behavior key is missing or has a value other than the ck-brain contract's";
+    ContractImpl = "contract-impl", Error, "R-IMPL", "an implementation file is missing or lacks name, description or developer_instructions";
+    RouterConfig = "router-config", Error, "RC-CONFIG", "the routes are not a valid configuration (missing, too few, incomplete, duplicate names, blank agents)";
+    RouterConfigSpurious = "router-config-spurious", Error, "RC-CONFIG-SPURIOUS", "the router answered invalid_configuration to a valid configuration";
+    RouterOneRoute = "router-one-route", Error, "RC-ONE-ROUTE", "a routed or delegation_failed answer does not name exactly one route";
+    RouterInvented = "router-invented", Error, "RC-INVENTED", "the answer names a route that is not in the input";
+    RouterAgent = "router-agent", Error, "RC-AGENT", "the answer's agent is not the selected route's agent";
+    RouterOneDelegation = "router-one-delegation", Error, "RC-ONE-DELEGATION", "delegation_failed reports more than one attempt or a fallback route";
+    RouterHandoff = "router-handoff", Error, "RC-HANDOFF", "the answer's handoff lacks a field the contract requires";
+    RouterAmbiguous = "router-ambiguous", Error, "RC-AMBIGUOUS", "a case expected `unrouted` with candidates and got something else";
+    RouterVerbatim = "router-verbatim", Error, "RC-VERBATIM", "delegated_result is not the delegate's terminal result, verbatim";
+    RoutesDesc = "routes-desc", Error, "E-ROUTE-DESC", "an agent has no description, so its route cannot be classified";
+    RoutesNone = "routes-none", Error, "E-ROUTE-NONE", "the squad has no agents, so there is no route";
+    // Open Floor (seed-formats 3.6, 3.7).
+    OfpType = "ofp-type", Error, "O-TYPE", "openFloor or conversation is not an object";
+    OfpEventType = "ofp-eventtype", Error, "O-EVENTTYPE", "an event has no eventType";
+    OfpToEmpty = "ofp-to-empty", Error, "O-TO-EMPTY", "an event's `to` names neither speakerUri nor serviceUrl";
+    OfpInviteTo = "ofp-invite-to", Warning, "OFP 1.13", "an invite has no `to`, so it invites everyone";
+    OfpPublishAlias = "ofp-publish-alias", Warning, "O-PUBLISH-ALIAS", "the event uses the docs spelling publishManifest; the spec says publishManifests";
+    OfpRetired = "ofp-retired", Warning, "O-RETIRED", "findAssistant and proposeAssistant were renamed getManifests and publishManifests in 0.9.4";
+    OfpUtteranceDe = "ofp-utterance-de", Error, "O-UTTERANCE-DE", "an utterance's dialogEvent is not a valid dialog event";
+    OfpUtteranceText = "ofp-utterance-text", Error, "O-UTTERANCE-TEXT", "an utterance's dialog event has no text feature with mimeType text/plain";
+    OfpContextDe = "ofp-context-de", Error, "O-CONTEXT-DE", "a dialogHistory item is not a valid dialog event";
+    OfpManifests = "ofp-manifests", Error, "O-MANIFESTS", "a servicing or discovery manifest is not a valid assistant manifest, or its score is outside [0, 1]";
+    OfpScope = "ofp-scope", Error, "O-SCOPE", "recommendScope is not internal, external or all";
+    OfpReasonToken = "ofp-reason-token", Warning, "O-REASON-TOKEN", "a reason uses an @token not documented for its event type";
+    OfpConversantKeys = "ofp-conversant-keys", Warning, "O-CONVERSANT-KEYS", "a conversant has a key the schema does not know, such as persistentState";
+    OfpManifestSpeaker = "ofp-manifest-speaker", Error, "M-SPEAKER", "an assistant manifest has no identification.speakerUri";
+    OfpManifestSynopsis = "ofp-manifest-synopsis", Error, "M-SYNOPSIS", "an assistant manifest has no identification.synopsis";
+    OfpSynopsisLong = "ofp-synopsis-long", Warning, "W-OFP-SYNOPSIS-LONG", "a synopsis is longer than about 75 characters (5 seconds spoken)";
+    OfpDialogSpanXor = "ofp-dialog-span-xor", Error, "D-SPAN-XOR", "a span has both (or neither) startTime and startOffset, or both endTime and endOffset";
+    OfpDialogConfidence = "ofp-dialog-confidence", Error, "D-CONFIDENCE", "a token's confidence is outside [0, 1]";
+    OfpDialogEncoding = "ofp-dialog-encoding", Error, "D-ENCODING", "a feature's encoding is not ISO-8859-1 or UTF-8";
+    // AgentHandoff (seed-formats 4.3, 4.5).
+    HandoffDodBlank = "handoff-dod-blank", Warning, "H-DOD-BLANK", "a definition_of_done item is blank";
+    HandoffApprovalDup = "handoff-approval-dup", Warning, "H-APPROVAL-DUP", "needs_approval_for repeats an action";
+    HandoffZeroBudgetSpend = "handoff-zero-budget-spend", Warning, "H-ZERO-BUDGET-SPEND", "budget_eur is 0 (no spend allowed) while spend needs approval";
+    HandoffFrom = "handoff-from", Error, "H-FROM", "`from` is neither orchestrator nor an agent of the squad";
+    HandoffTo = "handoff-to", Error, "H-TO", "`to` is not an agent of the squad";
+    HandoffFromWorker = "handoff-from-worker", Warning, "W-H-FROM-WORKER", "a worker hands off; in a squad only the Orchestrator dispatches workers";
+    HandoffDeadlinePast = "handoff-deadline-past", Warning, "H-DEADLINE-PAST", "the deadline is not after --now";
+    // Collaboration definitions (package-format 9).
+    CollabSchemaVersion = "collab-schema-version", Error, "COL-1", "schema_version must equal 1";
+    CollabStageExecution = "collab-stage-execution", Error, "COL-2", "stage_execution must equal \"mission_task\"";
+    CollabId = "collab-id", Error, "COL-3, COL-6, COL-8, COL-9, COL-11, COL-12", "an id or evidence key is not a canonical lower-kebab-case identifier";
+    CollabLabel = "collab-label", Error, "COL-4", "the label is blank";
+    CollabNoStages = "collab-no-stages", Error, "COL-5", "a collaboration needs at least one stage";
+    CollabDuplicate = "collab-duplicate", Error, "COL-6, COL-8, COL-9, COL-11, COL-12", "a list repeats an identifier, or two stages share an id";
+    CollabDuplicateManifest = "collab-duplicate-manifest", Error, "COL-7", "two supplied squads have the same id";
+    CollabManifest = "collab-manifest", Error, "COL-7", "a supplied squad's manifest is invalid";
+    CollabDependsOn = "collab-depends-on", Error, "COL-9", "a stage depends on an unknown or later stage";
+    CollabUnknownSquad = "collab-unknown-squad", Error, "COL-10", "a stage names a squad that was not supplied";
+    CollabUnknownWorkflow = "collab-unknown-workflow", Error, "COL-10", "a stage names a workflow its squad does not declare";
+    CollabSquadsUnchecked = "collab-squads-unchecked", Note, "COL-7, COL-10", "squad and workflow ids were not checked; pass the squads with `squad collab validate --squad`";
+    CollabEvidence = "collab-evidence", Error, "COL-11", "a stage consumes evidence no input or earlier dependency provides";
+    CollabNoEvidence = "collab-no-evidence", Error, "COL-12", "a stage produces no evidence";
+    CollabDoubleProducer = "collab-double-producer", Error, "COL-12", "two stages produce the same evidence";
+    CollabOutput = "collab-output", Error, "COL-13", "an output is not produced by any stage";
 }
 
 #[cfg(test)]

@@ -42,6 +42,9 @@ pub struct JsonDiagnostic {
     /// Package-relative path of the file concerned.
     pub file: String,
     pub pointer: Option<String>,
+    /// The JSON Schema keyword broken, for schema-level findings in interop documents.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub keyword: Option<&'static str>,
     pub start: Option<JsonPosition>,
     pub end: Option<JsonPosition>,
     pub label: Option<String>,
@@ -107,6 +110,7 @@ impl JsonDiagnostic {
             message: diagnostic.message.clone(),
             file: diagnostic.file.clone(),
             pointer: diagnostic.pointer.clone(),
+            keyword: diagnostic.keyword,
             start,
             end,
             label: diagnostic.span_label.clone(),

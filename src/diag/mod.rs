@@ -57,6 +57,10 @@ pub struct Diagnostic {
     pub pointer: Option<String>,
     pub labels: Vec<Label>,
     pub help: Vec<String>,
+    /// The JSON Schema keyword a schema-level finding breaks (`required`, `minItems`, …).
+    pub keyword: Option<&'static str>,
+    /// A severity other than the code's own: `--level lenient` turns some errors into warnings.
+    pub severity_override: Option<Severity>,
 }
 
 impl Diagnostic {
@@ -70,11 +74,24 @@ impl Diagnostic {
             pointer: None,
             labels: Vec::new(),
             help: Vec::new(),
+            keyword: None,
+            severity_override: None,
         }
     }
 
     pub fn severity(&self) -> Severity {
-        self.code.severity()
+        self.severity_override.unwrap_or(self.code.severity())
+    }
+
+    pub fn keyword(mut self, keyword: &'static str) -> Self {
+        self.keyword = Some(keyword);
+        self
+    }
+
+    /// Reports this diagnostic as a warning whatever its code's severity.
+    pub fn as_warning(mut self) -> Self {
+        self.severity_override = Some(Severity::Warning);
+        self
     }
 
     pub fn span(mut self, span: Range<usize>) -> Self {

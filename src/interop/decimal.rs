@@ -1,0 +1,145 @@
+//! Exact sums of JSON number literals. Budget shares must add up to at most 1, and f64 gets
+//! that wrong: 0.2 + 0.4 + 0.3 + 0.1 is 1.0000000000000002 in binary floating point.
+
+use std::cmp::Ordering;
+
+/// A non-negative decimal `digits × 10^exponent`, parsed from JSON number text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Decimal {
+    /// Decimal digits, most significant first, without leading zeros (empty for zero).
+    digits: Vec<u8>,
+    exponent: i64,
+}
+
+/// Values below 10^-FLOOR are "tiny": they cannot change whether a sum of fewer than 10^20
+/// shares reaches 1 unless the other shares sum to exactly 1, and are compared that way.
+const FLOOR: i64 = 65_536;
+
+fn parse(text: &str) -> Option<Decimal> {
+    let text = text.trim();
+    if text.starts_with('-') {
+        return None;
+    }
+    let (mantissa, exponent) = match text.find(['e', 'E']) {
+        Some(index) => (&text[..index], text[index + 1..].parse::<i64>().ok()?),
+        None => (text, 0),
+    };
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    if whole.is_empty()
+        || !whole
+            .bytes()
+            .chain(fraction.bytes())
+            .all(|b| b.is_ascii_digit())
+    {
+        return None;
+    }
+    let mut digits: Vec<u8> = whole
+        .bytes()
+        .chain(fraction.bytes())
+        .map(|b| b - b'0')
+        .skip_while(|digit| *digit == 0)
+        .collect();
+    let mut exponent = exponent.checked_sub(i64::try_from(fraction.len()).ok()?)?;
+    while digits.last() == Some(&0) {
+        digits.pop();
+        exponent += 1;
+    }
+    Some(Decimal { digits, exponent })
+}
+
+impl Decimal {
+    /// The power of ten just above the value: value < 10^magnitude.
+    fn magnitude(&self) -> i64 {
+        self.exponent + self.digits.len() as i64
+    }
+}
+
+/// Compares the sum of non-negative JSON number literals with 1, exactly. `None` when a text is
+/// not a non-negative JSON number.
+pub fn compare_sum_with_one(texts: &[&str]) -> Option<Ordering> {
+    let values: Vec<Decimal> = texts
+        .iter()
+        .map(|text| parse(text))
+        .collect::<Option<_>>()?;
+    let values: Vec<&Decimal> = values.iter().filter(|v| !v.digits.is_empty()).collect();
+    if values.iter().any(|value| value.magnitude() > 1) {
+        return Some(Ordering::Greater);
+    }
+    let (tiny, exact): (Vec<&Decimal>, Vec<&Decimal>) =
+        values.iter().partition(|value| value.magnitude() < -FLOOR);
+    // Every remaining value is < 10 with its last digit at 10^exponent >= 10^(-FLOOR - len).
+    let low = exact
+        .iter()
+        .map(|value| value.exponent)
+        .min()
+        .unwrap_or(0)
+        .min(0);
+    // Column i of `sum` holds the digit of 10^(low + i); the sum of fewer than 10^20 values
+    // below 10 fits in 22 integer digits.
+    let width = usize::try_from(-low).ok()? + 24;
+    let mut sum = vec![0u32; width];
+    for value in &exact {
+        let start = usize::try_from(value.exponent - low).ok()?;
+        for (offset, digit) in value.digits.iter().rev().enumerate() {
+            sum[start + offset] += u32::from(*digit);
+        }
+    }
+    let mut carry = 0u32;
+    for column in &mut sum {
+        let total = *column + carry;
+        *column = total % 10;
+        carry = total / 10;
+    }
+    // One is the digit 1 at column -low and zeros elsewhere.
+    let one_column = usize::try_from(-low).ok()?;
+    let ordering = sum
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(column, digit)| digit.cmp(&u32::from(column == one_column)))
+        .find(|ordering| *ordering != Ordering::Equal)
+        .unwrap_or(Ordering::Equal);
+    Some(match ordering {
+        Ordering::Equal if !tiny.is_empty() => Ordering::Greater,
+        other => other,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Ordering::{Equal, Greater, Less};
+
+    #[test]
+    fn the_seed_vectors() {
+        assert_eq!(
+            compare_sum_with_one(&["0.2", "0.4", "0.3", "0.1"]),
+            Some(Equal)
+        );
+        assert_eq!(compare_sum_with_one(&["0.8", "0.7", "0.7"]), Some(Greater));
+        assert_eq!(compare_sum_with_one(&["0.7", "1.5"]), Some(Greater));
+        assert_eq!(compare_sum_with_one(&["0.7", "0.3"]), Some(Equal));
+    }
+
+    #[test]
+    fn exponents_zeros_and_tiny_values() {
+        assert_eq!(compare_sum_with_one(&["1e0"]), Some(Equal));
+        assert_eq!(compare_sum_with_one(&["10E-1", "0"]), Some(Equal));
+        assert_eq!(
+            compare_sum_with_one(&["0.5", "5e-1", "1e-70000"]),
+            Some(Greater)
+        );
+        assert_eq!(compare_sum_with_one(&["0.5", "1e-70000"]), Some(Less));
+        assert_eq!(
+            compare_sum_with_one(&["0.33333333333333333333", "0.66666666666666666667"]),
+            Some(Equal)
+        );
+        assert_eq!(
+            compare_sum_with_one(&["0.999999999999999999999"]),
+            Some(Less)
+        );
+        assert_eq!(compare_sum_with_one(&["1e400"]), Some(Greater));
+        assert_eq!(compare_sum_with_one(&[]), Some(Less));
+        assert_eq!(compare_sum_with_one(&["-0.1"]), None);
+    }
+}
