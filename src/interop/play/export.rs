@@ -1,0 +1,1 @@
+//! squad export play
