@@ -7,6 +7,7 @@ mod install;
 mod meta;
 mod new;
 mod pack;
+mod play;
 mod report;
 mod validate;
 mod verify;
@@ -112,6 +113,8 @@ pub enum Command {
     Projects(install::ProjectsArgs),
     New(new::NewArgs),
     Version(version::VersionArgs),
+    Import(play::ImportArgs),
+    Export(play::ExportArgs),
     Explain(explain::ExplainArgs),
     Schema(meta::SchemaArgs),
     Completions(meta::CompletionsArgs),
@@ -143,6 +146,8 @@ fn dispatch(command: Command, printer: &Printer) -> ExitStatus {
         Command::Projects(args) => install::run_projects(&args, printer),
         Command::New(args) => new::run(&args, printer),
         Command::Version(args) => version::run(&args, printer),
+        Command::Import(args) => play::run_import(&args, printer),
+        Command::Export(args) => play::run_export(&args, printer),
         Command::Explain(args) => explain::run(&args, printer),
         Command::Schema(args) => meta::schema(&args, printer),
         Command::Completions(args) => meta::completions(&args, printer),

@@ -7,6 +7,7 @@ mod ecosystem;
 mod fixtures;
 mod install;
 mod pack;
+mod play;
 mod robustness;
 mod scaffold;
 mod support;

@@ -4,21 +4,32 @@
 pub mod export;
 pub mod import;
 pub mod model;
+#[cfg(test)]
+mod tests;
 
 use std::cmp::Ordering;
 use std::collections::HashSet;
 
 use serde_json::Value;
 
+use super::Level;
 use super::decimal::compare_sum_with_one;
 use super::document::{Document, join};
 use super::fields::{Fields, is_slug};
-use super::Level;
 use crate::diag::{Code, Diagnostic};
 
 const TOP_LEVEL: [&str; 11] = [
-    "id", "version", "name", "summary", "roles", "phases", "checks", "stop", "budget",
-    "visibility", "author",
+    "id",
+    "version",
+    "name",
+    "summary",
+    "roles",
+    "phases",
+    "checks",
+    "stop",
+    "budget",
+    "visibility",
+    "author",
 ];
 const REQUIRED: [&str; 4] = ["id", "name", "roles", "stop"];
 const ROLE_KEYS: [&str; 7] = ["id", "name", "does", "model", "agent", "count", "consults"];
@@ -50,7 +61,10 @@ pub fn check(document: &Document, level: Level, out: &mut Vec<Diagnostic>) {
         fields.string("/summary", summary, 1, Some(1000));
     }
     let mut role_ids: Vec<(String, &str)> = Vec::new();
-    if let Some(roles) = top.get("roles").and_then(|roles| fields.array("/roles", roles, 1, Some(12))) {
+    if let Some(roles) = top
+        .get("roles")
+        .and_then(|roles| fields.array("/roles", roles, 1, Some(12)))
+    {
         for (index, role) in roles.iter().enumerate() {
             let pointer = join("/roles", index);
             if let Some(id) = check_role(&mut fields, &pointer, role, level) {
@@ -60,13 +74,20 @@ pub fn check(document: &Document, level: Level, out: &mut Vec<Diagnostic>) {
     }
     let mut phases_roles: Vec<(String, &str)> = Vec::new();
     let mut phase_ids: Vec<(String, &str)> = Vec::new();
-    if let Some(phases) = top.get("phases").and_then(|phases| fields.array("/phases", phases, 0, Some(20))) {
+    if let Some(phases) = top
+        .get("phases")
+        .and_then(|phases| fields.array("/phases", phases, 0, Some(20)))
+    {
         for (index, phase) in phases.iter().enumerate() {
             let pointer = join("/phases", index);
-            let Some(map) = fields.object(&pointer, phase, &PHASE_KEYS, &["id", "roles"], false) else {
+            let Some(map) = fields.object(&pointer, phase, &PHASE_KEYS, &["id", "roles"], false)
+            else {
                 continue;
             };
-            if let Some(id) = map.get("id").and_then(|id| slug(&mut fields, &join(&pointer, "id"), id)) {
+            if let Some(id) = map
+                .get("id")
+                .and_then(|id| slug(&mut fields, &join(&pointer, "id"), id))
+            {
                 phase_ids.push((join(&pointer, "id"), id));
             }
             if let Some(name) = map.get("name") {
@@ -98,14 +119,21 @@ pub fn check(document: &Document, level: Level, out: &mut Vec<Diagnostic>) {
         }
     }
     let mut checks: Vec<(String, Option<&str>, Option<&str>)> = Vec::new();
-    if let Some(items) = top.get("checks").and_then(|checks| fields.array("/checks", checks, 0, Some(12))) {
+    if let Some(items) = top
+        .get("checks")
+        .and_then(|checks| fields.array("/checks", checks, 0, Some(12)))
+    {
         for (index, item) in items.iter().enumerate() {
             let pointer = join("/checks", index);
             let Some(map) = fields.object(&pointer, item, &CHECK_KEYS, &["by", "of"], false) else {
                 continue;
             };
-            let by = map.get("by").and_then(|by| slug(&mut fields, &join(&pointer, "by"), by));
-            let of = map.get("of").and_then(|of| slug(&mut fields, &join(&pointer, "of"), of));
+            let by = map
+                .get("by")
+                .and_then(|by| slug(&mut fields, &join(&pointer, "by"), by));
+            let of = map
+                .get("of")
+                .and_then(|of| slug(&mut fields, &join(&pointer, "of"), of));
             if let Some(bar) = map.get("bar") {
                 fields.string(&join(&pointer, "bar"), bar, 1, Some(2000));
             }
@@ -115,7 +143,9 @@ pub fn check(document: &Document, level: Level, out: &mut Vec<Diagnostic>) {
     let mut stop_rounds_missing = None;
     if let Some(stop) = top.get("stop") {
         if let Some(map) = fields.object("/stop", stop, &["when", "rounds"], &["when"], false) {
-            let when = map.get("when").and_then(|when| fields.one_of("/stop/when", when, &STOP_WHEN));
+            let when = map
+                .get("when")
+                .and_then(|when| fields.one_of("/stop/when", when, &STOP_WHEN));
             if let Some(rounds) = map.get("rounds") {
                 fields.integer("/stop/rounds", rounds, 1.0, Some(20.0));
             } else if when == Some("rounds") {
@@ -144,7 +174,8 @@ pub fn check(document: &Document, level: Level, out: &mut Vec<Diagnostic>) {
         fields.one_of("/visibility", visibility, &["private", "public"]);
     }
     if let Some(author) = top.get("author") {
-        if let Some(map) = fields.object("/author", author, &["type", "id"], &["type", "id"], false) {
+        if let Some(map) = fields.object("/author", author, &["type", "id"], &["type", "id"], false)
+        {
             if let Some(kind) = map.get("type") {
                 fields.one_of("/author/type", kind, &["user", "agent", "service"]);
             }
@@ -160,13 +191,21 @@ pub fn check(document: &Document, level: Level, out: &mut Vec<Diagnostic>) {
     let mut roles = HashSet::new();
     for (pointer, id) in &role_ids {
         if !roles.insert(*id) {
-            out.push(document.at(Code::PlayRoleDup, pointer, format!("role id `{id}` is declared twice")));
+            out.push(document.at(
+                Code::PlayRoleDup,
+                pointer,
+                format!("role id `{id}` is declared twice"),
+            ));
         }
     }
     let mut phases = HashSet::new();
     for (pointer, id) in &phase_ids {
         if !phases.insert(*id) {
-            out.push(document.at(Code::PlayPhaseDup, pointer, format!("phase id `{id}` is declared twice")));
+            out.push(document.at(
+                Code::PlayPhaseDup,
+                pointer,
+                format!("phase id `{id}` is declared twice"),
+            ));
         }
     }
     let declared = declared_list(&role_ids);
@@ -174,7 +213,11 @@ pub fn check(document: &Document, level: Level, out: &mut Vec<Diagnostic>) {
         if !roles.contains(role) {
             out.push(
                 document
-                    .at(Code::PlayPhaseRole, pointer, format!("phase names role `{role}`, which the play does not declare"))
+                    .at(
+                        Code::PlayPhaseRole,
+                        pointer,
+                        format!("phase names role `{role}`, which the play does not declare"),
+                    )
                     .help(declared.clone()),
             );
         }
@@ -183,14 +226,22 @@ pub fn check(document: &Document, level: Level, out: &mut Vec<Diagnostic>) {
         if let Some(by) = by.filter(|by| !roles.contains(by)) {
             out.push(
                 document
-                    .at(Code::PlayCheckBy, &join(pointer, "by"), format!("checker `{by}` is not a role of the play"))
+                    .at(
+                        Code::PlayCheckBy,
+                        &join(pointer, "by"),
+                        format!("checker `{by}` is not a role of the play"),
+                    )
                     .help(declared.clone()),
             );
         }
         if let Some(of) = of.filter(|of| !roles.contains(of)) {
             out.push(
                 document
-                    .at(Code::PlayCheckOf, &join(pointer, "of"), format!("checked role `{of}` is not a role of the play"))
+                    .at(
+                        Code::PlayCheckOf,
+                        &join(pointer, "of"),
+                        format!("checked role `{of}` is not a role of the play"),
+                    )
                     .help(declared.clone()),
             );
         }
@@ -198,7 +249,11 @@ pub fn check(document: &Document, level: Level, out: &mut Vec<Diagnostic>) {
             && by == of
         {
             let mut diagnostic = document
-                .at(Code::PlayCheckSelf, pointer, format!("role `{by}` checks its own work"))
+                .at(
+                    Code::PlayCheckSelf,
+                    pointer,
+                    format!("role `{by}` checks its own work"),
+                )
                 .help("a check names who checks whose work: let another role check it");
             if lenient {
                 diagnostic = diagnostic.as_warning();
@@ -209,16 +264,27 @@ pub fn check(document: &Document, level: Level, out: &mut Vec<Diagnostic>) {
     if stop_rounds_missing.is_some() {
         out.push(
             document
-                .at(Code::PlayStopRounds, "/stop", "stop.when is `rounds` but nothing says how many rounds")
+                .at(
+                    Code::PlayStopRounds,
+                    "/stop",
+                    "stop.when is `rounds` but nothing says how many rounds",
+                )
                 .help("add `\"rounds\": N` (1-20)"),
         );
     }
     check_split(document, &split, &roles, &declared, out);
 }
 
-fn check_role<'v>(fields: &mut Fields, pointer: &str, role: &'v Value, level: Level) -> Option<&'v str> {
+fn check_role<'v>(
+    fields: &mut Fields,
+    pointer: &str,
+    role: &'v Value,
+    level: Level,
+) -> Option<&'v str> {
     let map = fields.object(pointer, role, &ROLE_KEYS, &["id", "does"], false)?;
-    let id = map.get("id").and_then(|id| slug(fields, &join(pointer, "id"), id));
+    let id = map
+        .get("id")
+        .and_then(|id| slug(fields, &join(pointer, "id"), id));
     if let Some(name) = map.get("name") {
         fields.string(&join(pointer, "name"), name, 1, Some(80));
     }
@@ -237,8 +303,12 @@ fn check_role<'v>(fields: &mut Fields, pointer: &str, role: &'v Value, level: Le
     if let Some(count) = map.get("count") {
         let count_pointer = join(pointer, "count");
         if let Some(count) = fields.object(&count_pointer, count, &["min", "max"], &[], false) {
-            let min = count.get("min").and_then(|min| fields.integer(&join(&count_pointer, "min"), min, 1.0, Some(64.0)));
-            let max = count.get("max").and_then(|max| fields.integer(&join(&count_pointer, "max"), max, 1.0, Some(64.0)));
+            let min = count
+                .get("min")
+                .and_then(|min| fields.integer(&join(&count_pointer, "min"), min, 1.0, Some(64.0)));
+            let max = count
+                .get("max")
+                .and_then(|max| fields.integer(&join(&count_pointer, "max"), max, 1.0, Some(64.0)));
             if let (Some(min), Some(max)) = (min, max)
                 && level != Level::Schema
                 && min > max
@@ -279,7 +349,10 @@ fn check_split(
             _ => out.push(document.at(
                 Code::PlaySplitNum,
                 pointer,
-                format!("the share of `{role}` must be a number >= 0, found {}", super::fields::compact(share)),
+                format!(
+                    "the share of `{role}` must be a number >= 0, found {}",
+                    super::fields::compact(share)
+                ),
             )),
         }
     }
@@ -289,9 +362,14 @@ fn check_split(
                 .at(
                     Code::PlaySplitSum,
                     "/budget/split",
-                    format!("the budget shares add up to more than 1 ({})", texts.join(" + ")),
+                    format!(
+                        "the budget shares add up to more than 1 ({})",
+                        texts.join(" + ")
+                    ),
                 )
-                .help("each share is a slice of the parent's budget: make them add up to at most 1"),
+                .help(
+                    "each share is a slice of the parent's budget: make them add up to at most 1",
+                ),
         );
     }
 }
