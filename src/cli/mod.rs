@@ -1,6 +1,7 @@
 //! The command line: argument types (clap derive) and dispatch. Each command lives in its own
 //! file, turns its arguments into library calls and reports through [`Printer`].
 
+mod collab;
 mod digest;
 mod explain;
 mod install;
@@ -113,6 +114,7 @@ pub enum Command {
     Projects(install::ProjectsArgs),
     New(new::NewArgs),
     Version(version::VersionArgs),
+    Collab(collab::CollabArgs),
     Import(play::ImportArgs),
     Export(play::ExportArgs),
     Explain(explain::ExplainArgs),
@@ -146,6 +148,7 @@ fn dispatch(command: Command, printer: &Printer) -> ExitStatus {
         Command::Projects(args) => install::run_projects(&args, printer),
         Command::New(args) => new::run(&args, printer),
         Command::Version(args) => version::run(&args, printer),
+        Command::Collab(args) => collab::run(&args, printer),
         Command::Import(args) => play::run_import(&args, printer),
         Command::Export(args) => play::run_export(&args, printer),
         Command::Explain(args) => explain::run(&args, printer),

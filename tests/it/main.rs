@@ -2,6 +2,7 @@
 
 mod archives;
 mod cli;
+mod collab;
 mod corpus;
 mod ecosystem;
 mod fixtures;
