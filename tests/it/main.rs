@@ -7,6 +7,7 @@ mod corpus;
 mod ecosystem;
 mod fixtures;
 mod install;
+mod interop;
 mod pack;
 mod play;
 mod robustness;
