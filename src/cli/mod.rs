@@ -6,6 +6,7 @@ mod explain;
 mod install;
 mod meta;
 mod new;
+mod ofp;
 mod pack;
 mod report;
 mod validate;
@@ -113,6 +114,7 @@ pub enum Command {
     New(new::NewArgs),
     Version(version::VersionArgs),
     Explain(explain::ExplainArgs),
+    Ofp(ofp::OfpArgs),
     Schema(meta::SchemaArgs),
     Completions(meta::CompletionsArgs),
     Man(meta::ManArgs),
@@ -144,6 +146,7 @@ fn dispatch(command: Command, printer: &Printer) -> ExitStatus {
         Command::New(args) => new::run(&args, printer),
         Command::Version(args) => version::run(&args, printer),
         Command::Explain(args) => explain::run(&args, printer),
+        Command::Ofp(args) => ofp::run(&args, printer),
         Command::Schema(args) => meta::schema(&args, printer),
         Command::Completions(args) => meta::completions(&args, printer),
         Command::Man(args) => meta::man(&args, printer),

@@ -6,6 +6,7 @@ mod corpus;
 mod ecosystem;
 mod fixtures;
 mod install;
+mod ofp;
 mod pack;
 mod robustness;
 mod scaffold;
