@@ -94,7 +94,8 @@ pub struct ManifestsArgs {
     #[arg(long, value_enum, default_value_t = EventName::PublishManifests)]
     pub event_name: EventName,
 
-    /// Print only the array of manifests, not the envelope.
+    /// Print only the array of manifests, not the envelope (each item then validates with
+    /// `squad validate --kind ofp-manifest`; the array itself is no Open Floor document).
     #[arg(long)]
     pub bare: bool,
 

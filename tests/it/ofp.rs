@@ -619,8 +619,16 @@ fn an_agent_without_description_is_refused_and_bad_flags_are_usage_errors() {
         home.path(),
     );
     assert_eq!(no_url.status.code(), Some(2));
-    let invalid = manifests(&dir.path().join("no-such-package"), &[], dir.path());
-    assert_eq!(invalid.status.code(), Some(2));
+    let absent = manifests(&dir.path().join("no-such-package"), &[], dir.path());
+    assert_eq!(absent.status.code(), Some(2));
+    let invalid = manifests(
+        &fixtures().join("invalid/absolute-import--file-url"),
+        &[],
+        dir.path(),
+    );
+    assert_eq!(invalid.status.code(), Some(1));
+    assert!(text(&invalid.stderr).contains("error[absolute-import]"));
+    assert!(invalid.stdout.is_empty());
 }
 
 #[test]
