@@ -7,6 +7,7 @@ mod explain;
 mod install;
 mod meta;
 mod new;
+mod ofp;
 mod pack;
 mod play;
 mod report;
@@ -118,6 +119,7 @@ pub enum Command {
     Import(play::ImportArgs),
     Export(play::ExportArgs),
     Explain(explain::ExplainArgs),
+    Ofp(ofp::OfpArgs),
     Schema(meta::SchemaArgs),
     Completions(meta::CompletionsArgs),
     Man(meta::ManArgs),
@@ -152,6 +154,7 @@ fn dispatch(command: Command, printer: &Printer) -> ExitStatus {
         Command::Import(args) => play::run_import(&args, printer),
         Command::Export(args) => play::run_export(&args, printer),
         Command::Explain(args) => explain::run(&args, printer),
+        Command::Ofp(args) => ofp::run(&args, printer),
         Command::Schema(args) => meta::schema(&args, printer),
         Command::Completions(args) => meta::completions(&args, printer),
         Command::Man(args) => meta::man(&args, printer),

@@ -164,7 +164,7 @@ fn json_schema_accepts_the_corpus_and_rejects_unknown_keys() {
     }
 }
 
-const SUBCOMMANDS: [&str; 10] = [
+const SUBCOMMANDS: [&str; 11] = [
     "validate",
     "digest",
     "pack",
@@ -175,6 +175,7 @@ const SUBCOMMANDS: [&str; 10] = [
     "schema",
     "completions",
     "man",
+    "ofp",
 ];
 
 #[test]
@@ -211,6 +212,7 @@ fn every_subcommand_has_help_with_examples() {
         "explain",
         "completions",
         "man",
+        "ofp",
     ] {
         let output = squad(&[sub, "--help"], home.path(), home.path());
         assert_eq!(output.status.code(), Some(0), "{sub}");

@@ -8,6 +8,7 @@ mod ecosystem;
 mod fixtures;
 mod install;
 mod interop;
+mod ofp;
 mod pack;
 mod play;
 mod robustness;
