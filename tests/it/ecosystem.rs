@@ -164,7 +164,7 @@ fn json_schema_accepts_the_corpus_and_rejects_unknown_keys() {
     }
 }
 
-const SUBCOMMANDS: [&str; 11] = [
+const SUBCOMMANDS: [&str; 14] = [
     "validate",
     "digest",
     "pack",
@@ -176,6 +176,9 @@ const SUBCOMMANDS: [&str; 11] = [
     "completions",
     "man",
     "ofp",
+    "collab",
+    "import",
+    "export",
 ];
 
 #[test]
