@@ -214,3 +214,39 @@ fn every_kind_survives_values_of_every_wrong_type() {
         }
     }
 }
+
+#[test]
+fn levels_kinds_and_deny_warnings_on_the_command_line() {
+    let home = tempfile::tempdir().unwrap();
+    let file = home.path().join("loop.json");
+    fs::write(
+        &file,
+        r#"{"id": "p", "name": "P", "roles": [{"id": "a", "does": "x"}], "checks": [{"by": "a", "of": "a"}], "stop": {"when": "rounds"}}"#,
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    let run = |args: &[&str]| squad(args, home.path(), home.path());
+    // spec: the self-check is an error.
+    let output = run(&["validate", "--format", "json", path]);
+    assert_eq!(output.status.code(), Some(1));
+    let document: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(document["packages"][0]["kind"], "play");
+    // lenient: only warnings, unless they are denied.
+    assert_eq!(run(&["validate", "--level", "lenient", path]).status.code(), Some(0));
+    assert_eq!(
+        run(&["validate", "--level", "lenient", "--deny-warnings", path]).status.code(),
+        Some(1)
+    );
+    // schema: no semantic rule at all.
+    let output = run(&["validate", "--level", "schema", "--format", "json", path]);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(codes(&output.stdout), Vec::<String>::new());
+    // A folder is a package; --kind cannot make it a document.
+    let output = run(&["validate", "--kind", "play", home.path().to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("is a folder"));
+    // A wrong --kind gives that kind's diagnostics, not a crash.
+    let output = run(&["validate", "--format", "json", "--kind", "handoff", path]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(codes(&output.stdout).contains(&"missing-field".to_owned()));
+}
