@@ -3,11 +3,13 @@
 
 mod digest;
 mod explain;
+mod handoff;
 mod install;
 mod meta;
 mod new;
 mod pack;
 mod report;
+mod router;
 mod validate;
 mod verify;
 mod version;
@@ -113,6 +115,8 @@ pub enum Command {
     New(new::NewArgs),
     Version(version::VersionArgs),
     Explain(explain::ExplainArgs),
+    Router(router::RouterArgs),
+    Handoff(handoff::HandoffArgs),
     Schema(meta::SchemaArgs),
     Completions(meta::CompletionsArgs),
     Man(meta::ManArgs),
@@ -144,6 +148,8 @@ fn dispatch(command: Command, printer: &Printer) -> ExitStatus {
         Command::New(args) => new::run(&args, printer),
         Command::Version(args) => version::run(&args, printer),
         Command::Explain(args) => explain::run(&args, printer),
+        Command::Router(args) => router::run(&args, printer),
+        Command::Handoff(args) => handoff::run(&args, printer),
         Command::Schema(args) => meta::schema(&args, printer),
         Command::Completions(args) => meta::completions(&args, printer),
         Command::Man(args) => meta::man(&args, printer),
