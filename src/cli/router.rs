@@ -5,7 +5,10 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::report::{Checked, Outcome, emit, print_diagnostics};
-use super::{ExitStatus, Format};
+use super::{DataFormat, ExitStatus, Format};
+use serde::Serialize;
+
+use crate::diag::json::{JsonDiagnostic, SCHEMA_VERSION, Summary};
 use crate::diag::{Diagnostic, Severity};
 use crate::interop::Kind;
 use crate::interop::document::{self, Document};
@@ -66,11 +69,11 @@ pub struct RoutesArgs {
 /// Lint a router contract (the R-* rules): role, input, handoff, the four output states with
 /// their required fields, and the ck-brain behaviour.
 ///
-/// Implementation files are checked when given with --implementation, or found at
-/// `implementations/claude-code/<name>.md` and `implementations/codex/<name>.toml` beside the
-/// contract (`<name>` is the file name without `.contract.json`). Under --profile ck-brain
-/// both must exist, the role must be router-orchestrator and a behaviour value other than
-/// ck-brain's is an error (a warning under the generic profile).
+/// Implementation files are checked when given with --implementation, or found beside the
+/// contract at `implementations/claude-code/<name>.md` and `implementations/codex/<name>.toml`
+/// (`<name>` is the file name without `.contract.json`). Under --profile ck-brain both
+/// `ck-brain` files must exist, the role must be router-orchestrator and a behaviour value
+/// other than ck-brain's is an error (a warning under the generic profile).
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
   squad router contract ck-brain.contract.json
@@ -129,6 +132,11 @@ pub struct CheckArgs {
     /// `routed` answer must carry verbatim as delegated_result.
     #[arg(long, value_name = "FILE")]
     pub delegate_result: Option<PathBuf>,
+
+    /// Output format: human, or json (`{schema_version, conforms, documents, summary}` on
+    /// stdout, each document with its diagnostics as `squad validate` reports them).
+    #[arg(long, value_enum, default_value_t = DataFormat::Human)]
+    pub format: DataFormat,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -319,7 +327,7 @@ fn run_check(args: &CheckArgs, printer: &Printer) -> ExitStatus {
             Err(message) => return fail(printer, &message),
             Ok(Read::Broken(diagnostic, source)) => {
                 reported.push(Findings::of(path, vec![*diagnostic], Some(source)));
-                return finish(printer, &reported, &args.output);
+                return finish(printer, args.format, &reported, &args.output);
             }
             Ok(Read::Parsed(doc)) => {
                 let mut diagnostics = Vec::new();
@@ -336,7 +344,7 @@ fn run_check(args: &CheckArgs, printer: &Printer) -> ExitStatus {
                         ),
                         Some("`squad router contract FILE` lints it alone"),
                     );
-                    return finish(printer, &reported, &args.output);
+                    return finish(printer, args.format, &reported, &args.output);
                 }
                 model
             }
@@ -364,7 +372,7 @@ fn run_check(args: &CheckArgs, printer: &Printer) -> ExitStatus {
         },
     };
     if reported.iter().any(Findings::has_errors) || documents.len() != 2 {
-        return finish(printer, &reported, &args.output);
+        return finish(printer, args.format, &reported, &args.output);
     }
     let output = documents.pop().expect("two documents");
     let input = documents.pop().expect("two documents");
@@ -380,7 +388,7 @@ fn run_check(args: &CheckArgs, printer: &Printer) -> ExitStatus {
         &mut diagnostics,
     );
     reported.push(Findings::of(&args.output, diagnostics, Some(output.source)));
-    finish(printer, &reported, &args.output)
+    finish(printer, args.format, &reported, &args.output)
 }
 
 fn fail(printer: &Printer, message: &str) -> ExitStatus {
@@ -388,33 +396,75 @@ fn fail(printer: &Printer, message: &str) -> ExitStatus {
     ExitStatus::Error
 }
 
+#[derive(Serialize)]
+struct JsonRun<'a> {
+    schema_version: u32,
+    conforms: bool,
+    documents: Vec<JsonDocument<'a>>,
+    summary: Summary,
+}
+
+#[derive(Serialize)]
+struct JsonDocument<'a> {
+    path: &'a str,
+    diagnostics: Vec<JsonDiagnostic>,
+}
+
 /// Prints every finding and the verdict on the run.
-fn finish(printer: &Printer, reported: &[Findings], output: &Path) -> ExitStatus {
+fn finish(
+    printer: &Printer,
+    format: DataFormat,
+    reported: &[Findings],
+    output: &Path,
+) -> ExitStatus {
+    let mut summary = Summary::default();
     for findings in reported {
-        print_diagnostics(
-            printer,
-            &findings.shown,
-            &findings.diagnostics,
-            &findings.sources,
-        );
+        summary.merge(Summary::of(&findings.diagnostics));
     }
-    let errors: usize = reported
-        .iter()
-        .flat_map(|f| &f.diagnostics)
-        .filter(|d| d.severity() == Severity::Error)
-        .count();
+    let errors = summary.errors;
+    if format == DataFormat::Json {
+        let run = JsonRun {
+            schema_version: SCHEMA_VERSION,
+            conforms: errors == 0,
+            documents: reported
+                .iter()
+                .map(|findings| JsonDocument {
+                    path: &findings.shown,
+                    diagnostics: findings
+                        .diagnostics
+                        .iter()
+                        .map(|d| JsonDiagnostic::new(d, findings.sources.get(&d.file)))
+                        .collect(),
+                })
+                .collect(),
+            summary,
+        };
+        printer.data(&(serde_json::to_string_pretty(&run).unwrap_or_default() + "\n"));
+    } else {
+        for findings in reported {
+            print_diagnostics(
+                printer,
+                &findings.shown,
+                &findings.diagnostics,
+                &findings.sources,
+            );
+        }
+        if errors == 0 {
+            printer.status("Conforms", &output.display().to_string());
+        } else {
+            printer.error(
+                &format!(
+                    "the run `{}` does not conform: {errors} error{}",
+                    output.display(),
+                    if errors == 1 { "" } else { "s" }
+                ),
+                None,
+            );
+        }
+    }
     if errors == 0 {
-        printer.status("Conforms", &output.display().to_string());
         ExitStatus::Success
     } else {
-        printer.error(
-            &format!(
-                "the run `{}` does not conform: {errors} error{}",
-                output.display(),
-                if errors == 1 { "" } else { "s" }
-            ),
-            None,
-        );
         ExitStatus::Failure
     }
 }

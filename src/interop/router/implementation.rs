@@ -18,20 +18,27 @@ pub fn module_name(contract: &Path) -> String {
     name.strip_suffix(".contract").unwrap_or(name).to_owned()
 }
 
-/// The implementation files to check: the seed's layout relative to the contract's folder
-/// (`implementations/claude-code/<name>.md`, `implementations/codex/<name>.toml`), when that
-/// folder has `implementations/` or the profile is ck-brain, whose page declares both.
+/// The implementation files to check, in the seed's layout relative to the contract's folder:
+/// `implementations/claude-code/<name>.md` and `implementations/codex/<name>.toml`. The
+/// ck-brain page declares both under the name `ck-brain`, so under that profile both must
+/// exist; a generic contract declares none, so only the files that exist (named after the
+/// contract file) are checked.
 pub fn discover(contract: &Path, profile: Profile) -> Vec<PathBuf> {
-    let folder = contract.parent().unwrap_or(Path::new(""));
-    let root = folder.join("implementations");
-    if profile == Profile::Generic && !root.is_dir() {
-        return Vec::new();
-    }
-    let name = module_name(contract);
-    vec![
+    let root = contract
+        .parent()
+        .unwrap_or(Path::new(""))
+        .join("implementations");
+    let name = match profile {
+        Profile::CkBrain => "ck-brain".to_owned(),
+        Profile::Generic => module_name(contract),
+    };
+    [
         root.join("claude-code").join(format!("{name}.md")),
         root.join("codex").join(format!("{name}.toml")),
     ]
+    .into_iter()
+    .filter(|path| profile == Profile::CkBrain || path.exists())
+    .collect()
 }
 
 /// Findings about one implementation file (file `.` = that file). A missing or unreadable
