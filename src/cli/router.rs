@@ -337,14 +337,11 @@ fn run_check(args: &CheckArgs, printer: &Printer) -> ExitStatus {
                 let broken = findings.has_errors();
                 reported.push(findings);
                 if broken {
-                    printer.error(
-                        &format!(
-                            "contract `{}` has errors; the run was not checked",
-                            path.display()
-                        ),
-                        Some("`squad router contract FILE` lints it alone"),
+                    let why = format!(
+                        "contract `{}` has errors, so the run was not checked",
+                        path.display()
                     );
-                    return finish(printer, args.format, &reported, &args.output);
+                    return finish_with(printer, args.format, &reported, &args.output, Some(&why));
                 }
                 model
             }
@@ -417,6 +414,17 @@ fn finish(
     reported: &[Findings],
     output: &Path,
 ) -> ExitStatus {
+    finish_with(printer, format, reported, output, None)
+}
+
+/// `unchecked` says why the run itself was not judged.
+fn finish_with(
+    printer: &Printer,
+    format: DataFormat,
+    reported: &[Findings],
+    output: &Path,
+    unchecked: Option<&str>,
+) -> ExitStatus {
     let mut summary = Summary::default();
     for findings in reported {
         summary.merge(Summary::of(&findings.diagnostics));
@@ -449,7 +457,9 @@ fn finish(
                 &findings.sources,
             );
         }
-        if errors == 0 {
+        if let Some(why) = unchecked {
+            printer.error(why, Some("`squad router contract FILE` lints it alone"));
+        } else if errors == 0 {
             printer.status("Conforms", &output.display().to_string());
         } else {
             printer.error(
