@@ -145,7 +145,7 @@ fn ambiguous(doc: &Document, answer: &Map<String, Value>, status: &str, out: &mu
             format!("this case is ambiguous and must be answered `unrouted` with candidates, not `{status}`"),
         ));
     } else if let Some(candidates) = answer.get("candidates")
-        && !candidates.as_array().is_some_and(|items| !items.is_empty())
+        && candidates.as_array().is_none_or(|items| items.is_empty())
     {
         out.push(doc.at(
             Code::RouterAmbiguous,

@@ -120,7 +120,7 @@ fn claude_code(text: &str, stem: &str) -> Vec<String> {
             "front matter has no string `name` (the file stem, `{stem}`)"
         )),
     }
-    if !get("description").is_some_and(|d| !d.trim().is_empty()) {
+    if get("description").is_none_or(|d| d.trim().is_empty()) {
         problems.push("front matter has no non-empty `description`".into());
     }
     problems
