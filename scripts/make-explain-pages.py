@@ -10,6 +10,8 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 BIN = os.path.join(ROOT, "target", "debug", "squad")
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import importlib.util
+import json
+from interop_explain import ENTRIES as INTEROP
 spec = importlib.util.spec_from_file_location("fixtures", os.path.join(ROOT, "scripts", "make-invalid-fixtures.py"))
 fixtures = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(fixtures)
@@ -147,13 +149,71 @@ def fixed_text(operations):
     return "\n".join(lines)
 
 
+EXAMPLES = os.path.join("registry-fixtures", "interop", "examples")
+
+
+def interop_page(code, entry):
+    """The example part of a page for a code of the neighbouring formats."""
+    if "doc" in entry:
+        path = os.path.join(ROOT, EXAMPLES, code + ".json")
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(json.dumps(json.loads(entry["doc"]), indent=2, ensure_ascii=False) + "\n")
+    if "run" in entry:
+        args = entry["run"]
+    elif "doc" in entry:
+        args = ["validate"] + entry.get("args", []) + [os.path.join(EXAMPLES, code + ".json")]
+    else:
+        args = None
+    failing = entry.get("text")
+    if args:
+        result = subprocess.run([BIN, "--color", "never"] + args, capture_output=True, text=True, cwd=ROOT)
+        for block in result.stderr.split("\n\n"):
+            if block.split("[", 1)[-1].startswith(code + "]"):
+                failing = block.strip()
+                break
+        else:
+            sys.exit(f"{code}: `squad {' '.join(args)}` did not report it:\n{result.stderr}")
+        for leftover in glob.glob(os.path.join(ROOT, "target", "explain-import*")):
+            subprocess.run(["rm", "-rf", leftover])
+    page = []
+    if failing:
+        page += ["## Failing example", ""]
+        if args:
+            page += [f"`squad {' '.join(args)}`:", ""]
+        page += ["```text", failing, "```", ""]
+    page += ["## Fixed", "", entry["fix"], ""]
+    return page
+
+
+def write_cases():
+    """registry-fixtures/interop/examples/cases.json: which document must produce which code."""
+    cases = []
+    for code, entry in INTEROP.items():
+        if "doc" in entry and "run" not in entry:
+            cases.append({"file": code + ".json", "args": entry.get("args", []), "code": code})
+    with open(os.path.join(ROOT, EXAMPLES, "cases.json"), "w", encoding="utf-8") as handle:
+        handle.write(json.dumps(cases, indent=2) + "\n")
+
+
 def main():
     rows = table()
+    os.makedirs(os.path.join(ROOT, EXAMPLES), exist_ok=True)
+    for old in glob.glob(os.path.join(ROOT, EXAMPLES, "*.json")):
+        os.remove(old)
+    write_cases()
     out_dir = os.path.join(ROOT, "docs", "explain")
     os.makedirs(out_dir, exist_ok=True)
     for old in glob.glob(os.path.join(out_dir, "*.md")):
         os.remove(old)
     for code, (severity, rules, meaning) in rows.items():
+        if code in INTEROP:
+            entry = INTEROP[code]
+            spec_file = "package-format.md" if code.startswith("collab-") else "seed-formats.md"
+            page = [f"# `{code}` ({severity})", "", f"{meaning[0].upper()}{meaning[1:]}.", "", f"Rules: {rules} ({spec_file}).", "", "## Why", "", entry["why"], ""]
+            page += interop_page(code, entry)
+            with open(os.path.join(out_dir, code + ".md"), "w", encoding="utf-8") as handle:
+                handle.write("\n".join(page))
+            continue
         why = WHY[code]
         page = [f"# `{code}` ({severity})", "", f"{meaning[0].upper()}{meaning[1:]}.", "", f"Rules: {rules} (package-format.md).", "", "## Why", "", why, ""]
         case = first_case(code, None)

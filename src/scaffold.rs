@@ -193,6 +193,13 @@ fn json_string(value: &str) -> String {
 pub fn create(destination: &Path, options: &NewOptions) -> Result<Report, NewError> {
     check_options(options)?;
     let files = render(options)?;
+    write_package(destination, &files)
+}
+
+/// Writes `files` as a new package at `destination`, the way [`create`] does: staged beside
+/// it, validated, synced, renamed into place without replacing anything; nothing is left
+/// behind on failure. An invalid package is refused with its report.
+pub fn write_package(destination: &Path, files: &[(String, Vec<u8>)]) -> Result<Report, NewError> {
     let destination = std::path::absolute(destination)
         .map_err(|error| NewError::Io(destination.to_path_buf(), error))?;
     let parent = destination.parent().ok_or_else(|| {
@@ -214,7 +221,7 @@ pub fn create(destination: &Path, options: &NewOptions) -> Result<Report, NewErr
     }
     std::fs::create_dir_all(parent).map_err(|error| NewError::Io(parent.to_path_buf(), error))?;
     let staging = create_staging(parent, &name)?;
-    let result = populate_and_publish(&staging, &destination, &files);
+    let result = populate_and_publish(&staging, &destination, files);
     if result.is_err() {
         let _ = std::fs::remove_dir_all(&staging);
     }

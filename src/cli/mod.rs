@@ -1,13 +1,16 @@
 //! The command line: argument types (clap derive) and dispatch. Each command lives in its own
 //! file, turns its arguments into library calls and reports through [`Printer`].
 
+mod collab;
 mod digest;
 mod explain;
 mod handoff;
 mod install;
 mod meta;
 mod new;
+mod ofp;
 mod pack;
+mod play;
 mod report;
 mod router;
 mod validate;
@@ -114,9 +117,13 @@ pub enum Command {
     Projects(install::ProjectsArgs),
     New(new::NewArgs),
     Version(version::VersionArgs),
+    Collab(collab::CollabArgs),
+    Import(play::ImportArgs),
+    Export(play::ExportArgs),
     Explain(explain::ExplainArgs),
     Router(router::RouterArgs),
     Handoff(handoff::HandoffArgs),
+    Ofp(ofp::OfpArgs),
     Schema(meta::SchemaArgs),
     Completions(meta::CompletionsArgs),
     Man(meta::ManArgs),
@@ -147,9 +154,13 @@ fn dispatch(command: Command, printer: &Printer) -> ExitStatus {
         Command::Projects(args) => install::run_projects(&args, printer),
         Command::New(args) => new::run(&args, printer),
         Command::Version(args) => version::run(&args, printer),
+        Command::Collab(args) => collab::run(&args, printer),
+        Command::Import(args) => play::run_import(&args, printer),
+        Command::Export(args) => play::run_export(&args, printer),
         Command::Explain(args) => explain::run(&args, printer),
         Command::Router(args) => router::run(&args, printer),
         Command::Handoff(args) => handoff::run(&args, printer),
+        Command::Ofp(args) => ofp::run(&args, printer),
         Command::Schema(args) => meta::schema(&args, printer),
         Command::Completions(args) => meta::completions(&args, printer),
         Command::Man(args) => meta::man(&args, printer),

@@ -150,6 +150,14 @@ fn check_path(path: &Path, kind: Option<Kind>, options: &Options) -> Result<Insp
     }
     let document = match Document::read(path) {
         Ok(document) => document,
+        Err(Ok(_)) if kind.is_none() && !is_json_name(path) => {
+            return Err(Failure {
+                message: format!(
+                    "`{shown}` is not a folder (a package is a folder that holds {MANIFEST_FILE}) nor a JSON document"
+                ),
+                hint: Some("pass --kind to check the file as a document of that kind"),
+            });
+        }
         Err(Ok(unparsed)) => {
             // Not JSON, or too large: a finding about the file, whatever kind it was meant to be.
             return Ok(Inspected {
@@ -209,6 +217,12 @@ fn check_package(path: &Path) -> Result<Inspected, Failure> {
             hint: None,
         }),
     }
+}
+
+fn is_json_name(path: &Path) -> bool {
+    path.extension().is_some_and(|extension| {
+        extension.eq_ignore_ascii_case("json") || extension.eq_ignore_ascii_case("jsonc")
+    })
 }
 
 pub(super) fn is_archive(path: &Path) -> bool {

@@ -164,7 +164,7 @@ fn json_schema_accepts_the_corpus_and_rejects_unknown_keys() {
     }
 }
 
-const SUBCOMMANDS: [&str; 12] = [
+const SUBCOMMANDS: [&str; 13] = [
     "validate",
     "router",
     "handoff",
@@ -177,6 +177,7 @@ const SUBCOMMANDS: [&str; 12] = [
     "schema",
     "completions",
     "man",
+    "ofp",
 ];
 
 #[test]
@@ -215,6 +216,7 @@ fn every_subcommand_has_help_with_examples() {
         "explain",
         "completions",
         "man",
+        "ofp",
     ] {
         let output = squad(&[sub, "--help"], home.path(), home.path());
         assert_eq!(output.status.code(), Some(0), "{sub}");

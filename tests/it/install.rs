@@ -752,3 +752,132 @@ fn install_reports_an_invalid_package_in_the_format_asked_for() {
         text(&output.stdout)
     );
 }
+
+/// security-cases §4 #32: the file-size limit makes the staging writes fail the way a full disk
+/// does (EFBIG instead of ENOSPC; SIGXFSZ is ignored so the write returns an error).
+#[cfg(unix)]
+#[test]
+fn a_full_disk_leaves_the_scope_untouched() {
+    let sandbox = Sandbox::new();
+    let package = sandbox.package(
+        "valid/minimal",
+        "pkg",
+        &"Padding for a large README.\n".repeat(8_000),
+    );
+    // A first install creates the scope's directories, so only the failing install is compared.
+    let small = sandbox.package("valid/minimal", "small", "");
+    let output = sandbox.run(&["install", small.to_str().unwrap(), "--scope", "project"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let uninstall = sandbox.run(&["uninstall", "minimal-squad", "--scope", "project"]);
+    assert_eq!(
+        uninstall.status.code(),
+        Some(0),
+        "{}",
+        text(&uninstall.stderr)
+    );
+    let before = listing(&sandbox.root.join("project"));
+    let squad = env!("CARGO_BIN_EXE_squad");
+    let output = Command::new("/bin/sh")
+        .args(["-c", "trap '' XFSZ; ulimit -f 64; exec \"$0\" \"$@\""])
+        .arg(squad)
+        .args(["install", package.to_str().unwrap(), "--scope", "project"])
+        .current_dir(sandbox.root.join("project"))
+        .env_clear()
+        .env("HOME", sandbox.root.join("home"))
+        .env("OPENCORVUS_HOME", sandbox.root.join("home/opencorvus"))
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("README.md"),
+        "the error names the file that failed: {stderr}"
+    );
+    assert_eq!(
+        listing(&sandbox.root.join("project")),
+        before,
+        "staging left behind"
+    );
+    // With room again, the same install succeeds.
+    let output = sandbox.run(&["install", package.to_str().unwrap(), "--scope", "project"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+}
+
+/// Makes a directory read-only for the duration of a test: `chattr +i` as root (permission
+/// bits do not stop root), `chmod 0555` otherwise. Restores it on drop.
+#[cfg(unix)]
+struct ReadOnly(PathBuf, bool);
+
+#[cfg(unix)]
+impl ReadOnly {
+    fn new(path: &Path) -> Option<ReadOnly> {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(path, fs::Permissions::from_mode(0o555)).unwrap();
+        let probe = path.join(".probe");
+        if fs::write(&probe, b"").is_err() {
+            return Some(ReadOnly(path.to_path_buf(), false));
+        }
+        let _ = fs::remove_file(&probe);
+        let immutable = Command::new("chattr").arg("+i").arg(path).output();
+        if immutable.is_ok_and(|output| output.status.success()) && fs::write(&probe, b"").is_err()
+        {
+            return Some(ReadOnly(path.to_path_buf(), true));
+        }
+        let _ = fs::remove_file(&probe);
+        None
+    }
+}
+
+#[cfg(unix)]
+impl Drop for ReadOnly {
+    fn drop(&mut self) {
+        use std::os::unix::fs::PermissionsExt;
+        if self.1 {
+            let _ = Command::new("chattr").arg("-i").arg(&self.0).output();
+        }
+        let _ = fs::set_permissions(&self.0, fs::Permissions::from_mode(0o755));
+    }
+}
+
+/// security-cases §4 #33: a read-only namespace directory is reported with its path, and
+/// nothing is left behind.
+#[cfg(unix)]
+#[test]
+fn a_read_only_destination_is_reported_with_its_path() {
+    let sandbox = Sandbox::new();
+    let package = sandbox.package("valid/minimal", "pkg", "");
+    // A first install creates the scope's own directories (locks, staging root).
+    assert_eq!(
+        sandbox
+            .run(&["install", package.to_str().unwrap(), "--scope", "project"])
+            .status
+            .code(),
+        Some(0)
+    );
+    assert_eq!(
+        sandbox
+            .run(&["uninstall", "minimal-squad", "--scope", "project"])
+            .status
+            .code(),
+        Some(0)
+    );
+    let namespace = sandbox.packages_root().join("acme");
+    fs::create_dir_all(&namespace).unwrap();
+    let before = listing(&sandbox.root.join("project"));
+    let Some(_guard) = ReadOnly::new(&namespace) else {
+        panic!("cannot make a directory read-only here (neither chmod nor chattr +i works)");
+    };
+    let output = sandbox.run(&["install", package.to_str().unwrap(), "--scope", "project"]);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("acme"),
+        "the error names the path: {stderr}"
+    );
+    assert_eq!(
+        listing(&sandbox.root.join("project")),
+        before,
+        "something was left behind"
+    );
+}

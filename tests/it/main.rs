@@ -2,12 +2,16 @@
 
 mod archives;
 mod cli;
+mod collab;
 mod corpus;
 mod ecosystem;
 mod fixtures;
 mod handoff;
 mod install;
+mod interop;
+mod ofp;
 mod pack;
+mod play;
 mod robustness;
 mod router;
 mod scaffold;

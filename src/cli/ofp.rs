@@ -1,0 +1,221 @@
+//! `squad ofp manifests`: publish a squad on an Open Floor (seed-formats §3.7).
+
+use std::path::{Path, PathBuf};
+
+use super::ExitStatus;
+use super::report::print_diagnostics;
+use crate::diag::{Diagnostic, Severity};
+use crate::interop::Document;
+use crate::interop::ofp::publish::{Request, publish};
+use crate::interop::ofp::{PUBLISH, PUBLISH_DOCS};
+use crate::interop::squad::{LoadError, Squad};
+use crate::manifest::MANIFEST_FILE;
+use crate::output::Printer;
+
+/// Work with the Open Floor Protocol (OFP). Envelopes, manifests and dialog events are
+/// checked by `squad validate`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  squad ofp manifests pkg --service-url https://agents.example.com/ofp --organization Acme
+  squad validate --kind ofp-envelope envelope.json")]
+pub struct OfpArgs {
+    #[command(subcommand)]
+    pub command: OfpCommand,
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum OfpCommand {
+    Manifests(ManifestsArgs),
+}
+
+/// The event name of the manifests reply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum EventName {
+    /// The spec's and openfloor-js's spelling.
+    #[value(name = "publishManifests")]
+    PublishManifests,
+    /// The docs repository schema's spelling.
+    #[value(name = "publishManifest")]
+    PublishManifest,
+}
+
+/// Print an Open Floor conversation envelope whose publishManifests event carries one assistant
+/// manifest per agent of a valid package, so a convener or discovery agent can find and invite
+/// the squad's experts.
+///
+/// Each manifest's speakerUri is `tag:<authority>,<YYYY>:<namespace>/<squad-id>/<agent-id>`
+/// (YYYY from the package version), its serviceUrl `<service-url>/<namespace>/<squad-id>/<agent-id>`,
+/// its synopsis the agent's description. An agent without a description is an error (the
+/// synopsis is mandatory); a description over 75 characters is a warning. The output passes
+/// `squad validate` as it is.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  squad ofp manifests pkg --service-url https://agents.example.com/ofp --organization Acme
+  squad ofp manifests pkg --service-url https://agents.example.com/ofp --organization Acme \\
+      --language en --language de --include-scheduler -o manifests.json
+  squad ofp manifests pkg --service-url https://a.example --organization Acme --bare
+  squad ofp manifests pkg --service-url https://a.example --organization Acme \\
+      --event-name publishManifest     the spelling of the docs repository's schema")]
+pub struct ManifestsArgs {
+    /// The package folder. Defaults to the current directory.
+    #[arg(value_name = "PATH", default_value = ".")]
+    pub path: PathBuf,
+
+    /// The base endpoint; agent paths are appended to it.
+    #[arg(long, value_name = "URL")]
+    pub service_url: String,
+
+    /// The organization administering the agents.
+    #[arg(long, value_name = "ORG")]
+    pub organization: String,
+
+    /// The RFC 4151 tagging authority (a DNS name or an email address) [default: the host of
+    /// --service-url].
+    #[arg(long, value_name = "A")]
+    pub authority: Option<String>,
+
+    /// A BCP 47 language the agents speak (repeatable); none by default.
+    #[arg(long = "language", value_name = "L")]
+    pub languages: Vec<String>,
+
+    /// Publish the Orchestrator too, as `<squad-id>` with the squad's label and description.
+    #[arg(long)]
+    pub include_scheduler: bool,
+
+    /// The conversation id [default: squad:<namespace>/<id>@<version>].
+    #[arg(long, value_name = "ID")]
+    pub conversation_id: Option<String>,
+
+    /// The envelope's sender [default: tag:<authority>,<YYYY>:<namespace>/<squad-id>].
+    #[arg(long, value_name = "URI")]
+    pub sender: Option<String>,
+
+    /// The event's name.
+    #[arg(long, value_enum, default_value_t = EventName::PublishManifests)]
+    pub event_name: EventName,
+
+    /// Print only the array of manifests, not the envelope (each item then validates with
+    /// `squad validate --kind ofp-manifest`; the array itself is no Open Floor document).
+    #[arg(long)]
+    pub bare: bool,
+
+    /// Write to FILE (replaced atomically) instead of stdout.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+pub fn run(args: &OfpArgs, printer: &Printer) -> ExitStatus {
+    match &args.command {
+        OfpCommand::Manifests(args) => manifests(args, printer),
+    }
+}
+
+fn manifests(args: &ManifestsArgs, printer: &Printer) -> ExitStatus {
+    let shown = args.path.display().to_string();
+    let (squad, report) = match Squad::load(&args.path) {
+        Ok(loaded) => loaded,
+        Err(LoadError::Io(error)) => {
+            printer.error(&error.to_string(), None);
+            return ExitStatus::Error;
+        }
+        Err(error @ LoadError::Invalid(_)) => {
+            if let LoadError::Invalid(report) = &error {
+                print_diagnostics(printer, &shown, &report.diagnostics, &report.sources);
+            }
+            printer.error(&error.to_string(), None);
+            return ExitStatus::Failure;
+        }
+    };
+    let request = Request {
+        service_url: &args.service_url,
+        organization: &args.organization,
+        authority: args.authority.as_deref(),
+        languages: &args.languages,
+        include_scheduler: args.include_scheduler,
+        conversation_id: args.conversation_id.as_deref(),
+        sender: args.sender.as_deref(),
+        event_name: match args.event_name {
+            EventName::PublishManifests => PUBLISH,
+            EventName::PublishManifest => PUBLISH_DOCS,
+        },
+    };
+    let published = match publish(&squad, &request) {
+        Ok(published) => published,
+        Err(message) => {
+            printer.error(
+                &message,
+                Some("`squad ofp manifests --help` describes the flags"),
+            );
+            return ExitStatus::Error;
+        }
+    };
+    let diagnostics = positioned(published.diagnostics, &report.sources);
+    print_diagnostics(printer, &shown, &diagnostics, &report.sources);
+    if diagnostics
+        .iter()
+        .any(|diagnostic| diagnostic.severity() == Severity::Error)
+    {
+        printer.error(
+            &format!("`{shown}` cannot be published on an Open Floor; nothing was written"),
+            None,
+        );
+        return ExitStatus::Failure;
+    }
+    let json = if args.bare {
+        serde_json::to_string_pretty(published.envelope.manifests())
+    } else {
+        serde_json::to_string_pretty(&published.envelope)
+    };
+    let text = match json {
+        Ok(json) => json + "\n",
+        Err(error) => {
+            printer.error(&format!("cannot serialise the manifests: {error}"), None);
+            return ExitStatus::Error;
+        }
+    };
+    let count = published.envelope.manifests().len();
+    match &args.output {
+        None => printer.data(&text),
+        Some(path) => {
+            if let Err(status) = write(path, &text, printer) {
+                return status;
+            }
+            printer.status(
+                "Wrote",
+                &format!(
+                    "{} ({count} manifest{})",
+                    path.display(),
+                    if count == 1 { "" } else { "s" }
+                ),
+            );
+        }
+    }
+    ExitStatus::Success
+}
+
+/// Findings point into expert-squad.jsonc by JSON pointer; give them spans there.
+fn positioned(
+    diagnostics: Vec<Diagnostic>,
+    sources: &std::collections::HashMap<String, crate::source::SourceFile>,
+) -> Vec<Diagnostic> {
+    let document = sources
+        .get(MANIFEST_FILE)
+        .and_then(|source| Document::parse(source.text.clone()).ok());
+    diagnostics
+        .into_iter()
+        .map(|mut diagnostic| {
+            if let (Some(document), Some(pointer)) = (&document, &diagnostic.pointer) {
+                diagnostic.span = Some(document.span(pointer));
+            }
+            diagnostic
+        })
+        .collect()
+}
+
+/// A temporary file beside `path`, renamed over it: readers never see half a document.
+fn write(path: &Path, text: &str, printer: &Printer) -> Result<(), ExitStatus> {
+    crate::fs::replace_file(path, text.as_bytes()).map_err(|error| {
+        printer.error(&format!("cannot write `{}`: {error}", path.display()), None);
+        ExitStatus::Error
+    })
+}

@@ -1,0 +1,39 @@
+//! Open Floor Protocol documents (seed-formats §3): envelopes, assistant manifests and dialog
+//! events, checked against the vendored schemas plus the spec's prose rules; and the manifests
+//! a squad publishes on an Open Floor (§3.7).
+
+mod dialog;
+mod envelope;
+mod finding;
+mod manifest;
+pub mod publish;
+mod schema;
+
+use super::{Document, Level, Options};
+use crate::diag::Diagnostic;
+use finding::Finding;
+
+pub use envelope::{PUBLISH, PUBLISH_DOCS};
+
+pub fn check_envelope(document: &Document, options: &Options, out: &mut Vec<Diagnostic>) {
+    let findings = envelope::check(&document.value, options.level, options.schema_variant);
+    emit(document, findings, out);
+}
+
+pub fn check_manifest(document: &Document, options: &Options, out: &mut Vec<Diagnostic>) {
+    let findings = manifest::check(&document.value, "", options.level == Level::Schema);
+    emit(document, findings, out);
+}
+
+pub fn check_dialog_event(document: &Document, options: &Options, out: &mut Vec<Diagnostic>) {
+    let findings = dialog::check(&document.value, "", options.level == Level::Schema);
+    emit(document, findings, out);
+}
+
+fn emit(document: &Document, findings: Vec<Finding>, out: &mut Vec<Diagnostic>) {
+    out.extend(
+        findings
+            .into_iter()
+            .map(|finding| finding.into_diagnostic(document)),
+    );
+}

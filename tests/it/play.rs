@@ -1,0 +1,410 @@
+//! agents.play@1 through the real binary: the seed fixtures, import and export.
+
+use std::fs;
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::support::{fixtures, squad, text};
+
+fn play_fixture(name: &str) -> String {
+    fixtures()
+        .join("interop/play")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Runs `squad validate --format json` and returns the exit code and (pointer, code) pairs.
+fn validate(args: &[&str], cwd: &Path) -> (i32, Vec<(String, String, String)>) {
+    let mut all = vec!["validate", "--format", "json"];
+    all.extend_from_slice(args);
+    let output = squad(&all, cwd, cwd);
+    let document: Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|_| panic!("not JSON: {}", text(&output.stderr)));
+    let found = document["packages"][0]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["pointer"].as_str().unwrap_or_default().to_owned(),
+                d["code"].as_str().unwrap().to_owned(),
+                d["keyword"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
+    (output.status.code().unwrap(), found)
+}
+
+#[test]
+fn the_six_seed_fixtures_get_their_verdicts() {
+    let home = tempfile::tempdir().unwrap();
+    for name in [
+        "valid/advisor.json",
+        "valid/fan-out.json",
+        "valid/grader-loop.json",
+    ] {
+        assert_eq!(
+            validate(&[&play_fixture(name)], home.path()),
+            (0, vec![]),
+            "{name}"
+        );
+    }
+    let expected = [
+        (
+            "rejected/a-share-over-the-whole.json",
+            "/budget/split",
+            "play-split-sum",
+            "",
+        ),
+        (
+            "rejected/no-roles.json",
+            "/roles",
+            "out-of-range",
+            "minItems",
+        ),
+        (
+            "rejected/no-way-to-stop.json",
+            "/",
+            "missing-field",
+            "required",
+        ),
+    ];
+    for (name, pointer, code, keyword) in expected {
+        let (status, found) = validate(&[&play_fixture(name)], home.path());
+        assert_eq!(status, 1, "{name}");
+        assert_eq!(
+            found,
+            vec![(pointer.into(), code.into(), keyword.into())],
+            "{name}"
+        );
+    }
+    // The field table sets no per-share maximum: the over-budget play passes the schema level.
+    let (status, found) = validate(
+        &[
+            "--level",
+            "schema",
+            &play_fixture("rejected/a-share-over-the-whole.json"),
+        ],
+        home.path(),
+    );
+    assert_eq!((status, found), (0, vec![]));
+}
+
+#[test]
+fn the_decimal_sum_vector_passes_and_an_over_budget_split_fails() {
+    let home = tempfile::tempdir().unwrap();
+    let write = |name: &str, split: &str| {
+        let path = home.path().join(name);
+        let roles: Vec<String> = ["a", "b", "c", "d"]
+            .iter()
+            .map(|id| format!(r#"{{"id": "{id}", "does": "x"}}"#))
+            .collect();
+        fs::write(
+            &path,
+            format!(
+                r#"{{"id": "p", "name": "P", "roles": [{}], "stop": {{"when": "done"}}, "budget": {{"split": {split}}}}}"#,
+                roles.join(",")
+            ),
+        )
+        .unwrap();
+        path.to_string_lossy().into_owned()
+    };
+    let exact = write("exact.json", r#"{"a": 0.2, "b": 0.4, "c": 0.3, "d": 0.1}"#);
+    assert_eq!(validate(&[&exact], home.path()), (0, vec![]));
+    let over = write("over.json", r#"{"a": 0.8, "b": 0.7, "c": 0.7}"#);
+    assert_eq!(
+        validate(&[&over], home.path()),
+        (
+            1,
+            vec![("/budget/split".into(), "play-split-sum".into(), "".into())]
+        )
+    );
+}
+
+fn files_under(root: &Path) -> Vec<String> {
+    let mut files = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                files.push(
+                    path.strip_prefix(root)
+                        .unwrap()
+                        .to_string_lossy()
+                        .replace('\\', "/"),
+                );
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+fn manifest(package: &Path) -> Value {
+    let text = fs::read_to_string(package.join("expert-squad.jsonc")).unwrap();
+    let body: String = text
+        .lines()
+        .filter(|line| !line.starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    serde_json::from_str(&body).unwrap()
+}
+
+#[test]
+fn importing_each_valid_fixture_gives_a_valid_package_and_exports_back_to_a_valid_play() {
+    let workspace = tempfile::tempdir().unwrap();
+    for (name, roles) in [
+        ("advisor", vec!["advisor", "executor"]),
+        ("fan-out", vec!["merger", "splitter", "worker"]),
+        ("grader-loop", vec!["doer", "grader"]),
+    ] {
+        let package = workspace.path().join(name);
+        let output = squad(
+            &[
+                "import",
+                "play",
+                &play_fixture(&format!("valid/{name}.json")),
+                package.to_str().unwrap(),
+                "--version",
+                "2026.01.01.1",
+            ],
+            workspace.path(),
+            workspace.path(),
+        );
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{name}: {}",
+            text(&output.stderr)
+        );
+        // Exactly the files of seed-formats §1.8; the sidecar lies outside the package.
+        let mut expected = vec![
+            "README.md".to_owned(),
+            "agents/orchestrator/system.md".to_owned(),
+            "expert-squad.jsonc".to_owned(),
+            "selector.md".to_owned(),
+        ];
+        expected.extend(roles.iter().map(|role| format!("agents/{role}/system.md")));
+        expected.sort();
+        assert_eq!(files_under(&package), expected, "{name}");
+        let sidecar = workspace.path().join("interop/openvibe").join(name);
+        assert_eq!(
+            fs::read(sidecar.join("source.play.json")).unwrap(),
+            fs::read(play_fixture(&format!("valid/{name}.json"))).unwrap()
+        );
+        let extras: Value =
+            serde_json::from_slice(&fs::read(sidecar.join("play-extras.json")).unwrap()).unwrap();
+        assert_eq!(extras["source_sha256"].as_str().unwrap().len(), 64);
+        // The package validates with no error and no warning.
+        let output = squad(
+            &["validate", package.to_str().unwrap()],
+            workspace.path(),
+            workspace.path(),
+        );
+        assert_eq!(output.status.code(), Some(0));
+        assert!(
+            text(&output.stderr).contains("(0 errors, 0 warnings)"),
+            "{}",
+            text(&output.stderr)
+        );
+        // And its workflow exports to a valid play.
+        let exported = workspace.path().join(format!("{name}.exported.json"));
+        let output = squad(
+            &[
+                "export",
+                "play",
+                package.to_str().unwrap(),
+                "--workflow",
+                name,
+                "-o",
+                exported.to_str().unwrap(),
+            ],
+            workspace.path(),
+            workspace.path(),
+        );
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+        assert_eq!(
+            validate(
+                &["--kind", "play", exported.to_str().unwrap()],
+                workspace.path()
+            ),
+            (0, vec![])
+        );
+    }
+    // The worked example of seed-formats §1.9.
+    let fan_out = manifest(&workspace.path().join("fan-out"));
+    assert_eq!(fan_out["namespace"], "openvibe");
+    assert_eq!(fan_out["label"], "Fan-out");
+    assert_eq!(
+        fan_out["description"],
+        "Split the work across many small agents, then merge."
+    );
+    let nodes = &fan_out["capability_projection"]["virtual_workflows"]["fan-out"]["nodes"];
+    assert_eq!(
+        nodes,
+        &serde_json::json!({
+            "split-splitter": { "agent_id": "splitter", "description": "split: Split the work into parts that do not touch each other.", "depends_on": [] },
+            "work-worker": { "agent_id": "worker", "description": "work: Do one part.", "depends_on": ["split-splitter"] },
+            "merge-merger": { "agent_id": "merger", "description": "merge: Merge the parts and check they fit.", "depends_on": ["work-worker"] }
+        })
+    );
+    let worker = &fan_out["capability_projection"]["agents"]["worker"];
+    assert_eq!(worker["label"], "worker");
+    assert_eq!(worker["base_role"], "delegated-worker");
+    let grader = manifest(&workspace.path().join("grader-loop"));
+    let nodes = grader["capability_projection"]["virtual_workflows"]["grader-loop"]["nodes"]
+        .as_object()
+        .unwrap();
+    assert_eq!(
+        nodes.keys().collect::<Vec<_>>(),
+        ["do-doer", "check-grader"]
+    );
+    assert_eq!(
+        nodes["check-grader"]["depends_on"],
+        serde_json::json!(["do-doer"])
+    );
+    let orchestrator = fs::read_to_string(
+        workspace
+            .path()
+            .join("grader-loop/agents/orchestrator/system.md"),
+    )
+    .unwrap();
+    assert!(orchestrator.contains("A child's budget is a slice of its parent's."));
+    assert!(orchestrator.contains("at most 4 rounds"));
+    let advisor = manifest(&workspace.path().join("advisor"));
+    let nodes = advisor["capability_projection"]["virtual_workflows"]["advisor"]["nodes"]
+        .as_object()
+        .unwrap();
+    assert_eq!(nodes.keys().collect::<Vec<_>>(), ["work-executor"]);
+    let prompt =
+        fs::read_to_string(workspace.path().join("advisor/agents/advisor/system.md")).unwrap();
+    assert!(prompt.contains("at most 3 times"), "{prompt}");
+}
+
+#[test]
+fn import_warns_about_what_a_squad_cannot_express() {
+    let workspace = tempfile::tempdir().unwrap();
+    let output = squad(
+        &[
+            "import",
+            "play",
+            &play_fixture("valid/fan-out.json"),
+            "fan-out",
+            "--version",
+            "2026.01.01.1",
+        ],
+        workspace.path(),
+        workspace.path(),
+    );
+    let stderr = text(&output.stderr);
+    assert_eq!(
+        stderr.matches("warning[import-play-model]").count(),
+        3,
+        "{stderr}"
+    );
+    assert_eq!(
+        stderr.matches("warning[import-play-count]").count(),
+        1,
+        "{stderr}"
+    );
+    assert!(stderr.contains("at `/roles/1/count`"));
+}
+
+#[test]
+fn import_refuses_invalid_plays_and_existing_folders_and_leaves_nothing() {
+    let workspace = tempfile::tempdir().unwrap();
+    let output = squad(
+        &[
+            "import",
+            "play",
+            &play_fixture("rejected/no-roles.json"),
+            "empty",
+        ],
+        workspace.path(),
+        workspace.path(),
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert!(text(&output.stderr).contains("out-of-range"));
+    assert_eq!(
+        fs::read_dir(workspace.path()).unwrap().count(),
+        0,
+        "nothing written"
+    );
+    fs::create_dir(workspace.path().join("taken")).unwrap();
+    let output = squad(
+        &[
+            "import",
+            "play",
+            &play_fixture("valid/advisor.json"),
+            "taken",
+        ],
+        workspace.path(),
+        workspace.path(),
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("already exists"));
+    assert_eq!(files_under(workspace.path()), Vec::<String>::new());
+    let names: Vec<_> = fs::read_dir(workspace.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(
+        names,
+        vec![std::ffi::OsString::from("taken")],
+        "no staging or sidecar left"
+    );
+    let reserved = workspace.path().join("reserved.json");
+    fs::write(&reserved, r#"{"id": "p", "name": "P", "roles": [{"id": "orchestrator", "does": "x"}], "stop": {"when": "done"}}"#).unwrap();
+    let output = squad(
+        &["import", "play", "reserved.json", "p"],
+        workspace.path(),
+        workspace.path(),
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert!(text(&output.stderr).contains("import-play-agent-id"));
+    assert!(text(&output.stderr).contains("--rename orchestrator="));
+    let output = squad(
+        &[
+            "import",
+            "play",
+            "reserved.json",
+            "p",
+            "--rename",
+            "orchestrator=lead",
+            "--version",
+            "2026.01.01.1",
+        ],
+        workspace.path(),
+        workspace.path(),
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert!(workspace.path().join("p/agents/lead/system.md").is_file());
+}
+
+#[test]
+fn export_refuses_unknown_workflows_and_agents_without_descriptions() {
+    let home = tempfile::tempdir().unwrap();
+    let package = fixtures().join("valid/release-review");
+    let output = squad(
+        &[
+            "export",
+            "play",
+            package.to_str().unwrap(),
+            "--workflow",
+            "nope",
+        ],
+        home.path(),
+        home.path(),
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        text(&output.stderr).contains("has no workflow `nope`"),
+        "{}",
+        text(&output.stderr)
+    );
+}
