@@ -34,9 +34,10 @@ pub enum HandoffCommand {
     Scaffold(ScaffoldArgs),
 }
 
-/// Check handoff payloads against the AgentHandoff field table (draft-07, closed objects,
-/// task ids `^AOS-\d+$` with ASCII digits only) and, at --level spec, the date-time deadline
-/// and three warnings.
+/// Check AgentHandoff payloads.
+///
+/// The AgentHandoff field table (draft-07, closed objects, task ids `^AOS-\d+$` with ASCII
+/// digits only) and, at --level spec, the date-time deadline and three warnings.
 ///
 /// A folder stands for the `.json` files directly in it. With --squad, `from` must be
 /// `orchestrator` or an agent of the package (a worker is a warning: only the Orchestrator
@@ -74,9 +75,11 @@ pub struct ValidateArgs {
     pub format: Format,
 }
 
-/// Write one skeleton handoff per node of a workflow, in dependency order (ties by node id):
-/// from `orchestrator` to the node's agent, the node description as goal and first
-/// definition_of_done item, the task ids of its dependencies as inputs.
+/// Write one skeleton handoff per node of a workflow.
+///
+/// In dependency order (ties by node id): from `orchestrator` to the node's agent, the node
+/// description as goal and first definition_of_done item, the task ids of its dependencies as
+/// inputs.
 ///
 /// Without -o the handoffs are printed as one JSON array; with -o each is written to
 /// `<DIR>/<task_id>.json`. Budgets and token caps are set only from a play's budget shares

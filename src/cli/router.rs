@@ -41,8 +41,10 @@ pub enum RouterCommand {
     Check(CheckArgs),
 }
 
-/// Print the routes of a package: one per agent, sorted by agent id, with the agent id as the
-/// route's name and agent and the agent's description as what the router classifies by.
+/// Print a package's agents as a router's routes.
+///
+/// One route per agent, sorted by agent id, with the agent id as the route's name and agent
+/// and the agent's description as what the router classifies by.
 ///
 /// With --request, print a complete router input document (`{request, routes}`) that
 /// `squad validate --kind router-input` accepts. An agent without a description
@@ -66,8 +68,10 @@ pub struct RoutesArgs {
     pub output: Option<PathBuf>,
 }
 
-/// Lint a router contract (the R-* rules): role, input, handoff, the four output states with
-/// their required fields, and the ck-brain behaviour.
+/// Lint a router contract (the R-* rules).
+///
+/// Checks the role, input, handoff, the four output states with their required fields, and
+/// the ck-brain behaviour.
 ///
 /// Implementation files are checked when given with --implementation, or found beside the
 /// contract at `implementations/claude-code/<name>.md` and `implementations/codex/<name>.toml`
@@ -98,10 +102,11 @@ pub struct ContractArgs {
     pub format: Format,
 }
 
-/// Check a recorded router run against a contract (the RC-* rules): the answer's status fits
-/// the configuration, it names one declared route and that route's agent, its handoff has
-/// the contract's fields, an ambiguous case is answered `unrouted`, and the delegate's result
-/// is passed on verbatim.
+/// Check a recorded router run against a contract (the RC-* rules).
+///
+/// The answer's status fits the configuration, it names one declared route and that route's
+/// agent, its handoff has the contract's fields, an ambiguous case is answered `unrouted`, and
+/// the delegate's result is passed on verbatim.
 ///
 /// Without --contract the seed's ck-brain contract is used. A contract with errors is
 /// reported and nothing else is checked.
