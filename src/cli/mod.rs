@@ -4,6 +4,7 @@
 mod collab;
 mod digest;
 mod explain;
+mod handoff;
 mod install;
 mod meta;
 mod new;
@@ -11,6 +12,7 @@ mod ofp;
 mod pack;
 mod play;
 mod report;
+mod router;
 mod validate;
 mod verify;
 mod version;
@@ -119,6 +121,8 @@ pub enum Command {
     Import(play::ImportArgs),
     Export(play::ExportArgs),
     Explain(explain::ExplainArgs),
+    Router(router::RouterArgs),
+    Handoff(handoff::HandoffArgs),
     Ofp(ofp::OfpArgs),
     Schema(meta::SchemaArgs),
     Completions(meta::CompletionsArgs),
@@ -154,6 +158,8 @@ fn dispatch(command: Command, printer: &Printer) -> ExitStatus {
         Command::Import(args) => play::run_import(&args, printer),
         Command::Export(args) => play::run_export(&args, printer),
         Command::Explain(args) => explain::run(&args, printer),
+        Command::Router(args) => router::run(&args, printer),
+        Command::Handoff(args) => handoff::run(&args, printer),
         Command::Ofp(args) => ofp::run(&args, printer),
         Command::Schema(args) => meta::schema(&args, printer),
         Command::Completions(args) => meta::completions(&args, printer),

@@ -164,8 +164,10 @@ fn json_schema_accepts_the_corpus_and_rejects_unknown_keys() {
     }
 }
 
-const SUBCOMMANDS: [&str; 14] = [
+const SUBCOMMANDS: [&str; 16] = [
     "validate",
+    "router",
+    "handoff",
     "digest",
     "pack",
     "verify",
@@ -208,6 +210,8 @@ fn every_subcommand_has_help_with_examples() {
     let home = tempfile::tempdir().unwrap();
     for sub in [
         "validate",
+        "router",
+        "handoff",
         "digest",
         "pack",
         "verify",

@@ -1,0 +1,485 @@
+//! `squad router`: a squad's scheduler seen as a ck-brain-style router (seed-formats §2). Derive
+//! the routes of a package, lint a router contract, and check a recorded run against one.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use super::report::{Checked, Outcome, emit, print_diagnostics};
+use super::{DataFormat, ExitStatus, Format};
+use serde::Serialize;
+
+use crate::diag::json::{JsonDiagnostic, SCHEMA_VERSION, Summary};
+use crate::diag::{Diagnostic, Severity};
+use crate::interop::Kind;
+use crate::interop::document::{self, Document};
+use crate::interop::router::conformance::{self, Case};
+use crate::interop::router::{Contract, Profile, contract, implementation, routes};
+use crate::interop::squad::{LoadError, Squad};
+use crate::manifest::MANIFEST_FILE;
+use crate::output::Printer;
+use crate::package::Report;
+use crate::source::SourceFile;
+
+/// Work with ck-brain-style routers: a squad's scheduler is a router and its agents are the
+/// routes.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  squad router routes pkg                          the routes array of a package
+  squad router routes pkg --request 'Review this paper' -o input.json
+  squad router contract interop/ck/ck-brain.contract.json --profile ck-brain
+  squad router check --contract c.json --input in.json --output out.json
+  squad router check --input in.json --output out.json --expect unrouted")]
+pub struct RouterArgs {
+    #[command(subcommand)]
+    pub command: RouterCommand,
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum RouterCommand {
+    Routes(RoutesArgs),
+    Contract(ContractArgs),
+    Check(CheckArgs),
+}
+
+/// Print a package's agents as a router's routes.
+///
+/// One route per agent, sorted by agent id, with the agent id as the route's name and agent
+/// and the agent's description as what the router classifies by.
+///
+/// With --request, print a complete router input document (`{request, routes}`) that
+/// `squad validate --kind router-input` accepts. An agent without a description
+/// (routes-desc) or a package without agents (routes-none) is an error: nothing is printed.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  squad router routes pkg                         the routes array, on stdout
+  squad router routes pkg --request 'Check the statistics' -o in.json
+  squad router routes pkg | jq -r '.[].name'")]
+pub struct RoutesArgs {
+    /// The package folder. Defaults to the current directory.
+    #[arg(value_name = "PKG", default_value = ".")]
+    pub package: PathBuf,
+
+    /// Wrap the routes in a router input document with this request.
+    #[arg(long, value_name = "TEXT")]
+    pub request: Option<String>,
+
+    /// Write to this file (replaced atomically) instead of stdout.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+/// Lint a router contract (the R-* rules).
+///
+/// Checks the role, input, handoff, the four output states with their required fields, and
+/// the ck-brain behaviour.
+///
+/// Implementation files are checked when given with --implementation, or found beside the
+/// contract at `implementations/claude-code/<name>.md` and `implementations/codex/<name>.toml`
+/// (`<name>` is the file name without `.contract.json`). Under --profile ck-brain both
+/// `ck-brain` files must exist, the role must be router-orchestrator and a behaviour value
+/// other than ck-brain's is an error (a warning under the generic profile).
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  squad router contract ck-brain.contract.json
+  squad router contract ck-brain.contract.json --profile ck-brain
+  squad router contract router.json --implementation agents/router.md --format json")]
+pub struct ContractArgs {
+    /// The contract JSON.
+    #[arg(value_name = "FILE")]
+    pub contract: PathBuf,
+
+    /// The contract to hold it to.
+    #[arg(long, value_enum, default_value_t = Profile::Generic)]
+    pub profile: Profile,
+
+    /// An implementation file (.md Claude Code subagent or .toml Codex agent); repeatable.
+    /// Replaces the discovery beside the contract.
+    #[arg(long, value_name = "FILE")]
+    pub implementation: Vec<PathBuf>,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+/// Check a recorded router run against a contract (the RC-* rules).
+///
+/// The answer's status fits the configuration, it names one declared route and that route's
+/// agent, its handoff has the contract's fields, an ambiguous case is answered `unrouted`, and
+/// the delegate's result is passed on verbatim.
+///
+/// Without --contract the seed's ck-brain contract is used. A contract with errors is
+/// reported and nothing else is checked.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  squad router check --input in.json --output out.json
+  squad router check --contract ck-brain.contract.json --input in.json --output out.json
+  squad router check --input ambiguous.json --output out.json --expect unrouted
+  squad router check --input in.json --output out.json --delegate-result result.json")]
+pub struct CheckArgs {
+    /// The router contract [default: the ck-brain contract].
+    #[arg(long, value_name = "FILE")]
+    pub contract: Option<PathBuf>,
+
+    /// The input the router was given: `{request, routes, context?}`.
+    #[arg(long, value_name = "FILE")]
+    pub input: PathBuf,
+
+    /// The router's answer.
+    #[arg(long, value_name = "FILE")]
+    pub output: PathBuf,
+
+    /// What the case expects: `unrouted` marks an ambiguous request.
+    #[arg(long, value_enum)]
+    pub expect: Option<Expect>,
+
+    /// A JSON file holding the delegate's terminal result (a JSON string for text), which a
+    /// `routed` answer must carry verbatim as delegated_result.
+    #[arg(long, value_name = "FILE")]
+    pub delegate_result: Option<PathBuf>,
+
+    /// Output format: human, or json (`{schema_version, conforms, documents, summary}` on
+    /// stdout, each document with its diagnostics as `squad validate` reports them).
+    #[arg(long, value_enum, default_value_t = DataFormat::Human)]
+    pub format: DataFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Expect {
+    /// The request is ambiguous: the router must not pick a route.
+    Unrouted,
+}
+
+pub fn run(args: &RouterArgs, printer: &Printer) -> ExitStatus {
+    match &args.command {
+        RouterCommand::Routes(args) => run_routes(args, printer),
+        RouterCommand::Contract(args) => run_contract(args, printer),
+        RouterCommand::Check(args) => run_check(args, printer),
+    }
+}
+
+/// Loads a package for the interop commands: an invalid package is reported (exit 1), an
+/// unreadable one is a failure (exit 2).
+pub(super) fn load_squad(path: &Path, printer: &Printer) -> Result<(Squad, Report), ExitStatus> {
+    match Squad::load(path) {
+        Ok(loaded) => Ok(loaded),
+        Err(LoadError::Invalid(report)) => {
+            let shown = path.display().to_string();
+            print_diagnostics(printer, &shown, &report.diagnostics, &report.sources);
+            printer.error(
+                &format!("package `{shown}` is invalid"),
+                Some("fix the errors above; `squad validate` checks the package alone"),
+            );
+            Err(ExitStatus::Failure)
+        }
+        Err(error) => {
+            printer.error(&error.to_string(), None);
+            Err(ExitStatus::Error)
+        }
+    }
+}
+
+/// Writes `text` to `path` atomically, or to stdout without a path.
+pub(super) fn write_output(printer: &Printer, path: Option<&Path>, text: &str) -> ExitStatus {
+    match path {
+        None => {
+            printer.data(text);
+            ExitStatus::Success
+        }
+        Some(path) => match crate::fs::replace_file(path, text.as_bytes()) {
+            Ok(()) => {
+                printer.status("Wrote", &path.display().to_string());
+                ExitStatus::Success
+            }
+            Err(error) => {
+                printer.error(&format!("cannot write `{}`: {error}", path.display()), None);
+                ExitStatus::Error
+            }
+        },
+    }
+}
+
+fn run_routes(args: &RoutesArgs, printer: &Printer) -> ExitStatus {
+    let (squad, report) = match load_squad(&args.package, printer) {
+        Ok(loaded) => loaded,
+        Err(status) => return status,
+    };
+    let manifest = report
+        .sources
+        .get(MANIFEST_FILE)
+        .and_then(|source| Document::parse(source.text.clone()).ok());
+    let routes = match routes::derive(&squad, manifest.as_ref()) {
+        Ok(routes) => routes,
+        Err(diagnostics) => {
+            let shown = args.package.display().to_string();
+            print_diagnostics(printer, &shown, &diagnostics, &report.sources);
+            printer.error(
+                &format!("package `{shown}` has no routes a router could classify"),
+                None,
+            );
+            return ExitStatus::Failure;
+        }
+    };
+    let json = match &args.request {
+        Some(request) => serde_json::to_string_pretty(&routes::Input {
+            request,
+            routes: &routes,
+        }),
+        None => serde_json::to_string_pretty(&routes),
+    };
+    write_output(
+        printer,
+        args.output.as_deref(),
+        &(json.unwrap_or_default() + "\n"),
+    )
+}
+
+/// A document as read: parsed, or a finding about it (not JSON, too large).
+pub(super) enum Read {
+    Parsed(Document),
+    Broken(Box<Diagnostic>, SourceFile),
+}
+
+pub(super) fn read(path: &Path) -> Result<Read, String> {
+    match Document::read(path) {
+        Ok(document) => Ok(Read::Parsed(document)),
+        Err(Ok(unparsed)) => Ok(Read::Broken(Box::new(unparsed.diagnostic), unparsed.source)),
+        Err(Err(error)) => Err(format!("cannot read `{}`: {error}", path.display())),
+    }
+}
+
+/// The findings about one file, ready to report.
+struct Findings {
+    shown: String,
+    diagnostics: Vec<Diagnostic>,
+    sources: HashMap<String, SourceFile>,
+}
+
+impl Findings {
+    fn of(shown: &Path, diagnostics: Vec<Diagnostic>, source: Option<SourceFile>) -> Findings {
+        let mut diagnostics = diagnostics;
+        diagnostics.sort_by_key(|d| d.span.as_ref().map(|span| (span.start, span.end)));
+        Findings {
+            shown: shown.display().to_string(),
+            diagnostics,
+            sources: source
+                .map(|source| HashMap::from([(document::FILE.to_owned(), source)]))
+                .unwrap_or_default(),
+        }
+    }
+
+    fn has_errors(&self) -> bool {
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity() == Severity::Error)
+    }
+}
+
+fn run_contract(args: &ContractArgs, printer: &Printer) -> ExitStatus {
+    let mut all = Vec::new();
+    match read(&args.contract) {
+        Err(message) => {
+            printer.error(&message, None);
+            return ExitStatus::Error;
+        }
+        Ok(Read::Broken(diagnostic, source)) => {
+            all.push(Findings::of(
+                &args.contract,
+                vec![*diagnostic],
+                Some(source),
+            ));
+        }
+        Ok(Read::Parsed(doc)) => {
+            let mut diagnostics = Vec::new();
+            contract::lint(&doc, args.profile, &mut diagnostics);
+            all.push(Findings::of(&args.contract, diagnostics, Some(doc.source)));
+        }
+    }
+    let implementations = if args.implementation.is_empty() {
+        implementation::discover(&args.contract, args.profile)
+    } else {
+        args.implementation.clone()
+    };
+    for path in &implementations {
+        let source = std::fs::read_to_string(path).ok().map(SourceFile::new);
+        all.push(Findings::of(path, implementation::check(path), source));
+    }
+    let status = if all.iter().any(Findings::has_errors) {
+        ExitStatus::Failure
+    } else {
+        ExitStatus::Success
+    };
+    let outcomes: Vec<Outcome> = all
+        .iter()
+        .map(|findings| Outcome {
+            shown: findings.shown.clone(),
+            result: Ok(Checked {
+                kind: Kind::RouterContract,
+                diagnostics: &findings.diagnostics,
+                sources: &findings.sources,
+            }),
+        })
+        .collect();
+    emit(printer, args.format, &outcomes);
+    status
+}
+
+fn run_check(args: &CheckArgs, printer: &Printer) -> ExitStatus {
+    let mut reported = Vec::new();
+    let contract = match &args.contract {
+        None => Contract::ck_brain(),
+        Some(path) => match read(path) {
+            Err(message) => return fail(printer, &message),
+            Ok(Read::Broken(diagnostic, source)) => {
+                reported.push(Findings::of(path, vec![*diagnostic], Some(source)));
+                return finish(printer, args.format, &reported, &args.output);
+            }
+            Ok(Read::Parsed(doc)) => {
+                let mut diagnostics = Vec::new();
+                contract::lint(&doc, Profile::Generic, &mut diagnostics);
+                let model = Contract::from_value(&doc.value);
+                let findings = Findings::of(path, diagnostics, Some(doc.source));
+                let broken = findings.has_errors();
+                reported.push(findings);
+                if broken {
+                    let why = format!(
+                        "contract `{}` has errors, so the run was not checked",
+                        path.display()
+                    );
+                    return finish_with(printer, args.format, &reported, &args.output, Some(&why));
+                }
+                model
+            }
+        },
+    };
+    let mut documents = Vec::new();
+    for path in [&args.input, &args.output] {
+        match read(path) {
+            Err(message) => return fail(printer, &message),
+            Ok(Read::Broken(diagnostic, source)) => {
+                reported.push(Findings::of(path, vec![*diagnostic], Some(source)));
+            }
+            Ok(Read::Parsed(doc)) => documents.push(doc),
+        }
+    }
+    let delegate_result = match &args.delegate_result {
+        None => None,
+        Some(path) => match read(path) {
+            Err(message) => return fail(printer, &message),
+            Ok(Read::Broken(diagnostic, source)) => {
+                reported.push(Findings::of(path, vec![*diagnostic], Some(source)));
+                None
+            }
+            Ok(Read::Parsed(doc)) => Some(doc.value),
+        },
+    };
+    if reported.iter().any(Findings::has_errors) || documents.len() != 2 {
+        return finish(printer, args.format, &reported, &args.output);
+    }
+    let output = documents.pop().expect("two documents");
+    let input = documents.pop().expect("two documents");
+    let mut diagnostics = Vec::new();
+    conformance::check(
+        &Case {
+            contract: &contract,
+            input: &input,
+            output: &output,
+            expect_unrouted: args.expect == Some(Expect::Unrouted),
+            delegate_result: delegate_result.as_ref(),
+        },
+        &mut diagnostics,
+    );
+    reported.push(Findings::of(&args.output, diagnostics, Some(output.source)));
+    finish(printer, args.format, &reported, &args.output)
+}
+
+fn fail(printer: &Printer, message: &str) -> ExitStatus {
+    printer.error(message, None);
+    ExitStatus::Error
+}
+
+#[derive(Serialize)]
+struct JsonRun<'a> {
+    schema_version: u32,
+    conforms: bool,
+    documents: Vec<JsonDocument<'a>>,
+    summary: Summary,
+}
+
+#[derive(Serialize)]
+struct JsonDocument<'a> {
+    path: &'a str,
+    diagnostics: Vec<JsonDiagnostic>,
+}
+
+/// Prints every finding and the verdict on the run.
+fn finish(
+    printer: &Printer,
+    format: DataFormat,
+    reported: &[Findings],
+    output: &Path,
+) -> ExitStatus {
+    finish_with(printer, format, reported, output, None)
+}
+
+/// `unchecked` says why the run itself was not judged.
+fn finish_with(
+    printer: &Printer,
+    format: DataFormat,
+    reported: &[Findings],
+    output: &Path,
+    unchecked: Option<&str>,
+) -> ExitStatus {
+    let mut summary = Summary::default();
+    for findings in reported {
+        summary.merge(Summary::of(&findings.diagnostics));
+    }
+    let errors = summary.errors;
+    if format == DataFormat::Json {
+        let run = JsonRun {
+            schema_version: SCHEMA_VERSION,
+            conforms: errors == 0,
+            documents: reported
+                .iter()
+                .map(|findings| JsonDocument {
+                    path: &findings.shown,
+                    diagnostics: findings
+                        .diagnostics
+                        .iter()
+                        .map(|d| JsonDiagnostic::new(d, findings.sources.get(&d.file)))
+                        .collect(),
+                })
+                .collect(),
+            summary,
+        };
+        printer.data(&(serde_json::to_string_pretty(&run).unwrap_or_default() + "\n"));
+    } else {
+        for findings in reported {
+            print_diagnostics(
+                printer,
+                &findings.shown,
+                &findings.diagnostics,
+                &findings.sources,
+            );
+        }
+        if let Some(why) = unchecked {
+            printer.error(why, Some("`squad router contract FILE` lints it alone"));
+        } else if errors == 0 {
+            printer.status("Conforms", &output.display().to_string());
+        } else {
+            printer.error(
+                &format!(
+                    "the run `{}` does not conform: {errors} error{}",
+                    output.display(),
+                    if errors == 1 { "" } else { "s" }
+                ),
+                None,
+            );
+        }
+    }
+    if errors == 0 {
+        ExitStatus::Success
+    } else {
+        ExitStatus::Failure
+    }
+}
