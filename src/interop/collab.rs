@@ -307,7 +307,7 @@ fn keys(fields: &mut Fields, pointer: &str, value: &Value) -> Vec<(String, Strin
                 let diagnostic = fields.doc.at(
                     Code::CollabDuplicate,
                     &item_pointer,
-                    format!("`{}` contains duplicate identifier `{key}`", pointer),
+                    format!("`{pointer}` contains duplicate identifier `{key}`"),
                 );
                 fields.push(diagnostic);
             } else {

@@ -232,9 +232,14 @@ fn levels_kinds_and_deny_warnings_on_the_command_line() {
     let document: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(document["packages"][0]["kind"], "play");
     // lenient: only warnings, unless they are denied.
-    assert_eq!(run(&["validate", "--level", "lenient", path]).status.code(), Some(0));
     assert_eq!(
-        run(&["validate", "--level", "lenient", "--deny-warnings", path]).status.code(),
+        run(&["validate", "--level", "lenient", path]).status.code(),
+        Some(0)
+    );
+    assert_eq!(
+        run(&["validate", "--level", "lenient", "--deny-warnings", path])
+            .status
+            .code(),
         Some(1)
     );
     // schema: no semantic rule at all.

@@ -19,6 +19,9 @@ pub struct ExportOptions {
 
 const MAX_SLUG: usize = 61;
 
+/// A node of one layer: its id, its agent and its dependencies.
+type LayerNode<'a> = (&'a str, &'a str, &'a [String]);
+
 /// The play, with warnings; or every reason it cannot be written.
 pub fn export(
     squad: &Squad,
@@ -96,7 +99,7 @@ pub fn export(
         }
     }
     let depths = workflow.depths();
-    let mut layers: BTreeMap<usize, Vec<(&str, &str, &[String])>> = BTreeMap::new();
+    let mut layers: BTreeMap<usize, Vec<LayerNode>> = BTreeMap::new();
     for (node, depth) in &depths {
         layers.entry(*depth).or_default().push((
             node.id.as_str(),
