@@ -121,10 +121,10 @@ ENTRIES = {
     "ofp-invite-to": dict(why="The spec says an invite's `to` is mandatory and also that without `to` everyone is invited; squad warns.", fix="Add `to` with the invited agent's serviceUrl."),
     "ofp-publish-alias": dict(why="The docs repository spells the event `publishManifest`; the spec prose, the JS and Python libraries and the seed schema say `publishManifests`. squad accepts both at spec level.", fix="Write `publishManifests`."),
     "ofp-retired": dict(why="findAssistant and proposeAssistant were renamed getManifests and publishManifests in 0.9.4; they remain in the enum only for old senders.", fix="Use getManifests / publishManifests."),
-    "ofp-utterance-de": dict(why="The schema links the dialog event with `ref` instead of `$ref`, so it never checks it; squad does.", fix="Make `parameters.dialogEvent` a valid dialog event."),
+    "ofp-utterance-de": dict(why="The schema links the dialog event with `ref` instead of `$ref`, so it never checks it; squad does. A value of the wrong type is an error; a problem inside the nested document is a warning, because the official samples of the spec (which it says are valid) break those rules.", fix="Make `parameters.dialogEvent` a valid dialog event."),
     "ofp-utterance-text": dict(why="The envelope spec requires every utterance's dialog event to carry a `text` feature with mimeType text/plain, so every agent can read it.", fix="Add a `text` feature with mimeType `text/plain`."),
-    "ofp-context-de": dict(why="A context event's dialogHistory is a list of dialog events; the schema only checks they are objects.", fix="Make each history item a valid dialog event."),
-    "ofp-manifests": dict(why="publishManifests carries assistant manifests (with an optional score in [0, 1]); the schema's broken `ref` never checks them.", fix="Make each item a valid assistant manifest."),
+    "ofp-context-de": dict(why="A context event's dialogHistory is a list of dialog events; the schema only checks they are objects. A value of the wrong type is an error; a problem inside the nested document is a warning, because the official samples of the spec (which it says are valid) break those rules.", fix="Make each history item a valid dialog event."),
+    "ofp-manifests": dict(why="publishManifests carries assistant manifests (with an optional score in [0, 1]); the schema's broken `ref` never checks them. A value of the wrong type is an error; a problem inside the nested document is a warning, because the official samples of the spec (which it says are valid) break those rules.", fix="Make each item a valid assistant manifest."),
     "ofp-scope": dict(why="getManifests.recommendScope is internal (the default), external or all.", fix="Use one of the three scopes."),
     "ofp-reason-token": dict(why="Special reason tokens (`@timedOut`, `@refused`, …) are defined per event type; an unknown one will not be understood.", fix="Use a token documented for the event, or plain text."),
     "ofp-conversant-keys": dict(why="The conversant item is not closed by the schema (its `additionalProperties` sits inside `properties`), so a misspelt key such as `persistentState` passes unvalidated.", fix="Use the schema's key, `persistent_state`."),
@@ -181,3 +181,80 @@ ENTRIES = {
     "collab-output": dict(why="The collaboration's outputs must be produced by its stages; an external input alone does not satisfy an output.", fix="Produce the output in a stage, or remove it from `outputs`.",
         doc=COLLAB.replace('"outputs": ["report"]', '"outputs": ["report", "summary"]') % stages(("build", "[]", '["brief"]', '["report"]'))),
 }
+
+# Examples that need the validators of Open Floor, routers and handoffs.
+ENVELOPE = '{"openFloor": {"schema": {"version": "1.0.0"}, "conversation": {"id": "conv-1"%s}, "sender": {"speakerUri": "tag:example.com,2025:host"}, "events": [%s]}}'
+TEXT_EVENT = '{"id": "de-1", "speakerUri": "tag:example.com,2025:host", "span": {"startTime": "2025-06-01T10:00:00Z"}, "features": {%s}}'
+TEXT_FEATURE = '"text": {"mimeType": "text/plain", "tokens": [{"value": "Hello"%s}]%s}'
+MANIFEST = '{"identification": {%s"serviceUrl": "https://agents.example.com/reviewer", "organization": "Acme", "conversationalName": "Reviewer"%s}, "capabilities": [{"keyphrases": ["review"], "descriptions": ["Reviews drafts."]}]}'
+CASE = "registry-fixtures/interop/router/cases/"
+CONTRACT = "registry-fixtures/interop/router/contracts/invalid/"
+
+
+def case(name, *extra):
+    return ["router", "check", "--input", CASE + name + "/input.json", "--output", CASE + name + "/output.json", *extra]
+
+
+def utterance(event):
+    return '{"eventType": "utterance", "parameters": {"dialogEvent": %s}}' % event
+
+
+OFP_EXAMPLES = {
+    "ofp-type": ENVELOPE.replace('{"id": "conv-1"%s}', "[]") % utterance(TEXT_EVENT % (TEXT_FEATURE % ("", ""))),
+    "ofp-eventtype": ENVELOPE % ("", '{"reason": "hello"}'),
+    "ofp-to-empty": ENVELOPE % ("", '{"eventType": "bye", "to": {}, "parameters": {}}'),
+    "ofp-invite-to": ENVELOPE % ("", '{"eventType": "invite", "parameters": {}}'),
+    "ofp-publish-alias": ENVELOPE % ("", '{"eventType": "publishManifest", "parameters": {"servicingManifests": []}}'),
+    "ofp-retired": ENVELOPE % ("", '{"eventType": "findAssistant"}'),
+    "ofp-utterance-de": ENVELOPE % ("", utterance("42")),
+    "ofp-utterance-text": ENVELOPE % ("", utterance(TEXT_EVENT % '"ssml": {"mimeType": "application/ssml+xml", "tokens": [{"value": "<speak>Hello</speak>"}]}')),
+    "ofp-context-de": ENVELOPE % ("", '{"eventType": "context", "parameters": {"dialogHistory": [{"id": "de-0"}]}}'),
+    "ofp-manifests": ENVELOPE % ("", '{"eventType": "publishManifests", "parameters": {"servicingManifests": "junk"}}'),
+    "ofp-scope": ENVELOPE % ("", '{"eventType": "getManifests", "parameters": {"recommendScope": "everything"}}'),
+    "ofp-reason-token": ENVELOPE % ("", '{"eventType": "uninvite", "to": {"speakerUri": "tag:example.com,2025:guest"}, "reason": "@complete", "parameters": {}}'),
+    "ofp-conversant-keys": ENVELOPE % (', "conversants": [{"identification": {"speakerUri": "tag:example.com,2025:guest", "serviceUrl": "https://agents.example.com/guest", "organization": "Acme", "conversationalName": "Guest", "synopsis": "A guest."}, "persistentState": {}}]', ""),
+    "ofp-manifest-speaker": MANIFEST % ("", ', "synopsis": "Reviews drafts."'),
+    "ofp-manifest-synopsis": MANIFEST % ('"speakerUri": "tag:example.com,2025:reviewer", ', ""),
+    "ofp-dialog-span-xor": TEXT_EVENT.replace('{"startTime": "2025-06-01T10:00:00Z"}', '{"startTime": "2025-06-01T10:00:00Z", "startOffset": "PT0S"}') % (TEXT_FEATURE % ("", "")),
+    "ofp-dialog-confidence": TEXT_EVENT % (TEXT_FEATURE % (', "confidence": 1.5', "")),
+    "ofp-dialog-encoding": TEXT_EVENT % (TEXT_FEATURE % ("", ', "encoding": "UTF-16"')),
+}
+for code, doc in OFP_EXAMPLES.items():
+    ENTRIES[code]["doc"] = doc
+
+RUNS = {
+    "contract-role": ["router", "contract", CONTRACT + "r-role-missing.contract.json"],
+    "contract-in-req": ["router", "contract", CONTRACT + "r-in-req.contract.json"],
+    "contract-min": ["router", "contract", CONTRACT + "r-min.contract.json"],
+    "contract-route-req": ["router", "contract", CONTRACT + "r-route-req.contract.json"],
+    "contract-handoff": ["router", "contract", CONTRACT + "r-handoff.contract.json"],
+    "contract-states": ["router", "contract", CONTRACT + "r-states-missing-state.contract.json"],
+    "contract-behavior": ["router", "contract", "--profile", "ck-brain", CONTRACT + "r-behavior-two-routes.contract.json"],
+    "contract-impl": ["router", "contract", "--profile", "ck-brain", "registry-fixtures/interop/router/contracts/invalid-impl/missing-md/ck-brain.contract.json"],
+    "router-config": case("duplicate-names-routed"),
+    "router-config-spurious": case("spurious-invalid-configuration"),
+    "router-one-route": case("two-routes"),
+    "router-invented": case("invented-route"),
+    "router-agent": case("wrong-agent"),
+    "router-one-delegation": case("delegation-failed-with-fallback"),
+    "router-handoff": case("handoff-without-constraints"),
+    "router-ambiguous": case("ambiguous-routed", "--expect", "unrouted"),
+    "router-verbatim": case("changed-result", "--delegate-result", CASE + "changed-result/delegate_result.json"),
+    "ofp-synopsis-long": ["ofp", "manifests", "../shared/corpus/opencorvus/academic-paper-review", "--service-url", "https://agents.example.com", "--organization", "Acme", "-o", "target/explain-import.json"],
+}
+for code, args in RUNS.items():
+    ENTRIES[code]["run"] = args
+
+HANDOFF_SQUAD = "registry-fixtures/interop/collab/squads/source-squad"
+ENTRIES["handoff-from"].update(
+    doc=HANDOFF.replace('"from": "orchestrator"', '"from": "ads-lead"').replace('"to": "writer"', '"to": "example-builder"') % "",
+    run=["handoff", "validate", "registry-fixtures/interop/examples/handoff-from.json", "--squad", HANDOFF_SQUAD])
+ENTRIES["handoff-to"].update(
+    doc=HANDOFF % "",
+    run=["handoff", "validate", "registry-fixtures/interop/examples/handoff-to.json", "--squad", HANDOFF_SQUAD])
+ENTRIES["handoff-from-worker"].update(
+    doc=HANDOFF.replace('"from": "orchestrator"', '"from": "example-builder"').replace('"to": "writer"', '"to": "example-builder"') % "",
+    run=["handoff", "validate", "registry-fixtures/interop/examples/handoff-from-worker.json", "--squad", HANDOFF_SQUAD])
+ENTRIES["handoff-deadline-past"].update(
+    doc=HANDOFF % '"constraints": {"deadline": "2026-01-01T09:00:00Z"}, ',
+    run=["handoff", "validate", "registry-fixtures/interop/examples/handoff-deadline-past.json", "--now", "2026-06-01T00:00:00Z"])
