@@ -40,6 +40,36 @@ fn time_shell(script: &str, cwd: &Path, runs: usize) -> Duration {
     )
 }
 
+/// Times one process, started directly (no shell), after `prepare` ran outside the timed part.
+/// Per-package runs are a few milliseconds, so a shell and an `rm` in the timed part would
+/// weigh as much as the work measured.
+fn time_process(
+    program: &str,
+    args: &[&str],
+    cwd: &Path,
+    runs: usize,
+    prepare: &dyn Fn(),
+) -> Duration {
+    median(
+        (0..runs)
+            .map(|_| {
+                prepare();
+                let start = Instant::now();
+                let status = Command::new(program)
+                    .args(args)
+                    .current_dir(cwd)
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .status()
+                    .expect("the program runs");
+                let elapsed = start.elapsed();
+                assert!(status.success(), "`{program} {args:?}` failed");
+                elapsed
+            })
+            .collect(),
+    )
+}
+
 fn ms(duration: Duration) -> String {
     format!("{:.0} ms", duration.as_secs_f64() * 1000.0)
 }
@@ -207,34 +237,43 @@ fn main() {
         .collect();
     packages.sort();
     let mut ratios = Vec::new();
-    let (mut ours_total, mut theirs_total) = (Duration::ZERO, Duration::ZERO);
+    let (mut ours_total, mut theirs_total, mut spawn_total) =
+        (Duration::ZERO, Duration::ZERO, Duration::ZERO);
     for package in &packages {
-        let ours = time_shell(
-            &format!(
-                "rm -f {0}/o.zip && {squad} pack . -o {0}/o.zip",
-                dir.display()
-            ),
+        let ours_zip = dir.join("o.zip");
+        let theirs_zip = dir.join("i.zip");
+        let ours = time_process(
+            &squad,
+            &["pack", ".", "-o", ours_zip.to_str().unwrap()],
             package,
-            5,
+            7,
+            &|| {
+                let _ = std::fs::remove_file(&ours_zip);
+            },
         );
-        let theirs = time_shell(
-            &format!(
-                "rm -f {0}/i.zip && zip -q -r -X -6 {0}/i.zip .",
-                dir.display()
-            ),
+        let theirs = time_process(
+            "zip",
+            &["-q", "-r", "-X", "-6", theirs_zip.to_str().unwrap(), "."],
             package,
-            5,
+            7,
+            &|| {
+                let _ = std::fs::remove_file(&theirs_zip);
+            },
         );
+        // A process that does nothing: the part of each run neither program can change.
+        let spawn = time_process("true", &[], package, 7, &|| {});
+        spawn_total += spawn;
         ours_total += ours;
         theirs_total += theirs;
         ratios.push(ratio(theirs, ours));
     }
     ratios.sort_by(|a, b| a.total_cmp(b));
     println!(
-        "pack, each of {} corpus packages: squad {} in all   zip {} in all   zip/squad per package: min {:.2}x  median {:.2}x  max {:.2}x",
+        "pack, each of {} corpus packages: squad {} in all   zip {} in all   (starting `true` {} in all)   zip/squad per package: min {:.2}x  median {:.2}x  max {:.2}x",
         packages.len(),
         ms(ours_total),
         ms(theirs_total),
+        ms(spawn_total),
         ratios[0],
         ratios[ratios.len() / 2],
         ratios[ratios.len() - 1]
