@@ -82,9 +82,11 @@ fn compile(text: &str) -> Result<Validator, String> {
     // The draft is forced: the dialog-event schema names a meta-schema that does not exist
     // (`https://openvoicenetwork.org/schema`), and detection must never decide verdicts.
     // `offline()`: the schemas' own `$id`s and `ref`s point at GitHub pages; nothing is fetched.
+    // Formats are asserted (2020-12 only annotates them by default); the Open Floor schemas
+    // declare none, so the official samples' `2023-06-14 02:06:07+00:00` times still pass.
     jsonschema::options()
         .with_draft(Draft::Draft202012)
-        .should_validate_formats(false)
+        .should_validate_formats(true)
         .offline()
         .build(&schema)
         .map_err(|error| error.to_string())
