@@ -6,6 +6,7 @@
 //! - digest of 100,000 small files: `find | xargs sha256sum`;
 //! - pack of a package at the reference's import limits (about 16 MiB in 500 files) and of every
 //!   corpus package: Info-ZIP `zip -r -X -6`.
+//! - `squad install` of the package at the limits: `cp -r` of the same tree + `sync -f`.
 //!
 //! Run with `cargo bench --bench digest_pack`. Needs `openssl`, `sha256sum` and `zip` on PATH.
 //! Scratch data goes to a temporary directory that is removed afterwards.
@@ -226,6 +227,55 @@ fn main() {
         ms(squad_pack),
         ms(zip_pack),
         ratio(zip_pack, squad_pack)
+    );
+
+    // Install the package at the import limits: squad validates, stages, re-digests, fsyncs
+    // and renames; the baseline copies the same tree and syncs its filesystem.
+    let project = dir.join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    let home = dir.join("home");
+    let squad_install = median(
+        (0..5)
+            .map(|_| {
+                let _ = std::fs::remove_dir_all(project.join(".opencorvus"));
+                let start = Instant::now();
+                let status = Command::new(squad)
+                    .args(["install", limits.to_str().unwrap(), "--scope", "project"])
+                    .current_dir(&project)
+                    .env("OPENCORVUS_HOME", &home)
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .status()
+                    .unwrap();
+                let elapsed = start.elapsed();
+                assert!(status.success(), "squad install failed");
+                elapsed
+            })
+            .collect(),
+    );
+    let copy = dir.join("copy");
+    let cp_sync = time_process(
+        "sh",
+        &[
+            "-c",
+            &format!(
+                "cp -r {} {} && sync -f {}",
+                limits.display(),
+                copy.display(),
+                copy.display()
+            ),
+        ],
+        &dir,
+        5,
+        &|| {
+            let _ = std::fs::remove_dir_all(&copy);
+        },
+    );
+    println!(
+        "install, package at the import limits: squad {}   cp -r + sync -f {}   squad/cp {:.2}x",
+        ms(squad_install),
+        ms(cp_sync),
+        ratio(squad_install, cp_sync)
     );
 
     // Pack every corpus package.
