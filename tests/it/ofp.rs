@@ -662,3 +662,48 @@ fn explicit_identity_flags_are_used_verbatim() {
             .starts_with("tag:ops@example.org,2026:builtin/academic-paper-review/")
     );
 }
+
+#[test]
+fn nested_documents_are_errors_beyond_what_the_official_samples_do() {
+    // Only the samples' own deviations (a dialog event without `id`, a manifest without
+    // organization or conversationalName, a list as supportedLayers) are warnings.
+    let verdict = validate(&samples().join("nested-errors.json"), &[]);
+    assert_eq!(verdict.status, 1);
+    let errors = verdict.errors();
+    for (pointer, code) in [
+        (
+            "/openFloor/events/0/parameters/dialogEvent/span",
+            "ofp-utterance-de",
+        ),
+        (
+            "/openFloor/events/0/parameters/dialogEvent/features/text/tokens/0/value",
+            "ofp-utterance-de",
+        ),
+        (
+            "/openFloor/events/1/parameters/dialogHistory/0",
+            "ofp-context-de",
+        ),
+        (
+            "/openFloor/events/2/parameters/servicingManifests/0",
+            "ofp-manifests",
+        ),
+    ] {
+        assert!(
+            errors.contains(&pair(pointer, code)),
+            "{pointer} {code}: {errors:?}"
+        );
+    }
+    assert_eq!(
+        verdict.warnings(),
+        [
+            pair(
+                "/openFloor/events/0/parameters/dialogEvent",
+                "ofp-utterance-de"
+            ),
+            pair(
+                "/openFloor/events/1/parameters/dialogHistory/0",
+                "ofp-context-de"
+            ),
+        ]
+    );
+}
