@@ -219,7 +219,15 @@ fn import_play(args: &ImportPlayArgs, printer: &Printer) -> ExitStatus {
         base_roles: args.base_roles.clone(),
         unroll_rounds: args.unroll_rounds,
     };
-    let imported = match convert(&document, &play, &options) {
+    // The sidecar keeps the file's own bytes, even where they are not UTF-8.
+    let source = match std::fs::read(&args.file) {
+        Ok(bytes) => bytes,
+        Err(error) => {
+            printer.error(&format!("cannot read `{shown}`: {error}"), None);
+            return ExitStatus::Error;
+        }
+    };
+    let imported = match convert(&document, &source, &play, &options) {
         Ok(imported) => imported,
         Err(errors) => {
             report(printer, &shown, &errors, document.source);

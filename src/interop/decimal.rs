@@ -15,13 +15,42 @@ struct Decimal {
 /// shares reaches 1 unless the other shares sum to exactly 1, and are compared that way.
 const FLOOR: i64 = 65_536;
 
-fn parse(text: &str) -> Option<Decimal> {
-    let text = text.trim();
-    if text.starts_with('-') {
+/// Exponents beyond this are clamped: the value is then far beyond 1 or far below 10^-FLOOR
+/// either way, so the comparison with 1 does not change.
+const EXPONENT_CLAMP: i64 = 1 << 40;
+
+fn parse_exponent(text: &str) -> Option<i64> {
+    let (negative, digits) = match text.as_bytes().first()? {
+        b'-' => (true, &text[1..]),
+        b'+' => (false, &text[1..]),
+        _ => (false, text),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
+    let significant = digits.trim_start_matches('0');
+    let magnitude = if significant.is_empty() {
+        0
+    } else {
+        significant
+            .parse::<i64>()
+            .map_or(EXPONENT_CLAMP, |value| value.min(EXPONENT_CLAMP))
+    };
+    Some(if negative { -magnitude } else { magnitude })
+}
+
+fn parse(text: &str) -> Option<Decimal> {
+    let mut text = text.trim();
+    if let Some(rest) = text.strip_prefix('-') {
+        // Only zero may carry a minus sign: -0 is a share of nothing.
+        text = rest;
+        let mantissa = rest.split(['e', 'E']).next().unwrap_or_default();
+        if mantissa.bytes().any(|b| b.is_ascii_digit() && b != b'0') {
+            return None;
+        }
+    }
     let (mantissa, exponent) = match text.find(['e', 'E']) {
-        Some(index) => (&text[..index], text[index + 1..].parse::<i64>().ok()?),
+        Some(index) => (&text[..index], parse_exponent(&text[index + 1..])?),
         None => (text, 0),
     };
     let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
@@ -141,5 +170,25 @@ mod tests {
         assert_eq!(compare_sum_with_one(&["1e400"]), Some(Greater));
         assert_eq!(compare_sum_with_one(&[]), Some(Less));
         assert_eq!(compare_sum_with_one(&["-0.1"]), None);
+        assert_eq!(compare_sum_with_one(&["-0", "1"]), Some(Equal));
+    }
+
+    #[test]
+    fn exponents_beyond_any_integer_type_still_compare() {
+        let tiny = "1e-99999999999999999999";
+        assert_eq!(compare_sum_with_one(&["0.9", "0.9", tiny]), Some(Greater));
+        assert_eq!(
+            compare_sum_with_one(&["0.5", "1.0e-9223372036854775808"]),
+            Some(Less)
+        );
+        assert_eq!(compare_sum_with_one(&["0.5", "0.5", tiny]), Some(Greater));
+        assert_eq!(
+            compare_sum_with_one(&["1e99999999999999999999"]),
+            Some(Greater)
+        );
+        assert_eq!(
+            compare_sum_with_one(&["0e99999999999999999999", "1"]),
+            Some(Equal)
+        );
     }
 }

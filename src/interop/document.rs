@@ -22,6 +22,8 @@ pub struct Document {
     pub source: SourceFile,
     pub root: Node,
     pub value: Value,
+    /// The file was not valid UTF-8; invalid bytes were read as U+FFFD.
+    pub lossy: bool,
 }
 
 /// Why a document could not be parsed: a diagnostic to report (syntax, size), with the text
@@ -43,6 +45,7 @@ impl Document {
                     source,
                     root,
                     value,
+                    lossy: false,
                 })
             }
             Err(error) => Err(Box::new(Unparsed {
@@ -69,11 +72,13 @@ impl Document {
             })));
         }
         let bytes = std::fs::read(path).map_err(Err)?;
-        let text = match String::from_utf8(bytes) {
-            Ok(text) => text,
-            Err(error) => String::from_utf8_lossy(error.as_bytes()).into_owned(),
+        let (text, lossy) = match String::from_utf8(bytes) {
+            Ok(text) => (text, false),
+            Err(error) => (String::from_utf8_lossy(error.as_bytes()).into_owned(), true),
         };
-        Document::parse(text).map_err(Ok)
+        let mut document = Document::parse(text).map_err(Ok)?;
+        document.lossy = lossy;
+        Ok(document)
     }
 
     /// The node at a JSON pointer (RFC 6901), if it exists.

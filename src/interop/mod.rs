@@ -178,6 +178,17 @@ fn known_id(id: &str) -> Option<Kind> {
 /// Checks one parsed document as `kind` (any kind but `Package`, which is a folder).
 pub fn check(document: &Document, kind: Kind, options: &Options) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
+    if document.lossy {
+        // JSON is UTF-8 (RFC 8259); read on as the manifest is, but say so.
+        diagnostics.push(
+            Diagnostic::new(
+                crate::diag::Code::InvalidUtf8,
+                document::FILE,
+                "the document is not valid UTF-8; invalid bytes were read as U+FFFD",
+            )
+            .help("save the file as UTF-8"),
+        );
+    }
     match kind {
         Kind::Package => {}
         Kind::Collab => collab::check_document(document, None, &mut diagnostics),

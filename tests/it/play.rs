@@ -408,3 +408,138 @@ fn export_refuses_unknown_workflows_and_agents_without_descriptions() {
         text(&output.stderr)
     );
 }
+
+fn import(workspace: &Path, play: &str, dir: &str, extra: &[&str]) -> std::process::Output {
+    let file = workspace.join(format!("{dir}.json"));
+    fs::write(&file, play).unwrap();
+    let mut args = vec![
+        "import",
+        "play",
+        file.to_str().unwrap(),
+        dir,
+        "--version",
+        "2026.01.01.1",
+    ];
+    args.extend_from_slice(extra);
+    squad(&args, workspace, workspace)
+}
+
+#[test]
+fn import_copies_text_verbatim_and_declares_no_order_for_empty_phases() {
+    let workspace = tempfile::tempdir().unwrap();
+    let output = import(
+        workspace.path(),
+        r#"{"id": "bl", "name": "  ", "summary": " ", "roles": [{"id": "a", "does": "x"}], "phases": [], "stop": {"when": "done"}}"#,
+        "bl",
+        &[],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let manifest = manifest(&workspace.path().join("bl"));
+    assert_eq!(manifest["label"], "  ");
+    assert_eq!(manifest["description"], " ");
+    assert!(
+        manifest.get("name").is_none(),
+        "a blank name is left out (MAN-4)"
+    );
+    assert_eq!(manifest["selector"]["summary"], " ");
+    assert_eq!(
+        manifest["capability_projection"]["virtual_workflows"],
+        serde_json::json!({})
+    );
+}
+
+#[test]
+fn a_rename_onto_another_role_is_a_diagnostic() {
+    let workspace = tempfile::tempdir().unwrap();
+    let output = import(
+        workspace.path(),
+        r#"{"id": "rn", "name": "R", "roles": [{"id": "a", "does": "x"}, {"id": "b", "does": "y"}], "stop": {"when": "done"}}"#,
+        "rn",
+        &["--rename", "a=b"],
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        text(&output.stderr).contains("error[import-play-agent-id]"),
+        "{}",
+        text(&output.stderr)
+    );
+    assert!(!workspace.path().join("rn").exists());
+}
+
+#[test]
+fn the_sidecar_keeps_the_bytes_and_the_exact_shares_for_handoff_scaffold() {
+    use sha2::{Digest, Sha256};
+    let workspace = tempfile::tempdir().unwrap();
+    let mut play = br#"{"id": "ex", "name": "Ex", "summary": "caf"#.to_vec();
+    play.push(0xFF); // not UTF-8: read with a replacement character, kept verbatim
+    play.extend_from_slice(
+        br#"", "roles": [{"id": "a", "does": "Do a."}, {"id": "b", "does": "Do b."}],
+        "phases": [{"id": "go", "roles": ["a", "b"]}], "stop": {"when": "done"},
+        "budget": {"split": {"a": 1e-7, "b": 0.1000000000000000000001}}}"#,
+    );
+    let file = workspace.path().join("ex.json");
+    fs::write(&file, &play).unwrap();
+    let output = squad(
+        &["validate", "--format", "json", "ex.json"],
+        workspace.path(),
+        workspace.path(),
+    );
+    assert_eq!(output.status.code(), Some(0));
+    assert!(text(&output.stdout).contains("invalid-utf8"));
+    let output = squad(
+        &[
+            "import",
+            "play",
+            "ex.json",
+            "ex",
+            "--version",
+            "2026.01.01.1",
+        ],
+        workspace.path(),
+        workspace.path(),
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let sidecar = workspace.path().join("interop/openvibe/ex");
+    assert_eq!(fs::read(sidecar.join("source.play.json")).unwrap(), play);
+    let extras_text = fs::read_to_string(sidecar.join("play-extras.json")).unwrap();
+    let extras: Value = serde_json::from_str(&extras_text).unwrap();
+    let expected: String = Sha256::digest(&play)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    assert_eq!(extras["source_sha256"], expected.as_str());
+    assert!(extras_text.contains("\"a\": 1e-7"), "{extras_text}");
+    assert!(
+        extras_text.contains("\"b\": 0.1000000000000000000001"),
+        "{extras_text}"
+    );
+    let output = squad(
+        &[
+            "handoff",
+            "scaffold",
+            "ex",
+            "--workflow",
+            "ex",
+            "--budget-eur",
+            "10",
+            "--max-tokens",
+            "1000000000",
+        ],
+        workspace.path(),
+        workspace.path(),
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let handoffs: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let of = |agent: &str| {
+        handoffs
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|h| h["to"] == agent)
+            .unwrap()["constraints"]
+            .clone()
+    };
+    assert_eq!(of("a")["max_tokens"], 100);
+    assert_eq!(of("a")["budget_eur"].as_f64(), Some(0.000001));
+    assert_eq!(of("b")["max_tokens"], 100_000_000);
+}

@@ -186,11 +186,15 @@ pub fn scaffold(
 /// Exact products of small non-negative decimals, so that a share of 0.1 of 30 EUR is 3, not
 /// 3.0000000000000004.
 pub mod decimal {
-    /// `mantissa × 10^-scale`; `None` for anything but a plain non-negative decimal that fits.
+    /// `mantissa × 10^-scale`, from non-negative JSON number text (`0.25`, `1e-7`, `2.5E3`);
+    /// `None` for anything else, or a value that does not fit.
     pub fn parse(text: &str) -> Option<(u128, u32)> {
-        let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
+        let (number, exponent) = match text.find(['e', 'E']) {
+            Some(index) => (&text[..index], text[index + 1..].parse::<i64>().ok()?),
+            None => (text, 0),
+        };
+        let (whole, fraction) = number.split_once('.').unwrap_or((number, ""));
         if whole.is_empty()
-            || fraction.len() > 30
             || !whole
                 .bytes()
                 .chain(fraction.bytes())
@@ -198,8 +202,27 @@ pub mod decimal {
         {
             return None;
         }
-        let mantissa = format!("{whole}{fraction}").parse::<u128>().ok()?;
-        Some((mantissa, u32::try_from(fraction.len()).ok()?))
+        let digits = format!("{whole}{fraction}");
+        let digits = digits.trim_start_matches('0');
+        let mut mantissa = if digits.is_empty() {
+            0
+        } else {
+            digits.parse::<u128>().ok()?
+        };
+        let mut scale = i64::try_from(fraction.len()).ok()?.checked_sub(exponent)?;
+        if scale < 0 {
+            let factor = 10u128.checked_pow(u32::try_from(-scale).ok()?)?;
+            mantissa = mantissa.checked_mul(factor)?;
+            scale = 0;
+        }
+        while scale > 0 && mantissa % 10 == 0 && mantissa != 0 {
+            mantissa /= 10;
+            scale -= 1;
+        }
+        Some((
+            mantissa,
+            u32::try_from(scale).ok().filter(|scale| *scale <= 38)?,
+        ))
     }
 
     fn render(mantissa: u128, scale: u32) -> String {
@@ -236,7 +259,14 @@ pub mod decimal {
             assert_eq!(product("0.25", "10.5").as_deref(), Some("2.625"));
             assert_eq!(product("0", "10").as_deref(), Some("0"));
             assert_eq!(product("-1", "10"), None);
-            assert_eq!(product("1e3", "10"), None);
+            assert_eq!(product("1e3", "10").as_deref(), Some("10000"));
+            assert_eq!(product("1e-7", "10").as_deref(), Some("0.000001"));
+            assert_eq!(floor_times("1e-7", 1_000_000_000), Some(100));
+            assert_eq!(
+                product("0.1000000000000000000001", "10").as_deref(),
+                Some("1.000000000000000000001")
+            );
+            assert_eq!(product("1e-99999", "10"), None);
             assert_eq!(floor_times("0.3", 1000), Some(300));
             assert_eq!(floor_times("0.333", 10), Some(3));
         }

@@ -135,7 +135,8 @@ pub fn export(
                 ));
             }
             let depends: BTreeSet<&str> = depends_on.iter().map(String::as_str).collect();
-            if *depth > 0 && depends != previous {
+            // Sparser only: a node that also depends on earlier layers loses nothing in a phase.
+            if *depth > 0 && !previous.is_subset(&depends) {
                 sparse.push(*id);
             }
         }

@@ -63,8 +63,11 @@ struct NodeOut {
 
 /// Converts a valid play. Errors (ids that cannot be squad ids, blank instructions) are
 /// returned all at once, positioned in the play.
+/// `source` is the play file's bytes, kept verbatim in `source.play.json` and hashed for
+/// `source_sha256`.
 pub fn convert(
     document: &Document,
+    source: &[u8],
     play: &Play,
     options: &ImportOptions,
 ) -> Result<Imported, Vec<Diagnostic>> {
@@ -141,6 +144,17 @@ pub fn convert(
                 &join(&pointer, "agent"),
                 format!("role `{}`'s fixed agent has no manifest field; it is kept in play-extras.json and the prompt", role.id),
             ));
+        }
+        if let Some((other, _)) = agent_ids.iter().find(|(_, taken)| **taken == agent) {
+            errors.push(
+                document
+                    .at(
+                        Code::ImportPlayAgentId,
+                        &join(&pointer, "id"),
+                        format!("role `{}` would become agent `{agent}`, which role `{other}` already is", role.id),
+                    )
+                    .help("each role needs its own agent id: check the --rename arguments"),
+            );
         }
         agent_ids.insert(role.id.as_str(), agent);
     }
@@ -223,7 +237,7 @@ pub fn convert(
         ),
         (
             "agents/orchestrator/system.md".to_owned(),
-            orchestrator_prompt(play, &squad_id, &agent_of).into_bytes(),
+            orchestrator_prompt(play, document, &squad_id, &agent_of).into_bytes(),
         ),
     ];
     for role in &play.roles {
@@ -232,15 +246,13 @@ pub fn convert(
             role_prompt(play, role, &agent_of).into_bytes(),
         ));
     }
-    let extras = extras(play, document, &agent_of);
+    let mut shares = Vec::new();
+    let extras = extras(play, document, source, &agent_of, &mut shares);
     let sidecars = vec![
-        (
-            "source.play.json".to_owned(),
-            document.source.text.clone().into_bytes(),
-        ),
+        ("source.play.json".to_owned(), source.to_vec()),
         (
             "play-extras.json".to_owned(),
-            (serde_json::to_string_pretty(&extras).unwrap_or_default() + "\n").into_bytes(),
+            extras_text(&extras, &shares).into_bytes(),
         ),
     ];
     warnings.sort_by_key(|warning| warning.span.as_ref().map(|span| span.start));
@@ -461,7 +473,8 @@ fn build_nodes(
             }
         }
     }
-    Some(nodes)
+    // `"phases": []` without checks declares no order either: direct dispatch.
+    (!nodes.is_empty()).then_some(nodes)
 }
 
 fn projection(base_role: &str, prompt: &str, tools: &[&str]) -> Map<String, Value> {
@@ -492,7 +505,9 @@ fn manifest(
     agent_of: &dyn Fn(&str) -> String,
     workflows: Map<String, Value>,
 ) -> Value {
-    let lead = summary_or_name(play).unwrap_or(squad_id);
+    // The play's text is copied verbatim (seed-formats §1.8); only `name` is left out when it
+    // is blank, as MAN-4 requires.
+    let lead = play.summary.as_deref().unwrap_or(&play.name);
     let mut top = Map::new();
     top.insert("schema_version".into(), json!(1));
     top.insert("namespace".into(), json!(options.namespace));
@@ -500,11 +515,8 @@ fn manifest(
     if let Some(name) = non_blank(&play.name) {
         top.insert("name".into(), json!(name));
     }
-    top.insert(
-        "label".into(),
-        json!(non_blank(&play.name).unwrap_or(squad_id)),
-    );
-    if let Some(summary) = play.summary.as_deref().and_then(non_blank) {
+    top.insert("label".into(), json!(play.name));
+    if let Some(summary) = &play.summary {
         top.insert("description".into(), json!(summary));
     }
     top.insert("version".into(), json!(options.version));
@@ -550,7 +562,12 @@ fn manifest(
     Value::Object(top)
 }
 
-fn orchestrator_prompt(play: &Play, squad_id: &str, agent_of: &dyn Fn(&str) -> String) -> String {
+fn orchestrator_prompt(
+    play: &Play,
+    document: &Document,
+    squad_id: &str,
+    agent_of: &dyn Fn(&str) -> String,
+) -> String {
     let mut text = format!(
         "# {}: orchestrator\n\nYou run the agents.play@1 play `{}` as the squad `{squad_id}`.",
         non_blank(&play.name).unwrap_or(squad_id),
@@ -568,7 +585,11 @@ fn orchestrator_prompt(play: &Play, squad_id: &str, agent_of: &dyn Fn(&str) -> S
     if !play.split.is_empty() {
         text.push_str("\n## Budget\n\nGive each role this share of your budget, at most:\n\n");
         for (role, share) in &play.split {
-            text.push_str(&format!("- `{}`: {share}\n", agent_of(role)));
+            text.push_str(&format!(
+                "- `{}`: {}\n",
+                agent_of(role),
+                share_text(document, role, share)
+            ));
         }
     }
     let notes: Vec<String> = play
@@ -657,7 +678,13 @@ fn capitalise(text: &str) -> String {
         .unwrap_or_default()
 }
 
-fn extras(play: &Play, document: &Document, agent_of: &dyn Fn(&str) -> String) -> Value {
+fn extras(
+    play: &Play,
+    document: &Document,
+    source: &[u8],
+    agent_of: &dyn Fn(&str) -> String,
+    shares: &mut Vec<(String, String)>,
+) -> Value {
     let mut roles = Map::new();
     for role in &play.roles {
         let mut kept = Map::new();
@@ -673,10 +700,7 @@ fn extras(play: &Play, document: &Document, agent_of: &dyn Fn(&str) -> String) -
     let mut extras = Map::new();
     extras.insert("format".into(), json!("agents.play@1"));
     extras.insert("play_id".into(), json!(play.id));
-    extras.insert(
-        "source_sha256".into(),
-        json!(hex(&Sha256::digest(document.source.text.as_bytes()))),
-    );
+    extras.insert("source_sha256".into(), json!(hex(&Sha256::digest(source))));
     extras.insert("roles".into(), Value::Object(roles));
     let mut stop = Map::new();
     stop.insert("when".into(), json!(play.stop_when));
@@ -704,11 +728,12 @@ fn extras(play: &Play, document: &Document, agent_of: &dyn Fn(&str) -> String) -
         );
     }
     if !play.split.is_empty() {
-        let split: Map<String, Value> = play
-            .split
-            .iter()
-            .map(|(role, share)| (agent_of(role), share.clone()))
-            .collect();
+        let mut split = Map::new();
+        for (index, (role, share)) in play.split.iter().enumerate() {
+            let marker = format!("\u{1}squad-share-{index}\u{1}");
+            shares.push((marker.clone(), share_text(document, role, share)));
+            split.insert(agent_of(role), Value::String(marker));
+        }
         extras.insert("budget".into(), json!({ "split": split }));
     }
     if let Some(visibility) = &play.visibility {
@@ -718,6 +743,27 @@ fn extras(play: &Play, document: &Document, agent_of: &dyn Fn(&str) -> String) -
         extras.insert("author".into(), author.clone());
     }
     Value::Object(extras)
+}
+
+/// A budget share exactly as the play wrote it (`0.1000000000000000000001` stays that, not
+/// the nearest f64).
+fn share_text(document: &Document, role: &str, share: &Value) -> String {
+    document
+        .number_text(&join("/budget/split", role))
+        .map_or_else(|| share.to_string(), str::to_owned)
+}
+
+/// Serialises the extras with each budget share written as its exact source text. Shares go in
+/// as unique string markers and are swapped for the number text after serialisation.
+fn extras_text(extras: &Value, shares: &[(String, String)]) -> String {
+    let mut text = serde_json::to_string_pretty(extras).unwrap_or_default();
+    for (marker, number) in shares {
+        let quoted = serde_json::to_string(marker).unwrap_or_default();
+        if text.matches(&quoted).count() == 1 {
+            text = text.replace(&quoted, number);
+        }
+    }
+    text + "\n"
 }
 
 fn hex(bytes: &[u8]) -> String {

@@ -343,9 +343,8 @@ fn check_split(
             );
         }
         match (share.as_f64(), document.number_text(pointer)) {
-            (Some(number), Some(text)) if number >= 0.0 && !text.trim_start().starts_with('-') => {
-                texts.push(text)
-            }
+            // -0 is a share of nothing, like 0.
+            (Some(number), Some(text)) if number >= 0.0 => texts.push(text),
             _ => out.push(document.at(
                 Code::PlaySplitNum,
                 pointer,

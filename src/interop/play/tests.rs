@@ -363,7 +363,7 @@ fn options() -> ImportOptions {
 fn import(value: &Value, options: &ImportOptions) -> Result<Squad, Vec<(String, Code)>> {
     let doc = document(value);
     let play = Play::from_value(&doc.value).expect("valid play");
-    let imported = convert(&doc, &play, options).map_err(|errors| {
+    let imported = convert(&doc, doc.source.text.as_bytes(), &play, options).map_err(|errors| {
         errors
             .into_iter()
             .map(|d| (d.pointer.unwrap_or_default(), d.code))
@@ -593,4 +593,51 @@ fn import_then_export_keeps_roles_and_phase_partition() {
             "case {case}: the export is not a valid play"
         );
     }
+}
+
+#[test]
+fn export_warns_only_when_edges_are_sparser_than_the_phases() {
+    let squad_with = |edges: &[(&str, &[&str])]| {
+        let agents: serde_json::Map<String, Value> = edges
+            .iter()
+            .map(|(id, _)| {
+                (
+                    (*id).to_owned(),
+                    json!({"label": id, "description": "Does it.", "base_role": "build"}),
+                )
+            })
+            .collect();
+        let nodes: serde_json::Map<String, Value> = edges
+            .iter()
+            .map(|(id, deps)| {
+                (
+                    (*id).to_owned(),
+                    json!({"agent_id": id, "depends_on": deps}),
+                )
+            })
+            .collect();
+        Squad::from_value(&json!({
+            "namespace": "n", "id": "s", "version": "2026.01.01.1", "label": "S",
+            "capability_projection": {"agents": agents, "virtual_workflows": {"w": {"label": "W", "nodes": nodes}}}
+        }))
+        .unwrap()
+    };
+    let warnings = |squad: &Squad| -> Vec<Code> {
+        let (_, warnings) = export(squad, &squad.workflows[0], &ExportOptions::default()).unwrap();
+        warnings.into_iter().map(|d| d.code).collect()
+    };
+    // Denser (c also depends on a, two layers up): nothing is lost.
+    assert_eq!(
+        warnings(&squad_with(&[
+            ("a", &[]),
+            ("b", &["a"]),
+            ("c", &["a", "b"])
+        ])),
+        vec![]
+    );
+    // Sparser (c waits for a only, but its phase comes after b's).
+    assert_eq!(
+        warnings(&squad_with(&[("a", &[]), ("b", &[]), ("c", &["a"])])),
+        vec![Code::ExportEdges]
+    );
 }
