@@ -265,7 +265,7 @@ fn main() {
                 copy.display()
             ),
         ],
-        &dir,
+        dir,
         5,
         &|| {
             let _ = std::fs::remove_dir_all(&copy);
@@ -293,7 +293,7 @@ fn main() {
         let ours_zip = dir.join("o.zip");
         let theirs_zip = dir.join("i.zip");
         let ours = time_process(
-            &squad,
+            squad,
             &["pack", ".", "-o", ours_zip.to_str().unwrap()],
             package,
             7,
