@@ -48,7 +48,8 @@ pub enum HandoffCommand {
   squad handoff validate task.json
   squad handoff validate interop/aos/handoffs/ --squad pkg
   squad handoff validate task.json --now 2026-08-13T09:00:00Z --format json
-  squad handoff validate task.json --level schema      formats are annotations")]
+  squad handoff validate task.json --level schema      formats are annotations
+  squad handoff validate task.json --schema handoff.json   also the upstream schema text")]
 pub struct ValidateArgs {
     /// Handoff files, or folders of them.
     #[arg(value_name = "FILE|DIR", required = true)]
@@ -65,6 +66,11 @@ pub struct ValidateArgs {
     /// How strictly to check.
     #[arg(long, value_enum, default_value_t = Level::Spec)]
     pub level: Level,
+
+    /// Also check against this local copy of the AgentHandoff JSON Schema (draft-07; formats
+    /// asserted from --level spec on). squad does not embed its text.
+    #[arg(long, value_name = "FILE")]
+    pub schema: Option<PathBuf>,
 
     /// Exit 1 when there are warnings, too.
     #[arg(long)]
@@ -223,7 +229,13 @@ fn run_validate(args: &ValidateArgs, printer: &Printer) -> ExitStatus {
                 for file in files {
                     validated.push(Validated {
                         shown: file.display().to_string(),
-                        result: check_file(&file, &options, squad.as_ref(), now.as_ref()),
+                        result: check_file(
+                            &file,
+                            &options,
+                            squad.as_ref(),
+                            now.as_ref(),
+                            args.schema.as_deref(),
+                        ),
                     });
                 }
             }
@@ -269,11 +281,22 @@ fn check_file(
     options: &Options,
     squad: Option<&Squad>,
     now: Option<&datetime::Instant>,
+    schema: Option<&Path>,
 ) -> Result<FileFindings, String> {
     let (diagnostics, source) = match read(path)? {
         Read::Broken(diagnostic, source) => (vec![*diagnostic], source),
         Read::Parsed(doc) => {
             let mut diagnostics = crate::interop::check(&doc, Kind::Handoff, options);
+            if let Some(schema) = schema {
+                let extra = crate::interop::external::check_with_schema(
+                    &doc,
+                    schema,
+                    Kind::Handoff,
+                    options.level,
+                    &diagnostics,
+                )?;
+                diagnostics.extend(extra);
+            }
             if let Some(squad) = squad {
                 handoff::check_squad(&doc, squad, &mut diagnostics);
             }

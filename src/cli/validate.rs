@@ -28,6 +28,7 @@ use crate::source::SourceFile;
   squad validate fan-out.play.json              a play, recognised by its content
   squad validate --kind handoff task.json       say what the file is
   squad validate --level lenient envelope.json  real-world Open Floor samples
+  squad validate --schema play.v1.json x.json   also against a local upstream schema
   squad validate --format json . > report.json  machine-readable report
   squad validate --format sarif . > squad.sarif upload to code scanning
   squad validate --format github .              annotations in a GitHub Actions run")]
@@ -48,6 +49,12 @@ pub struct ValidateArgs {
     /// The Open Floor envelope schema to check against.
     #[arg(long, value_enum, default_value_t = SchemaVariant::Js)]
     pub schema_variant: SchemaVariant,
+
+    /// Also check documents against this local copy of their upstream JSON Schema (for
+    /// example the agents.play@1 or AgentHandoff schema, which squad does not embed). The
+    /// format's draft is used; nothing is fetched.
+    #[arg(long, value_name = "FILE")]
+    pub schema: Option<PathBuf>,
 
     /// Exit 1 when there are warnings, too.
     #[arg(long)]
@@ -80,7 +87,7 @@ pub fn run(args: &ValidateArgs, printer: &Printer) -> ExitStatus {
         .map(|path| {
             (
                 path.display().to_string(),
-                check_path(path, args.kind, &options),
+                check_path(path, args.kind, &options, args.schema.as_deref()),
             )
         })
         .collect();
@@ -118,7 +125,12 @@ pub fn run(args: &ValidateArgs, printer: &Printer) -> ExitStatus {
     status
 }
 
-fn check_path(path: &Path, kind: Option<Kind>, options: &Options) -> Result<Inspected, Failure> {
+fn check_path(
+    path: &Path,
+    kind: Option<Kind>,
+    options: &Options,
+    schema: Option<&Path>,
+) -> Result<Inspected, Failure> {
     let shown = path.display();
     if path.is_dir() {
         if kind.is_some_and(|kind| kind != Kind::Package) {
@@ -146,6 +158,12 @@ fn check_path(path: &Path, kind: Option<Kind>, options: &Options) -> Result<Insp
         return check_package(parent.unwrap_or(Path::new(".")));
     }
     if !path.exists() {
+        if kind.is_some_and(|kind| kind != Kind::Package) {
+            return Err(Failure {
+                message: format!("`{shown}` does not exist"),
+                hint: None,
+            });
+        }
         return check_package(path);
     }
     let document = match Document::read(path) {
@@ -161,7 +179,7 @@ fn check_path(path: &Path, kind: Option<Kind>, options: &Options) -> Result<Insp
         Err(Ok(unparsed)) => {
             // Not JSON, or too large: a finding about the file, whatever kind it was meant to be.
             return Ok(Inspected {
-                kind: kind.unwrap_or(Kind::Package),
+                kind: kind.unwrap_or(Kind::Unknown),
                 diagnostics: vec![unparsed.diagnostic],
                 sources: HashMap::from([(document::FILE.to_owned(), unparsed.source)]),
             });
@@ -196,6 +214,20 @@ fn check_path(path: &Path, kind: Option<Kind>, options: &Options) -> Result<Insp
         }
     };
     let mut diagnostics = interop::check(&document, kind, options);
+    if let Some(schema) = schema {
+        let extra = interop::external::check_with_schema(
+            &document,
+            schema,
+            kind,
+            options.level,
+            &diagnostics,
+        )
+        .map_err(|message| Failure {
+            message,
+            hint: None,
+        })?;
+        diagnostics.extend(extra);
+    }
     diagnostics
         .sort_by_key(|diagnostic| diagnostic.span.as_ref().map(|span| (span.start, span.end)));
     Ok(Inspected {

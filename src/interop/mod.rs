@@ -10,6 +10,7 @@
 pub mod collab;
 pub mod decimal;
 pub mod document;
+pub mod external;
 pub mod fields;
 pub mod handoff;
 pub mod ofp;
@@ -44,6 +45,9 @@ pub enum Kind {
     OfpDialogEvent,
     /// A ZeroClaw / AOS AgentHandoff payload.
     Handoff,
+    /// A file whose kind could not be told because it could not be read as JSON.
+    #[value(skip)]
+    Unknown,
 }
 
 impl Kind {
@@ -70,6 +74,7 @@ impl Kind {
             Kind::OfpManifest => "ofp-manifest",
             Kind::OfpDialogEvent => "ofp-dialog-event",
             Kind::Handoff => "handoff",
+            Kind::Unknown => "document",
         }
     }
 
@@ -85,6 +90,7 @@ impl Kind {
             Kind::OfpManifest => "Open Floor manifest",
             Kind::OfpDialogEvent => "Open Floor dialog event",
             Kind::Handoff => "handoff",
+            Kind::Unknown => "document",
         }
     }
 }
@@ -190,7 +196,7 @@ pub fn check(document: &Document, kind: Kind, options: &Options) -> Vec<Diagnost
         );
     }
     match kind {
-        Kind::Package => {}
+        Kind::Package | Kind::Unknown => {}
         Kind::Collab => collab::check_document(document, None, &mut diagnostics),
         Kind::Play => play::check(document, options.level, &mut diagnostics),
         Kind::RouterContract => router::check_contract(document, options, &mut diagnostics),

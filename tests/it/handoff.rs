@@ -542,3 +542,38 @@ fn garbage_never_panics() {
         }
     }
 }
+
+#[test]
+fn a_local_copy_of_the_seed_schema_finds_nothing_the_field_table_missed() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = dir.path().join("handoff.json");
+    std::fs::write(&schema, seed_schema().to_string()).unwrap();
+    for folder in ["valid", "invalid"] {
+        for entry in std::fs::read_dir(handoffs().join(folder)).unwrap() {
+            let file = entry.unwrap().path();
+            for level in ["schema", "spec"] {
+                let plain = validate(&["--level", level, path(&file)]);
+                let with_schema =
+                    validate(&["--level", level, "--schema", path(&schema), path(&file)]);
+                assert_eq!(plain, with_schema, "{} at {level}", file.display());
+            }
+        }
+    }
+    // Through `squad validate` too, and a schema that cannot be read is a usage error.
+    let home = tempfile::tempdir().unwrap();
+    let minimal = handoffs().join("valid/minimal.json");
+    let output = squad(
+        &["validate", "--schema", path(&schema), path(&minimal)],
+        home.path(),
+        home.path(),
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let missing = dir.path().join("missing.json");
+    let output = squad(
+        &["validate", "--schema", path(&missing), path(&minimal)],
+        home.path(),
+        home.path(),
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("missing.json"));
+}

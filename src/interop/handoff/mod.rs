@@ -125,7 +125,10 @@ fn spec(doc: &Document, map: &Map<String, Value>, level: Level, out: &mut Vec<Di
     }
     if let Some(items) = map.get("definition_of_done").and_then(Value::as_array) {
         for (index, item) in items.iter().enumerate() {
-            if item.as_str().is_some_and(|text| text.trim().is_empty()) {
+            if item
+                .as_str()
+                .is_some_and(|text| crate::text::js_trim(text).is_empty())
+            {
                 out.push(doc.at(
                     Code::HandoffDodBlank,
                     &format!("/definition_of_done/{index}"),

@@ -4,10 +4,10 @@
 
 mod dialog;
 mod envelope;
-mod finding;
+pub(crate) mod finding;
 mod manifest;
 pub mod publish;
-mod schema;
+pub(crate) mod schema;
 
 use super::{Document, Level, Options};
 use crate::diag::Diagnostic;

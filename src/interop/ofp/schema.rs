@@ -108,6 +108,11 @@ pub fn validate(schema: Schema, value: &Value, base: &str) -> Vec<Finding> {
             ];
         }
     };
+    findings(validator, value, base)
+}
+
+/// Every finding of `validator` on `value`, mapped to squad's codes with keyword and pointer.
+pub fn findings(validator: &Validator, value: &Value, base: &str) -> Vec<Finding> {
     let mut findings = Vec::new();
     for error in validator.iter_errors(value) {
         map_error(&error, value, base, &mut findings);

@@ -225,7 +225,7 @@ pub fn lint(doc: &Document, profile: Profile, out: &mut Vec<Diagnostic>) {
 fn role(doc: &Document, root: &Map<String, Value>, profile: Profile, out: &mut Vec<Diagnostic>) {
     match root.get("role") {
         None => out.push(doc.at(Code::ContractRole, "", "the contract has no `role`")),
-        Some(Value::String(role)) if !role.trim().is_empty() => {
+        Some(Value::String(role)) if !crate::text::js_trim(role).is_empty() => {
             if profile == Profile::CkBrain && role != "router-orchestrator" {
                 out.push(doc.at(
                     Code::ContractRole,

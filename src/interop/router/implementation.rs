@@ -120,7 +120,7 @@ fn claude_code(text: &str, stem: &str) -> Vec<String> {
             "front matter has no string `name` (the file stem, `{stem}`)"
         )),
     }
-    if get("description").is_none_or(|d| d.trim().is_empty()) {
+    if get("description").is_none_or(|d| crate::text::js_trim(d).is_empty()) {
         problems.push("front matter has no non-empty `description`".into());
     }
     problems
@@ -136,7 +136,7 @@ fn codex(text: &str) -> Vec<String> {
     for key in ["name", "description", "developer_instructions"] {
         match table.get(key) {
             Some(toml::Value::String(value)) => {
-                if key == "description" && value.trim().is_empty() {
+                if key == "description" && crate::text::js_trim(value).is_empty() {
                     problems.push("`description` is empty".into());
                 }
             }

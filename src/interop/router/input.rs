@@ -95,7 +95,7 @@ pub fn check_routes(doc: &Document, contract: &Contract, level: Level, out: &mut
             if key == "agent"
                 && contract.route_agents_non_empty
                 && !text.is_empty()
-                && text.trim().is_empty()
+                && crate::text::js_trim(text).is_empty()
             {
                 fields.pattern(&member, "\\S", text);
             }
@@ -153,6 +153,25 @@ mod tests {
     }
 
     const ROUTE: &str = r#"{"name": "a", "agent": "x", "description": "d"}"#;
+
+    #[test]
+    fn a_blank_agent_is_blank_as_ecma_262_defines_it() {
+        let route = |agent: &str| {
+            format!(
+                r#"{{"request": "r", "routes": [{{"name": "a", "agent": "{agent}", "description": "d"}}]}}"#
+            )
+        };
+        let codes = |text: &str| -> Vec<Code> {
+            findings(text, Level::Spec)
+                .into_iter()
+                .map(|(_, code, _)| code)
+                .collect()
+        };
+        // U+FEFF is ECMAScript whitespace (not Rust's); U+0085 is Rust's (not ECMAScript's).
+        assert_eq!(codes(&route("\u{feff}")), vec![Code::PatternMismatch]);
+        assert_eq!(codes(&route(" \u{3000}")), vec![Code::PatternMismatch]);
+        assert_eq!(codes(&route("\u{85}")), vec![]);
+    }
 
     #[test]
     fn a_complete_input_passes() {

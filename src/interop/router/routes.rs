@@ -53,7 +53,7 @@ pub fn derive(squad: &Squad, manifest: Option<&Document>) -> Result<Vec<Route>, 
     let mut routes = Vec::with_capacity(agents.len());
     let mut problems = Vec::new();
     for agent in agents {
-        match agent.description.as_deref().filter(|d| !d.trim().is_empty()) {
+        match agent.description.as_deref().filter(|d| !crate::text::js_trim(d).is_empty()) {
             Some(description) => routes.push(Route {
                 name: agent.id.clone(),
                 agent: agent.id.clone(),
