@@ -416,9 +416,11 @@ fn publish(
     std::fs::create_dir_all(&locations.scratch).map_err(io(&locations.scratch))?;
     let operation_id = uuid();
     let name = |kind: &str| {
-        locations.scratch.join(format!(
-            ".{kind}-{}-{}-{operation_id}",
-            identity.namespace, identity.id
+        locations.scratch.join(scratch_name(
+            kind,
+            &identity.namespace,
+            &identity.id,
+            &operation_id,
         ))
     };
     let (staging, backup, discard) = (name("staging"), name("replace"), name("discard"));
@@ -590,14 +592,15 @@ fn recover(locations: &Locations, id: &str) -> Result<(), InstallError> {
     if journal_path.exists() {
         journal::reconcile(&journal_path).map_err(InstallError::Recovery)?;
     }
-    // Staging and discard directories of this id left by a crash are never needed again.
+    // Staging and discard directories of this id left by a crash are never needed again
+    // (backups are the journal's to restore or remove).
     if let Ok(entries) = std::fs::read_dir(&locations.scratch) {
         for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
-            let ours = [".staging-", ".discard-"]
-                .iter()
-                .any(|prefix| name.starts_with(prefix) && name.contains(&format!("-{id}-")));
-            if ours {
+            if let Some((kind, _, owner)) = parse_scratch_name(&name)
+                && owner == id
+                && (kind == "staging" || kind == "discard")
+            {
                 let _ = std::fs::remove_dir_all(entry.path());
             }
         }
@@ -605,22 +608,54 @@ fn recover(locations: &Locations, id: &str) -> Result<(), InstallError> {
     Ok(())
 }
 
-/// Reconciles every replacement journal of a scope, each under its id lock (JNL-4, as the
-/// reference does when it lists a scope). Returns the journals that could not be reconciled.
+/// `.<kind>.<namespace>.<id>.<uuid>`: ids and namespaces never contain `.`, so the owner of a
+/// scratch entry can be read back exactly (with `-` as separator, `a` + `b-c` and `a-b` + `c`
+/// would give the same name).
+fn scratch_name(kind: &str, namespace: &str, id: &str, operation: &str) -> String {
+    format!(".{kind}.{namespace}.{id}.{operation}")
+}
+
+/// The kind, namespace and id of a scratch entry squad made; `None` for anything else.
+fn parse_scratch_name(name: &str) -> Option<(&str, &str, &str)> {
+    let mut parts = name.strip_prefix('.')?.split('.');
+    let (kind, namespace, id, operation) =
+        (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
+    let is_uuid = operation.len() == 36
+        && operation
+            .bytes()
+            .all(|b| b.is_ascii_hexdigit() || b == b'-');
+    (parts.next().is_none()
+        && is_uuid
+        && ["staging", "replace", "discard"].contains(&kind)
+        && crate::text::is_kebab_id(namespace)
+        && crate::text::is_kebab_id(id))
+    .then_some((kind, namespace, id))
+}
+
+/// Reconciles every replacement journal of a scope (JNL-4, as the reference does when it lists
+/// a scope) and removes the staging and discard directories crashed runs left, each under its
+/// id lock. Returns what could not be recovered.
 pub fn recover_scope(locations: &Locations, lock_timeout: Option<Duration>) -> Vec<String> {
     let mut problems = Vec::new();
     let Ok(entries) = std::fs::read_dir(&locations.scratch) else {
         return problems;
     };
-    let ids: Vec<String> = entries
+    // Ids with a journal to reconcile or a staging or discard directory to remove.
+    let mut ids: Vec<String> = entries
         .flatten()
         .filter_map(|entry| {
             let name = entry.file_name().to_string_lossy().into_owned();
             name.strip_prefix(".package-replacement-")
                 .and_then(|rest| rest.strip_suffix(".json"))
                 .map(str::to_owned)
+                .or_else(|| match parse_scratch_name(&name) {
+                    Some((kind, _, id)) if kind != "replace" => Some(id.to_owned()),
+                    _ => None,
+                })
         })
         .collect();
+    ids.sort();
+    ids.dedup();
     for id in ids {
         match IdLock::acquire(&locations.locks, &id, lock_timeout, &mut |_| {}) {
             Ok(lock) => {
@@ -774,7 +809,7 @@ pub fn uninstall(
     let discard =
         locations
             .scratch
-            .join(format!(".discard-{}-{id}-{}", installed.namespace, uuid()));
+            .join(scratch_name("discard", &installed.namespace, id, &uuid()));
     lock.check().map_err(InstallError::Lock)?;
     let receipt = receipts::find(&options.opencorvus_root, &installed.root);
     std::fs::rename(&installed.root, &discard).map_err(io(&installed.root))?;
@@ -789,4 +824,31 @@ pub fn uninstall(
     }
     drop(lock);
     Ok(installed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scratch_names_say_exactly_whose_they_are() {
+        let operation = uuid();
+        let a = scratch_name("staging", "a", "b-c", &operation);
+        let b = scratch_name("staging", "a-b", "c", &operation);
+        assert_ne!(a, b);
+        assert_eq!(parse_scratch_name(&a), Some(("staging", "a", "b-c")));
+        assert_eq!(parse_scratch_name(&b), Some(("staging", "a-b", "c")));
+        let discard = scratch_name("discard", "n", "x", &operation);
+        assert_eq!(parse_scratch_name(&discard), Some(("discard", "n", "x")));
+        for other in [
+            ".package-replacement-x.json",
+            ".staging.a.b",
+            ".staging.a.b.not-a-uuid",
+            "staging.a.b.00000000-0000-4000-8000-000000000000",
+            ".other.a.b.00000000-0000-4000-8000-000000000000",
+            ".staging.A.b.00000000-0000-4000-8000-000000000000",
+        ] {
+            assert_eq!(parse_scratch_name(other), None, "{other}");
+        }
+    }
 }
