@@ -214,6 +214,7 @@ fn report_error(printer: &Printer, format: Format, error: InstallError) -> ExitS
         | InstallError::Archive(_)
         | InstallError::BuiltinId(_)
         | InstallError::Duplicate { .. }
+        | InstallError::CaseCollision { .. }
         | InstallError::NotInstalled(_)) => {
             printer.error(&error.to_string(), None);
             ExitStatus::Failure
@@ -391,6 +392,14 @@ pub fn run_list(args: &ListArgs, printer: &Printer) -> ExitStatus {
                 ));
             }
             printer.data(&text);
+            for (_, installed) in &rows {
+                if let Some(problem) = &installed.problem {
+                    printer.human(&format!(
+                        "warning: {}: {problem}\n",
+                        installed.root.display()
+                    ));
+                }
+            }
         }
     }
     ExitStatus::Success

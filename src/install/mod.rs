@@ -66,6 +66,12 @@ pub enum InstallError {
         id: String,
         existing: PathBuf,
     },
+    /// The scope holds a folder whose name differs from the target's only by case: on a
+    /// case-insensitive file system it is the same folder (security-cases #38).
+    CaseCollision {
+        target: String,
+        existing: PathBuf,
+    },
     NotInstalled(String),
     /// ZIP-8: the package is not the exact revision the caller expected.
     Mismatch {
@@ -110,6 +116,11 @@ impl std::fmt::Display for InstallError {
             InstallError::Duplicate { id, existing } => write!(
                 f,
                 "expert squad package id `{id}` already exists at `{}`; the id is unique across namespaces",
+                existing.display()
+            ),
+            InstallError::CaseCollision { target, existing } => write!(
+                f,
+                "`{}` differs from `{target}` only by case; on a case-insensitive file system it is the same folder, so the install is refused rather than merged",
                 existing.display()
             ),
             InstallError::NotInstalled(id) => write!(f, "`{id}` is not installed in this scope"),
@@ -717,6 +728,18 @@ fn overrides_of(options: &Options, project: &Path) -> Vec<String> {
 /// UNQ-1: one id per scope, whatever the namespace.
 fn check_unique(locations: &Locations, identity: &Identity) -> Result<(), InstallError> {
     for installed in identities(locations) {
+        let same_but_case = installed.id.eq_ignore_ascii_case(&identity.id)
+            && installed
+                .namespace
+                .eq_ignore_ascii_case(&identity.namespace);
+        if same_but_case
+            && (installed.id != identity.id || installed.namespace != identity.namespace)
+        {
+            return Err(InstallError::CaseCollision {
+                target: format!("{}/{}", identity.namespace, identity.id),
+                existing: installed.root,
+            });
+        }
         if installed.id == identity.id && installed.namespace != identity.namespace {
             return Err(InstallError::Duplicate {
                 id: identity.id.clone(),
@@ -735,6 +758,10 @@ pub struct Installed {
     pub version: Option<String>,
     pub package_digest: Option<String>,
     pub root: PathBuf,
+    /// Why the runtime will not load it, when discovery can tell (MAN-R4: the folder names
+    /// must be the manifest's namespace and id).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub problem: Option<String>,
 }
 
 /// Every `<namespace>/<id>` directory of a scope, sorted, from the folder names alone (cheap:
@@ -757,6 +784,7 @@ pub fn identities(locations: &Locations) -> Vec<Installed> {
                     version: None,
                     package_digest: None,
                     root,
+                    problem: None,
                 });
             }
         }
@@ -775,7 +803,34 @@ impl Installed {
                 .map(|(_, version)| version)
         });
         self.package_digest = directory_digest(&self.root).ok().map(|digest| digest.hex());
+        self.problem = self.folder_problem();
         self
+    }
+
+    /// MAN-R4: `<namespace>/<id>` folder names equal the manifest's namespace and id.
+    fn folder_problem(&self) -> Option<String> {
+        let text = std::fs::read_to_string(self.root.join(crate::manifest::MANIFEST_FILE));
+        let Ok(text) = text else {
+            return Some("no readable expert-squad.jsonc".to_owned());
+        };
+        let value = crate::jsonc::parse(&text)
+            .ok()
+            .map(|root| crate::jsonc::to_value(&root));
+        let field = |key: &str| {
+            value
+                .as_ref()
+                .and_then(|value| value.get(key))
+                .and_then(serde_json::Value::as_str)
+                .map(str::to_owned)
+        };
+        match (field("namespace"), field("id")) {
+            (Some(namespace), Some(id)) if namespace == self.namespace && id == self.id => None,
+            (Some(namespace), Some(id)) => Some(format!(
+                "folder `{}/{}` is not the manifest's `{namespace}/{id}` (MAN-R4); the runtime will not load it",
+                self.namespace, self.id
+            )),
+            _ => Some("the manifest has no valid namespace and id".to_owned()),
+        }
     }
 }
 

@@ -904,3 +904,24 @@ fn the_next_run_cleans_only_squad_s_own_leftovers_of_any_id() {
     assert!(!ours.exists(), "squad's crash leftover was not removed");
     assert!(theirs.exists(), "an entry squad did not make was removed");
 }
+
+/// security-cases §3.3 #38: a hand-made folder that differs from the target only by case is a
+/// folder/manifest mismatch for `list` and a refusal for `install`, never a merge.
+#[test]
+fn a_folder_differing_only_by_case_is_reported_and_never_merged() {
+    let sandbox = Sandbox::new();
+    let package = sandbox.package("valid/minimal", "pkg", "");
+    let odd = sandbox.packages_root().join("Acme/Minimal-Squad");
+    crate::support::copy_tree(&package, &odd);
+    let before = listing(&sandbox.root.join("project"));
+    let output = sandbox.run(&["list", "--scope", "project", "--format", "json"]);
+    let document: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let problem = document["packages"][0]["problem"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(problem.contains("MAN-R4"), "{document}");
+    let output = sandbox.run(&["install", package.to_str().unwrap(), "--scope", "project"]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    assert!(text(&output.stderr).contains("only by case"));
+    assert_eq!(listing(&sandbox.root.join("project")), before);
+}
