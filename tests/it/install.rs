@@ -925,3 +925,41 @@ fn a_folder_differing_only_by_case_is_reported_and_never_merged() {
     assert!(text(&output.stderr).contains("only by case"));
     assert_eq!(listing(&sandbox.root.join("project")), before);
 }
+
+/// security-cases §3.3 #31: killed between the final rename and the receipt, the package is
+/// installed (the directory is the truth): `list` shows it and `verify` says it has no receipt.
+#[test]
+fn a_crash_before_the_receipt_leaves_an_installed_package_without_one() {
+    let sandbox = Sandbox::new();
+    let package = sandbox.package("valid/minimal", "pkg", "");
+    let digest = sandbox.digest(&package);
+    let mut child = sandbox
+        .command(&["install", package.to_str().unwrap(), "--scope", "project"])
+        .env("SQUAD_FAILPOINT", "new-in-place")
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut reader = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    while reader.read_line(&mut line).unwrap_or(0) > 0 && !line.contains("failpoint") {
+        line.clear();
+    }
+    assert!(line.contains("failpoint new-in-place"), "{line}");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let list = sandbox
+        .command(&["list", "--scope", "project", "--format", "json"])
+        .env("SQUAD_LOCK_STALE_MS", "100")
+        .output()
+        .unwrap();
+    let document: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+    assert_eq!(document["packages"][0]["package_digest"], digest.as_str());
+    let target = sandbox.target("acme", "minimal-squad");
+    let output = sandbox.run(&["verify", target.to_str().unwrap()]);
+    assert!(text(&output.stderr).contains("no receipt"), "{}", text(&output.stderr));
+    assert_eq!(
+        sandbox.run(&["verify", target.to_str().unwrap(), "--expect", &digest]).status.code(),
+        Some(0)
+    );
+}
