@@ -957,9 +957,52 @@ fn a_crash_before_the_receipt_leaves_an_installed_package_without_one() {
     assert_eq!(document["packages"][0]["package_digest"], digest.as_str());
     let target = sandbox.target("acme", "minimal-squad");
     let output = sandbox.run(&["verify", target.to_str().unwrap()]);
-    assert!(text(&output.stderr).contains("no receipt"), "{}", text(&output.stderr));
+    assert!(
+        text(&output.stderr).contains("no receipt"),
+        "{}",
+        text(&output.stderr)
+    );
     assert_eq!(
-        sandbox.run(&["verify", target.to_str().unwrap(), "--expect", &digest]).status.code(),
+        sandbox
+            .run(&["verify", target.to_str().unwrap(), "--expect", &digest])
+            .status
+            .code(),
         Some(0)
+    );
+}
+
+/// security-cases §3.3 #36: a linked OpenCorvus root or project `.opencorvus` is followed once;
+/// only the packages root, namespace and target may not be links.
+#[cfg(unix)]
+#[test]
+fn linked_roots_are_followed_once() {
+    let sandbox = Sandbox::new();
+    let package = sandbox.package("valid/minimal", "pkg", "");
+    let real_home = sandbox.root.join("real-opencorvus");
+    let real_project = sandbox.root.join("real-project-state");
+    fs::create_dir_all(&real_home).unwrap();
+    fs::create_dir_all(&real_project).unwrap();
+    std::os::unix::fs::symlink(&real_project, sandbox.root.join("project/.opencorvus")).unwrap();
+    let output = sandbox
+        .command(&["install", package.to_str().unwrap(), "--scope", "global"])
+        .env("OPENCORVUS_HOME", &real_home)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let linked_home = sandbox.root.join("linked-opencorvus");
+    std::os::unix::fs::symlink(&real_home, &linked_home).unwrap();
+    let output = sandbox
+        .command(&["list", "--scope", "global", "--format", "json"])
+        .env("OPENCORVUS_HOME", &linked_home)
+        .output()
+        .unwrap();
+    let document: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(document["packages"][0]["id"], "minimal-squad", "{document}");
+    let output = sandbox.run(&["install", package.to_str().unwrap(), "--scope", "project"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert!(
+        real_project
+            .join("expert-squads/acme/minimal-squad/expert-squad.jsonc")
+            .is_file()
     );
 }
