@@ -32,6 +32,10 @@ ENTRIES = {
         fix="Give the value one of the shapes the message lists.",
         doc='{"id": "de-1", "speakerUri": "tag:example.com,2025:1", "span": {}, "features": {"text": {"mimeType": "text/plain", "tokens": [{"value": "Hi"}]}}}',
         args=["--kind", "ofp-dialog-event"]),
+    "unknown-kind": dict(
+        why="`squad lint` checks every file under a workspace's interop/ folder: by its place (interop/openvibe/, interop/ck/, interop/ofp/…, interop/aos/handoffs/) or else by its content. A file that is neither is probably misplaced, and would otherwise go unchecked.",
+        fix="Move the file under the interop/ folder of its format (seed-formats §0.2), or out of interop/.",
+        text="$ squad lint registry-fixtures/interop/workspace\ninterop/misc/unknown.json#/ unknown-kind unknown format: not a play, router contract or input, Open Floor document, handoff or collaboration"),
     "document-too-large": dict(
         why="squad reads a whole document into memory to position its findings; a limit keeps a hostile or mistaken file (a log, a dump) from exhausting memory.",
         fix="Validate the document itself, not a file that contains it; real documents are a few kilobytes.",

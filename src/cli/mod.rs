@@ -6,6 +6,7 @@ mod digest;
 mod explain;
 mod handoff;
 mod install;
+mod lint;
 mod meta;
 mod new;
 mod ofp;
@@ -118,6 +119,7 @@ pub enum Command {
     New(new::NewArgs),
     Version(version::VersionArgs),
     Collab(collab::CollabArgs),
+    Lint(lint::LintArgs),
     Import(play::ImportArgs),
     Export(play::ExportArgs),
     Explain(explain::ExplainArgs),
@@ -155,6 +157,7 @@ fn dispatch(command: Command, printer: &Printer) -> ExitStatus {
         Command::New(args) => new::run(&args, printer),
         Command::Version(args) => version::run(&args, printer),
         Command::Collab(args) => collab::run(&args, printer),
+        Command::Lint(args) => lint::run(&args, printer),
         Command::Import(args) => play::run_import(&args, printer),
         Command::Export(args) => play::run_export(&args, printer),
         Command::Explain(args) => explain::run(&args, printer),

@@ -121,6 +121,7 @@ codes! {
     PatternMismatch = "pattern-mismatch", Error, "JSON Schema pattern", "a string does not match its pattern (ECMA-262 semantics: ASCII \\d, `$` only at the very end)";
     InvalidFormat = "invalid-format", Error, "JSON Schema format", "a string is not in the format its schema asserts, for example an RFC 3339 date-time";
     SchemaViolation = "schema-violation", Error, "JSON Schema anyOf, oneOf, not, if/then", "the document breaks a combined rule of its schema";
+    UnknownKind = "unknown-kind", Error, "seed-formats 0.2, 0.3", "a file under interop/ is of no format squad knows, by its place or its content";
     DocumentTooLarge = "document-too-large", Error, "seed-formats 0.3", "the document is larger than squad reads for one file";
     // agents.play@1 (seed-formats 1.4).
     PlayRoleDup = "play-role-dup", Error, "P-ROLE-DUP", "two roles of a play have the same id";

@@ -13,6 +13,7 @@ pub mod document;
 pub mod external;
 pub mod fields;
 pub mod handoff;
+pub mod lint;
 pub mod ofp;
 pub mod play;
 pub mod router;

@@ -164,7 +164,7 @@ fn json_schema_accepts_the_corpus_and_rejects_unknown_keys() {
     }
 }
 
-const SUBCOMMANDS: [&str; 16] = [
+const SUBCOMMANDS: [&str; 17] = [
     "validate",
     "router",
     "handoff",
@@ -181,6 +181,7 @@ const SUBCOMMANDS: [&str; 16] = [
     "collab",
     "import",
     "export",
+    "lint",
 ];
 
 #[test]

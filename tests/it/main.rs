@@ -9,6 +9,7 @@ mod fixtures;
 mod handoff;
 mod install;
 mod interop;
+mod lint;
 mod ofp;
 mod pack;
 mod play;
