@@ -12,12 +12,13 @@ use crate::interop::squad::{LoadError, Squad};
 use crate::manifest::MANIFEST_FILE;
 use crate::output::Printer;
 
-/// Work with the Open Floor Protocol (OFP). Envelopes, manifests and dialog events are
-/// checked by `squad validate`.
+/// Work with the Open Floor Protocol (OFP): check envelopes, manifests and dialog events, and
+/// publish a squad's agents as assistant manifests.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
   squad ofp manifests pkg --service-url https://agents.example.com/ofp --organization Acme
-  squad validate --kind ofp-envelope envelope.json")]
+  squad ofp validate envelope.json manifest.json
+  squad ofp validate --kind envelope --schema-variant docs --level schema sample.json")]
 pub struct OfpArgs {
     #[command(subcommand)]
     pub command: OfpCommand,
@@ -26,6 +27,49 @@ pub struct OfpArgs {
 #[derive(Debug, clap::Subcommand)]
 pub enum OfpCommand {
     Manifests(ManifestsArgs),
+    Validate(OfpValidateArgs),
+}
+
+/// What an Open Floor document is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OfpKind {
+    Envelope,
+    Manifest,
+    DialogEvent,
+}
+
+/// Check Open Floor documents: the vendored schemas (draft 2020-12, offline) and, from
+/// `--level spec` on, the prose rules of the specification (seed-formats §3.6). The same as
+/// `squad validate --kind ofp-…`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  squad ofp validate envelope.json
+  squad ofp validate --kind dialog-event --level lenient event.json
+  squad ofp validate --schema-variant docs --format json samples/*.json")]
+pub struct OfpValidateArgs {
+    /// The documents.
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+
+    /// What the documents are; by default told from each one's content.
+    #[arg(long, value_enum)]
+    pub kind: Option<OfpKind>,
+
+    /// How strictly to check.
+    #[arg(long, value_enum, default_value_t = crate::interop::Level::Spec)]
+    pub level: crate::interop::Level,
+
+    /// The envelope schema: js (publishManifests, the seed's) or docs (publishManifest).
+    #[arg(long, value_enum, default_value_t = crate::interop::SchemaVariant::Js)]
+    pub schema_variant: crate::interop::SchemaVariant,
+
+    /// Exit 1 when there are warnings, too.
+    #[arg(long)]
+    pub deny_warnings: bool,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = super::Format::Human)]
+    pub format: super::Format,
 }
 
 /// The event name of the manifests reply.
@@ -107,6 +151,23 @@ pub struct ManifestsArgs {
 pub fn run(args: &OfpArgs, printer: &Printer) -> ExitStatus {
     match &args.command {
         OfpCommand::Manifests(args) => manifests(args, printer),
+        OfpCommand::Validate(args) => {
+            let kind = args.kind.map(|kind| match kind {
+                OfpKind::Envelope => crate::interop::Kind::OfpEnvelope,
+                OfpKind::Manifest => crate::interop::Kind::OfpManifest,
+                OfpKind::DialogEvent => crate::interop::Kind::OfpDialogEvent,
+            });
+            let validate = super::validate::ValidateArgs {
+                paths: args.files.clone(),
+                kind,
+                level: args.level,
+                schema_variant: args.schema_variant,
+                schema: None,
+                deny_warnings: args.deny_warnings,
+                format: args.format,
+            };
+            super::validate::run(&validate, printer)
+        }
     }
 }
 

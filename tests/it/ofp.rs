@@ -707,3 +707,23 @@ fn nested_documents_are_errors_beyond_what_the_official_samples_do() {
         ]
     );
 }
+
+#[test]
+fn ofp_validate_is_validate_for_open_floor_kinds() {
+    let home = tempfile::tempdir().unwrap();
+    let sample = samples()
+        .join("docs/conversation-envelope/1.0.0/sample-json/example-publishManifests.json");
+    let run = |args: &[&str]| {
+        let mut all = vec!["ofp", "validate"];
+        all.extend_from_slice(args);
+        all.push(sample.to_str().unwrap());
+        squad(&all, home.path(), home.path()).status.code()
+    };
+    assert_eq!(run(&[]), Some(0));
+    assert_eq!(run(&["--level", "schema"]), Some(1));
+    assert_eq!(
+        run(&["--level", "schema", "--schema-variant", "docs"]),
+        Some(0)
+    );
+    assert_eq!(run(&["--kind", "manifest"]), Some(1));
+}
