@@ -110,6 +110,11 @@ pub struct ListArgs {
     #[arg(long, value_name = "DIR")]
     pub project: Option<PathBuf>,
 
+    /// How long to wait for an install holding an id whose crash leftovers need recovering;
+    /// after that the listing goes on and says what it could not recover.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30)]
+    pub lock_timeout: u64,
+
     /// Output format.
     #[arg(long, value_enum, default_value_t = DataFormat::Human)]
     pub format: DataFormat,
@@ -215,6 +220,8 @@ fn report_error(printer: &Printer, format: Format, error: InstallError) -> ExitS
         | InstallError::BuiltinId(_)
         | InstallError::Duplicate { .. }
         | InstallError::CaseCollision { .. }
+        | InstallError::InvalidExisting { .. }
+        | InstallError::MalformedScope { .. }
         | InstallError::NotInstalled(_)) => {
             printer.error(&error.to_string(), None);
             ExitStatus::Failure
@@ -355,7 +362,7 @@ pub fn run_list(args: &ListArgs, printer: &Printer) -> ExitStatus {
     let mut rows = Vec::new();
     for (name, scope) in &scopes {
         let locations = Locations::new(scope, &root);
-        for problem in recover_scope(&locations, Some(Duration::from_secs(30))) {
+        for problem in recover_scope(&locations, Some(Duration::from_secs(args.lock_timeout))) {
             printer.human(&format!(
                 "warning: interrupted replacement not recovered: {problem}\n"
             ));

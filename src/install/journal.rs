@@ -27,6 +27,102 @@ pub struct Journal {
     pub after_package_digest: String,
 }
 
+/// `.<kind>-<namespace>-<id>-<operation>` in the scratch directory (LOC-2): the reference's
+/// names, so either tool can recover the other's interrupted replacement (INT-2).
+pub fn scratch_path(
+    scratch: &Path,
+    kind: &str,
+    namespace: &str,
+    id: &str,
+    operation: &str,
+) -> PathBuf {
+    scratch.join(format!(".{kind}-{namespace}-{id}-{operation}"))
+}
+
+/// Whether `text` is a UUID in its 36-character text form.
+pub fn is_uuid(text: &str) -> bool {
+    text.len() == 36
+        && text.bytes().enumerate().all(|(index, byte)| match index {
+            8 | 13 | 18 | 23 => byte == b'-',
+            _ => byte.is_ascii_hexdigit(),
+        })
+}
+
+/// JNL-2: a journal is acted on only when its paths are exactly the canonical ones for its own
+/// (namespace, id, operation) in this scope, and its file name is its id's. A planted or
+/// foreign journal could otherwise move or delete any directory.
+fn check_canonical(
+    journal: &Journal,
+    path: &Path,
+    scratch: &Path,
+    packages_root: &Path,
+) -> Result<(), String> {
+    let valid_id =
+        |text: &str| crate::manifest::id_problem(text, crate::manifest::IdKind::Plain).is_none();
+    if !valid_id(&journal.namespace) || !valid_id(&journal.id) || !is_uuid(&journal.operation_id) {
+        return Err(format!(
+            "expert squad mutation journal `{}` names an invalid namespace, id or operation",
+            path.display()
+        ));
+    }
+    if path != journal_path(scratch, &journal.id) {
+        return Err(format!(
+            "expert squad mutation journal `{}` is not the journal of `{}`",
+            path.display(),
+            journal.id
+        ));
+    }
+    let expected = [
+        (
+            "target",
+            &journal.target,
+            packages_root.join(&journal.namespace).join(&journal.id),
+        ),
+        (
+            "staging",
+            &journal.staging,
+            scratch_path(
+                scratch,
+                "staging",
+                &journal.namespace,
+                &journal.id,
+                &journal.operation_id,
+            ),
+        ),
+        (
+            "backup",
+            &journal.backup,
+            scratch_path(
+                scratch,
+                "replace",
+                &journal.namespace,
+                &journal.id,
+                &journal.operation_id,
+            ),
+        ),
+        (
+            "discard",
+            &journal.discard,
+            scratch_path(
+                scratch,
+                "discard",
+                &journal.namespace,
+                &journal.id,
+                &journal.operation_id,
+            ),
+        ),
+    ];
+    for (kind, actual, expected) in expected {
+        if *actual != expected {
+            return Err(format!(
+                "Expert squad mutation journal {kind} does not equal {}",
+                expected.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// `<scratch>/.package-replacement-<id>.json`.
 pub fn journal_path(scratch: &Path, id: &str) -> PathBuf {
     scratch.join(format!(".package-replacement-{id}.json"))
@@ -82,8 +178,9 @@ pub enum Outcome {
     Committed,
 }
 
-/// Reconciles the journal at `path` (JNL-3). `Err` leaves everything as it was.
-pub fn reconcile(path: &Path) -> Result<Outcome, String> {
+/// Reconciles the journal at `path` of the scope whose scratch directory and packages root are
+/// given (JNL-2, JNL-3). `Err` leaves everything as it was.
+pub fn reconcile(path: &Path, scratch: &Path, packages_root: &Path) -> Result<Outcome, String> {
     let text = std::fs::read(path)
         .map_err(|error| format!("cannot read `{}`: {error}", path.display()))?;
     let journal: Journal = serde_json::from_slice(&text).map_err(|error| {
@@ -95,6 +192,7 @@ pub fn reconcile(path: &Path) -> Result<Outcome, String> {
     if journal.protocol != PROTOCOL {
         return Err(format!("`{}` is not a replacement journal", path.display()));
     }
+    check_canonical(&journal, path, scratch, packages_root)?;
     let (Some(before), Some(after)) = (
         Sha256Digest::parse(&journal.before_package_digest),
         Sha256Digest::parse(&journal.after_package_digest),

@@ -66,6 +66,16 @@ pub enum InstallError {
         id: String,
         existing: PathBuf,
     },
+    /// INS-6: the package installed at the target cannot be loaded, so it is never replaced.
+    InvalidExisting {
+        target: PathBuf,
+        problem: String,
+    },
+    /// UNQ-1's strict listing: the packages root holds entries the runtime cannot list.
+    MalformedScope {
+        root: PathBuf,
+        problems: Vec<String>,
+    },
     /// The scope holds a folder whose name differs from the target's only by case: on a
     /// case-insensitive file system it is the same folder (security-cases #38).
     CaseCollision {
@@ -117,6 +127,17 @@ impl std::fmt::Display for InstallError {
                 f,
                 "expert squad package id `{id}` already exists at `{}`; the id is unique across namespaces",
                 existing.display()
+            ),
+            InstallError::InvalidExisting { target, problem } => write!(
+                f,
+                "the package installed at `{}` cannot be loaded ({problem}); squad neither replaces nor removes an invalid install (INS-6, UNI-1): repair or remove it by hand",
+                target.display()
+            ),
+            InstallError::MalformedScope { root, problems } => write!(
+                f,
+                "the packages root `{}` holds entries the runtime cannot list (UNQ-1, LOC-3): {}",
+                root.display(),
+                problems.join("; ")
             ),
             InstallError::CaseCollision { target, existing } => write!(
                 f,
@@ -317,7 +338,9 @@ pub fn install_archive(
     let package = read_package_file(archive, &Limits::REFERENCE).map_err(InstallError::Archive)?;
     let temporary_root = options.opencorvus_root.join("tmp");
     std::fs::create_dir_all(&temporary_root).map_err(io(&temporary_root))?;
-    let extracted = temporary_root.join(format!("expert-squad-archive-{}", uuid()));
+    remove_stale_extractions(&temporary_root);
+    let extracted =
+        temporary_root.join(format!("{ARCHIVE_PREFIX}{}-{}", std::process::id(), uuid()));
     std::fs::create_dir(&extracted).map_err(io(&extracted))?;
     let result = (|| {
         for (path, bytes) in &package.files {
@@ -330,7 +353,60 @@ pub fn install_archive(
         install_folder(&extracted, options, on_wait)
     })();
     let _ = std::fs::remove_dir_all(&extracted);
-    result
+    // Diagnostics name the archive, not the private directory it was checked in.
+    result.map_err(|error| match error {
+        InstallError::Invalid(mut report) => {
+            report.root = archive.to_path_buf();
+            InstallError::Invalid(report)
+        }
+        other => other,
+    })
+}
+
+/// squad's own prefix for archive extractions under `<R>/tmp`, followed by the process id: the
+/// reference's `expert-squad-archive-*` directories are never touched (security-cases §2.6).
+const ARCHIVE_PREFIX: &str = "squad-archive-";
+
+/// Removes the extraction directories of squad processes that no longer run (a crash or a
+/// kill during an archive install).
+fn remove_stale_extractions(temporary_root: &Path) {
+    let Ok(entries) = std::fs::read_dir(temporary_root) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = name
+            .strip_prefix(ARCHIVE_PREFIX)
+            .and_then(|rest| rest.split_once('-'))
+            .filter(|(_, operation)| journal::is_uuid(operation))
+            .and_then(|(pid, _)| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid != std::process::id() && !process_is_running(pid) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+#[cfg(unix)]
+fn process_is_running(pid: u32) -> bool {
+    let Some(pid) = i32::try_from(pid)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    else {
+        return false;
+    };
+    // EPERM means it exists under another user.
+    !matches!(
+        rustix::process::test_kill_process(pid),
+        Err(rustix::io::Errno::SRCH)
+    )
+}
+
+#[cfg(not(unix))]
+fn process_is_running(_pid: u32) -> bool {
+    true
 }
 
 fn publish(
@@ -391,7 +467,16 @@ fn publish(
                 ),
             ));
         }
-        Ok(_) => Some(directory_digest(&target).map_err(InstallError::Recovery)?),
+        Ok(_) => {
+            let invalid = |problem: String| InstallError::InvalidExisting {
+                target: target.clone(),
+                problem,
+            };
+            if let Some(problem) = folder_problem(&target, &identity.namespace, &identity.id) {
+                return Err(invalid(problem));
+            }
+            Some(directory_digest(&target).map_err(invalid)?)
+        }
     };
     let installed_version = before.and_then(|_| {
         std::fs::read(target.join(crate::manifest::MANIFEST_FILE))
@@ -425,14 +510,17 @@ fn publish(
         _ => {}
     }
     std::fs::create_dir_all(&locations.scratch).map_err(io(&locations.scratch))?;
+    std::fs::create_dir_all(&locations.packages_root).map_err(io(&locations.packages_root))?;
+    check_scratch(&locations)?;
     let operation_id = uuid();
     let name = |kind: &str| {
-        locations.scratch.join(scratch_name(
+        journal::scratch_path(
+            &locations.scratch,
             kind,
             &identity.namespace,
             &identity.id,
             &operation_id,
-        ))
+        )
     };
     let (staging, backup, discard) = (name("staging"), name("replace"), name("discard"));
     let result = stage(source, files, &staging, digest).and_then(|()| {
@@ -553,7 +641,7 @@ fn commit(
             .map_err(InstallError::Lock)
             .and_then(|()| std::fs::rename(target, backup).map_err(io(target)));
         if let Err(error) = moved {
-            let _ = journal::reconcile(&journal_path);
+            let _ = journal::reconcile(&journal_path, &locations.scratch, &locations.packages_root);
             return Err(error);
         }
         crate::fs::sync_directory(&locations.scratch);
@@ -569,7 +657,8 @@ fn commit(
         .and_then(|()| crate::fs::rename_no_replace(staging, target).map_err(io(target)));
     if let Err(error) = published {
         if before.is_some() {
-            journal::reconcile(&journal_path).map_err(InstallError::Recovery)?;
+            journal::reconcile(&journal_path, &locations.scratch, &locations.packages_root)
+                .map_err(InstallError::Recovery)?;
         }
         return Err(error);
     }
@@ -580,7 +669,8 @@ fn commit(
     let installed = directory_tree(target, true).map_err(InstallError::Recovery)?;
     if installed.package_digest != after {
         if before.is_some() {
-            journal::reconcile(&journal_path).map_err(InstallError::Recovery)?;
+            journal::reconcile(&journal_path, &locations.scratch, &locations.packages_root)
+                .map_err(InstallError::Recovery)?;
         }
         return Err(InstallError::Recovery(
             "the installed package does not have the staged digest".to_owned(),
@@ -597,50 +687,86 @@ fn commit(
     Ok((Operation::Installed, installed))
 }
 
-/// Recovers an interrupted replacement of `id` (JNL-1) and removes leftovers of this id.
+/// Recovers an interrupted replacement of `id` (JNL-1) and removes leftovers of this id, with
+/// its lock held (security-cases §2.6 "Leftovers").
 fn recover(locations: &Locations, id: &str) -> Result<(), InstallError> {
     let journal_path = journal::journal_path(&locations.scratch, id);
     if journal_path.exists() {
-        journal::reconcile(&journal_path).map_err(InstallError::Recovery)?;
+        journal::reconcile(&journal_path, &locations.scratch, &locations.packages_root)
+            .map_err(InstallError::Recovery)?;
     }
-    // Staging and discard directories of this id left by a crash are never needed again
-    // (backups are the journal's to restore or remove).
-    if let Ok(entries) = std::fs::read_dir(&locations.scratch) {
-        for entry in entries.flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if let Some((kind, _, owner)) = parse_scratch_name(&name)
-                && owner == id
-                && (kind == "staging" || kind == "discard")
-            {
-                let _ = std::fs::remove_dir_all(entry.path());
+    let Ok(entries) = std::fs::read_dir(&locations.scratch) else {
+        return Ok(());
+    };
+    let journal_name = format!(".package-replacement-{id}.json.");
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        // A journal's temporary file: the replacement never started.
+        if name
+            .strip_prefix(&journal_name)
+            .and_then(|rest| rest.strip_suffix(".tmp"))
+            .is_some_and(journal::is_uuid)
+        {
+            let _ = std::fs::remove_file(entry.path());
+            continue;
+        }
+        let Some((kind, owners)) = scratch_owners(&name) else {
+            continue;
+        };
+        let Some((namespace, _)) = owners.iter().find(|(_, owner)| owner == id) else {
+            continue;
+        };
+        // A backup no journal names is the old revision: it goes only when the package it
+        // was taken from is installed.
+        if kind == "replace" && !locations.target(namespace, id).is_dir() {
+            continue;
+        }
+        // The same name may belong to another (namespace, id) pair, protected by another
+        // lock: remove it only if every such lock can be taken now, without waiting.
+        let mut others = Vec::new();
+        let mut free = true;
+        for (_, other) in owners.iter().filter(|(_, owner)| owner != id) {
+            match IdLock::acquire(&locations.locks, other, Some(Duration::ZERO), &mut |_| {}) {
+                Ok(lock) => others.push(lock),
+                Err(_) => {
+                    free = false;
+                    break;
+                }
             }
         }
+        if free {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+        drop(others);
     }
     Ok(())
 }
 
-/// `.<kind>.<namespace>.<id>.<uuid>`: ids and namespaces never contain `.`, so the owner of a
-/// scratch entry can be read back exactly (with `-` as separator, `a` + `b-c` and `a-b` + `c`
-/// would give the same name).
-fn scratch_name(kind: &str, namespace: &str, id: &str, operation: &str) -> String {
-    format!(".{kind}.{namespace}.{id}.{operation}")
-}
-
-/// The kind, namespace and id of a scratch entry squad made; `None` for anything else.
-fn parse_scratch_name(name: &str) -> Option<(&str, &str, &str)> {
-    let mut parts = name.strip_prefix('.')?.split('.');
-    let (kind, namespace, id, operation) =
-        (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
-    let is_uuid = operation.len() == 36
-        && operation
-            .bytes()
-            .all(|b| b.is_ascii_hexdigit() || b == b'-');
-    (parts.next().is_none()
-        && is_uuid
-        && ["staging", "replace", "discard"].contains(&kind)
-        && crate::text::is_kebab_id(namespace)
-        && crate::text::is_kebab_id(id))
-    .then_some((kind, namespace, id))
+/// The kind (`staging`, `replace`, `discard`) of a scratch entry named
+/// `.<kind>-<namespace>-<id>-<uuid>`, and every (namespace, id) pair that produces that name:
+/// with `-` inside ids, `acme` + `foo-bar` and `acme-foo` + `bar` give the same name.
+fn scratch_owners(name: &str) -> Option<(&'static str, Vec<(String, String)>)> {
+    let (kind, rest) = ["staging", "replace", "discard"]
+        .into_iter()
+        .find_map(|kind| {
+            name.strip_prefix(&format!(".{kind}-"))
+                .map(|rest| (kind, rest))
+        })?;
+    let split = rest.len().checked_sub(37)?;
+    let (pair, operation) = (rest.get(..split)?, rest.get(split..)?);
+    let operation = operation.strip_prefix('-')?;
+    if !journal::is_uuid(operation) {
+        return None;
+    }
+    let valid =
+        |text: &str| crate::manifest::id_problem(text, crate::manifest::IdKind::Plain).is_none();
+    let owners: Vec<(String, String)> = pair
+        .match_indices('-')
+        .map(|(index, _)| (&pair[..index], &pair[index + 1..]))
+        .filter(|(namespace, id)| valid(namespace) && valid(id))
+        .map(|(namespace, id)| (namespace.to_owned(), id.to_owned()))
+        .collect();
+    (!owners.is_empty()).then_some((kind, owners))
 }
 
 /// Reconciles every replacement journal of a scope (JNL-4, as the reference does when it lists
@@ -659,11 +785,13 @@ pub fn recover_scope(locations: &Locations, lock_timeout: Option<Duration>) -> V
             name.strip_prefix(".package-replacement-")
                 .and_then(|rest| rest.strip_suffix(".json"))
                 .map(str::to_owned)
-                .or_else(|| match parse_scratch_name(&name) {
-                    Some((kind, _, id)) if kind != "replace" => Some(id.to_owned()),
-                    _ => None,
+                .map(|id| vec![id])
+                .or_else(|| {
+                    scratch_owners(&name)
+                        .map(|(_, owners)| owners.into_iter().map(|(_, id)| id).collect())
                 })
         })
+        .flatten()
         .collect();
     ids.sort();
     ids.dedup();
@@ -725,6 +853,88 @@ fn overrides_of(options: &Options, project: &Path) -> Vec<String> {
         .collect()
 }
 
+/// Staging happens in the scratch directory and ends with a rename into the packages root: the
+/// scratch must be a real directory (never staged through a link, security-cases #36) on the
+/// same file system, or the rename would fail after the copy (EXDEV).
+fn check_scratch(locations: &Locations) -> Result<(), InstallError> {
+    let refuse = |message: &str| {
+        Err(InstallError::Io(
+            locations.scratch.clone(),
+            std::io::Error::other(message.to_owned()),
+        ))
+    };
+    let metadata = locations
+        .scratch
+        .symlink_metadata()
+        .map_err(io(&locations.scratch))?;
+    if metadata.file_type().is_symlink() || !metadata.is_dir() {
+        return refuse(
+            "the scratch directory is a link or not a directory; refusing to stage through it",
+        );
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let root =
+            std::fs::metadata(&locations.packages_root).map_err(io(&locations.packages_root))?;
+        if root.dev() != metadata.dev() {
+            return refuse(&format!(
+                "the scratch directory is on another file system than `{}`, so the final rename could not be atomic (EXDEV)",
+                locations.packages_root.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// UNQ-1's strict listing (LOC-3): every child of the packages root is a namespace directory
+/// and every grandchild a package whose manifest names its folders. The reference cannot list
+/// a scope that breaks this, so squad does not install into it.
+fn malformed_entries(locations: &Locations) -> Vec<String> {
+    let mut problems = Vec::new();
+    let Ok(namespaces) = std::fs::read_dir(&locations.packages_root) else {
+        return problems;
+    };
+    let valid =
+        |name: &str| crate::manifest::id_problem(name, crate::manifest::IdKind::Package).is_none();
+    for namespace in namespaces.flatten() {
+        let name = namespace.file_name().to_string_lossy().into_owned();
+        let is_dir = namespace.file_type().is_ok_and(|kind| kind.is_dir());
+        if !is_dir {
+            problems.push(format!("`{name}` is not a namespace directory"));
+            continue;
+        }
+        if !valid(&name) {
+            problems.push(format!("`{name}` is not a valid namespace"));
+        }
+        if namespace
+            .path()
+            .join(crate::manifest::MANIFEST_FILE)
+            .exists()
+        {
+            problems.push(format!(
+                "`{name}` holds expert-squad.jsonc: direct package roots are not supported; expected <namespace>/<id>"
+            ));
+        }
+        let Ok(ids) = std::fs::read_dir(namespace.path()) else {
+            problems.push(format!("`{name}` cannot be read"));
+            continue;
+        };
+        for id in ids.flatten() {
+            let id_name = id.file_name().to_string_lossy().into_owned();
+            if id_name == crate::manifest::MANIFEST_FILE {
+                continue;
+            }
+            if !id.file_type().is_ok_and(|kind| kind.is_dir()) {
+                problems.push(format!("`{name}/{id_name}` is not a package directory"));
+            } else if let Some(problem) = folder_problem(&id.path(), &name, &id_name) {
+                problems.push(format!("`{name}/{id_name}`: {problem}"));
+            }
+        }
+    }
+    problems
+}
+
 /// UNQ-1: one id per scope, whatever the namespace.
 fn check_unique(locations: &Locations, identity: &Identity) -> Result<(), InstallError> {
     for installed in identities(locations) {
@@ -746,6 +956,13 @@ fn check_unique(locations: &Locations, identity: &Identity) -> Result<(), Instal
                 existing: installed.root,
             });
         }
+    }
+    let problems = malformed_entries(locations);
+    if !problems.is_empty() {
+        return Err(InstallError::MalformedScope {
+            root: locations.packages_root.clone(),
+            problems,
+        });
     }
     Ok(())
 }
@@ -772,12 +989,16 @@ pub fn identities(locations: &Locations) -> Vec<Installed> {
         return found;
     };
     for namespace in namespaces.flatten() {
+        // Links are never followed: a linked namespace or package is not part of the scope.
+        if !namespace.file_type().is_ok_and(|kind| kind.is_dir()) {
+            continue;
+        }
         let Ok(ids) = std::fs::read_dir(namespace.path()) else {
             continue;
         };
         for id in ids.flatten() {
             let root = id.path();
-            if root.is_dir() {
+            if id.file_type().is_ok_and(|kind| kind.is_dir()) {
                 found.push(Installed {
                     namespace: namespace.file_name().to_string_lossy().into_owned(),
                     id: id.file_name().to_string_lossy().into_owned(),
@@ -807,30 +1028,34 @@ impl Installed {
         self
     }
 
-    /// MAN-R4: `<namespace>/<id>` folder names equal the manifest's namespace and id.
     fn folder_problem(&self) -> Option<String> {
-        let text = std::fs::read_to_string(self.root.join(crate::manifest::MANIFEST_FILE));
-        let Ok(text) = text else {
-            return Some("no readable expert-squad.jsonc".to_owned());
-        };
-        let value = crate::jsonc::parse(&text)
-            .ok()
-            .map(|root| crate::jsonc::to_value(&root));
-        let field = |key: &str| {
-            value
-                .as_ref()
-                .and_then(|value| value.get(key))
-                .and_then(serde_json::Value::as_str)
-                .map(str::to_owned)
-        };
-        match (field("namespace"), field("id")) {
-            (Some(namespace), Some(id)) if namespace == self.namespace && id == self.id => None,
-            (Some(namespace), Some(id)) => Some(format!(
-                "folder `{}/{}` is not the manifest's `{namespace}/{id}` (MAN-R4); the runtime will not load it",
-                self.namespace, self.id
-            )),
-            _ => Some("the manifest has no valid namespace and id".to_owned()),
-        }
+        folder_problem(&self.root, &self.namespace, &self.id)
+    }
+}
+
+/// MAN-R4: `<namespace>/<id>` folder names equal the manifest's namespace and id; `Some` says
+/// why the runtime will not load the package at `root`.
+fn folder_problem(root: &Path, folder_namespace: &str, folder_id: &str) -> Option<String> {
+    let text = std::fs::read_to_string(root.join(crate::manifest::MANIFEST_FILE));
+    let Ok(text) = text else {
+        return Some("no readable expert-squad.jsonc".to_owned());
+    };
+    let value = crate::jsonc::parse(&text)
+        .ok()
+        .map(|root| crate::jsonc::to_value(&root));
+    let field = |key: &str| {
+        value
+            .as_ref()
+            .and_then(|value| value.get(key))
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned)
+    };
+    match (field("namespace"), field("id")) {
+        (Some(namespace), Some(id)) if namespace == folder_namespace && id == folder_id => None,
+        (Some(namespace), Some(id)) => Some(format!(
+            "folder `{folder_namespace}/{folder_id}` is not the manifest's `{namespace}/{id}` (MAN-R4); the runtime will not load it"
+        )),
+        _ => Some("the manifest has no valid namespace and id".to_owned()),
     }
 }
 
@@ -860,11 +1085,28 @@ pub fn uninstall(
         .into_iter()
         .find(|installed| installed.id == id)
         .ok_or_else(|| InstallError::NotInstalled(id.to_owned()))?;
+    // UNI-1: the root is the canonical real directory and the package loads; a corrupt
+    // package is not removed (the reference refuses too).
+    if installed.root != locations.target(&installed.namespace, id) {
+        return Err(InstallError::NotInstalled(id.to_owned()));
+    }
+    let invalid = |problem: String| InstallError::InvalidExisting {
+        target: installed.root.clone(),
+        problem,
+    };
+    if let Some(problem) = folder_problem(&installed.root, &installed.namespace, id) {
+        return Err(invalid(problem));
+    }
+    directory_digest(&installed.root).map_err(invalid)?;
     std::fs::create_dir_all(&locations.scratch).map_err(io(&locations.scratch))?;
-    let discard =
-        locations
-            .scratch
-            .join(scratch_name("discard", &installed.namespace, id, &uuid()));
+    check_scratch(&locations)?;
+    let discard = journal::scratch_path(
+        &locations.scratch,
+        "discard",
+        &installed.namespace,
+        id,
+        &uuid(),
+    );
     lock.check().map_err(InstallError::Lock)?;
     let receipt = receipts::find(&options.opencorvus_root, &installed.root);
     std::fs::rename(&installed.root, &discard).map_err(io(&installed.root))?;
@@ -886,24 +1128,32 @@ mod tests {
     use super::*;
 
     #[test]
-    fn scratch_names_say_exactly_whose_they_are() {
+    fn scratch_names_are_the_reference_s_and_their_owners_are_every_split() {
         let operation = uuid();
-        let a = scratch_name("staging", "a", "b-c", &operation);
-        let b = scratch_name("staging", "a-b", "c", &operation);
-        assert_ne!(a, b);
-        assert_eq!(parse_scratch_name(&a), Some(("staging", "a", "b-c")));
-        assert_eq!(parse_scratch_name(&b), Some(("staging", "a-b", "c")));
-        let discard = scratch_name("discard", "n", "x", &operation);
-        assert_eq!(parse_scratch_name(&discard), Some(("discard", "n", "x")));
+        let path = journal::scratch_path(Path::new("/s"), "staging", "acme", "foo-bar", &operation);
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        assert_eq!(name, format!(".staging-acme-foo-bar-{operation}"));
+        let (kind, owners) = scratch_owners(&name).unwrap();
+        assert_eq!(kind, "staging");
+        assert_eq!(
+            owners,
+            vec![
+                ("acme".to_owned(), "foo-bar".to_owned()),
+                ("acme-foo".to_owned(), "bar".to_owned())
+            ]
+        );
+        let backup = format!(".replace-n-x-{operation}");
+        assert_eq!(scratch_owners(&backup).unwrap().0, "replace");
         for other in [
-            ".package-replacement-x.json",
-            ".staging.a.b",
-            ".staging.a.b.not-a-uuid",
-            "staging.a.b.00000000-0000-4000-8000-000000000000",
-            ".other.a.b.00000000-0000-4000-8000-000000000000",
-            ".staging.A.b.00000000-0000-4000-8000-000000000000",
+            ".package-replacement-x.json".to_owned(),
+            ".staging-a-b".to_owned(),
+            ".staging-a-b-not-a-uuid-at-all-000000000000000".to_owned(),
+            format!("staging-a-b-{operation}"),
+            format!(".other-a-b-{operation}"),
+            format!(".staging-A-b-{operation}"),
+            format!(".staging-ab-{operation}"),
         ] {
-            assert_eq!(parse_scratch_name(other), None, "{other}");
+            assert_eq!(scratch_owners(&other), None, "{other}");
         }
     }
 }

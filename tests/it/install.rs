@@ -210,7 +210,8 @@ fn a_link_at_the_target_is_refused_and_not_followed() {
     fs::create_dir_all(sandbox.packages_root().join("acme")).unwrap();
     std::os::unix::fs::symlink(&outside, sandbox.target("acme", "minimal-squad")).unwrap();
     let output = sandbox.run(&["install", package.to_str().unwrap(), "--scope", "project"]);
-    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    assert!(text(&output.stderr).contains("acme/minimal-squad"));
     assert!(listing(&outside).is_empty());
 }
 
@@ -224,8 +225,18 @@ fn a_linked_namespace_directory_is_refused() {
     fs::create_dir_all(sandbox.packages_root()).unwrap();
     std::os::unix::fs::symlink(&outside, sandbox.packages_root().join("acme")).unwrap();
     let output = sandbox.run(&["install", package.to_str().unwrap(), "--scope", "project"]);
-    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    assert!(text(&output.stderr).contains("`acme` is not a namespace directory"));
     assert!(listing(&outside).is_empty());
+    // Nor does uninstall follow it.
+    fs::create_dir_all(outside.join("foo")).unwrap();
+    fs::write(outside.join("foo/keep.txt"), "x").unwrap();
+    let output = sandbox.run(&["uninstall", "foo", "--scope", "project"]);
+    assert_ne!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert!(
+        outside.join("foo/keep.txt").exists(),
+        "uninstall deleted through a link"
+    );
 }
 
 #[test]
@@ -240,10 +251,25 @@ fn an_existing_empty_directory_or_file_at_the_target_is_never_replaced() {
         listing(&target).is_empty(),
         "the empty directory was replaced"
     );
+    // Not even with an expectation that names the empty tree's digest (INS-6).
+    let empty = "77926254e3ae3da6a2bb3b9e6bdebbd18b4d56d8a5a5c2a44f03c0d2a8f0e7cb";
+    let output = sandbox.run(&[
+        "install",
+        package.to_str().unwrap(),
+        "--scope",
+        "project",
+        "--expect",
+        empty,
+    ]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    assert!(
+        listing(&target).is_empty(),
+        "the empty directory was replaced"
+    );
     fs::remove_dir(&target).unwrap();
     fs::write(&target, "a file").unwrap();
     let output = sandbox.run(&["install", package.to_str().unwrap(), "--scope", "project"]);
-    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
     assert_eq!(fs::read_to_string(&target).unwrap(), "a file");
 }
 
@@ -893,16 +919,40 @@ fn the_next_run_cleans_only_squad_s_own_leftovers_of_any_id() {
     let scratch = sandbox
         .root
         .join("project/.opencorvus/expert-squad-staging");
-    let ours = scratch.join(".staging.acme.crashed-squad.0f8c5a1e-1b2c-4d3e-8f4a-5b6c7d8e9f00");
+    // The reference's names (LOC-2): `.staging-<ns>-<id>-<uuid>`.
+    let ours = scratch.join(".staging-acme-crashed-squad-0f8c5a1e-1b2c-4d3e-8f4a-5b6c7d8e9f00");
     let theirs = scratch.join(".staging-acme-other-by-another-tool");
+    // A name that another (namespace, id) pair could own is left while that id's lock is held.
+    let shared = scratch.join(".staging-acme-held-squad-0f8c5a1e-1b2c-4d3e-8f4a-5b6c7d8e9f01");
+    let held_lock = sandbox
+        .root
+        .join("home/opencorvus/config/expert-squad-install-locks/held-squad.lock");
+    fs::create_dir_all(&held_lock).unwrap();
+    fs::create_dir_all(&shared).unwrap();
     for dir in [&ours, &theirs] {
         fs::create_dir_all(dir).unwrap();
         fs::write(dir.join("README.md"), "half-written").unwrap();
     }
-    let output = sandbox.run(&["list", "--scope", "project"]);
+    // The held lock stays held for this run (no stale takeover, no waiting).
+    let output = sandbox
+        .command(&["list", "--scope", "project", "--lock-timeout", "0"])
+        .env("SQUAD_LOCK_STALE_MS", "600000")
+        .output()
+        .unwrap();
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     assert!(!ours.exists(), "squad's crash leftover was not removed");
     assert!(theirs.exists(), "an entry squad did not make was removed");
+    assert!(
+        shared.exists(),
+        "a staging directory another id's lock may protect was removed"
+    );
+    fs::remove_dir(&held_lock).unwrap();
+    let output = sandbox.run(&["list", "--scope", "project"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert!(
+        !shared.exists(),
+        "once no lock protects it, the leftover goes"
+    );
 }
 
 /// security-cases §3.3 #38: a hand-made folder that differs from the target only by case is a
@@ -1004,5 +1054,133 @@ fn linked_roots_are_followed_once() {
         real_project
             .join("expert-squads/acme/minimal-squad/expert-squad.jsonc")
             .is_file()
+    );
+}
+
+/// JNL-2: a journal whose paths are not the canonical ones for its id is never acted on, so a
+/// planted journal cannot move or delete anything.
+#[test]
+fn a_journal_with_foreign_paths_is_refused_and_nothing_moves() {
+    let sandbox = Sandbox::new();
+    let package = sandbox.package("valid/minimal", "pkg", "");
+    let digest = sandbox.digest(&package);
+    let output = sandbox.run(&["install", package.to_str().unwrap(), "--scope", "project"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let victim = sandbox.root.join("victim");
+    fs::create_dir_all(&victim).unwrap();
+    fs::write(victim.join("data.txt"), "precious").unwrap();
+    // A link inside makes it look like an interrupted copy ("partial"), which a rollback
+    // would delete.
+    #[cfg(unix)]
+    std::os::unix::fs::symlink("data.txt", victim.join("link")).unwrap();
+    let scratch = sandbox
+        .root
+        .join("project/.opencorvus/expert-squad-staging");
+    let target = sandbox.target("acme", "minimal-squad");
+    let journal = serde_json::json!({
+        "protocol": "opencorvus/expert-squad-package-replacement-intent@1",
+        "operationID": "0f8c5a1e-1b2c-4d3e-8f4a-5b6c7d8e9f00",
+        "target": target,
+        "staging": victim,
+        "backup": scratch.join("nowhere-1"),
+        "discard": scratch.join("nowhere-2"),
+        "installationScope": "project",
+        "projectDirectory": sandbox.root.join("project"),
+        "namespace": "acme",
+        "id": "minimal-squad",
+        "beforePackageDigest": digest,
+        "afterPackageDigest": "0".repeat(64),
+    });
+    let journal_path = scratch.join(".package-replacement-minimal-squad.json");
+    fs::write(&journal_path, journal.to_string()).unwrap();
+    let output = sandbox.run(&["list", "--scope", "project"]);
+    assert!(
+        text(&output.stderr).contains("does not equal"),
+        "{}",
+        text(&output.stderr)
+    );
+    let output = sandbox.run(&["install", package.to_str().unwrap(), "--scope", "project"]);
+    assert_ne!(output.status.code(), Some(0));
+    assert!(
+        text(&output.stderr).contains("does not equal"),
+        "{}",
+        text(&output.stderr)
+    );
+    assert_eq!(
+        fs::read_to_string(victim.join("data.txt")).unwrap(),
+        "precious"
+    );
+    assert!(target.join("expert-squad.jsonc").is_file());
+    assert!(
+        journal_path.exists(),
+        "the journal is left for a person to look at"
+    );
+}
+
+/// security-cases #36, §2.2: the scratch directory is never a link (staging would land outside
+/// the scope, and a rename across file systems is not atomic).
+#[cfg(unix)]
+#[test]
+fn a_linked_scratch_directory_is_refused() {
+    let sandbox = Sandbox::new();
+    let package = sandbox.package("valid/minimal", "pkg", "");
+    let outside = sandbox.root.join("outside");
+    fs::create_dir_all(&outside).unwrap();
+    fs::create_dir_all(sandbox.root.join("project/.opencorvus")).unwrap();
+    std::os::unix::fs::symlink(
+        &outside,
+        sandbox
+            .root
+            .join("project/.opencorvus/expert-squad-staging"),
+    )
+    .unwrap();
+    let output = sandbox.run(&["install", package.to_str().unwrap(), "--scope", "project"]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
+    assert!(
+        text(&output.stderr).contains("expert-squad-staging"),
+        "{}",
+        text(&output.stderr)
+    );
+    assert!(
+        listing(&outside).is_empty(),
+        "something was staged through the link"
+    );
+    assert!(!sandbox.target("acme", "minimal-squad").exists());
+}
+
+/// security-cases §2.6: squad removes its own stale archive extractions (those of processes
+/// that no longer run), never the reference's `expert-squad-archive-*`.
+#[test]
+fn stale_archive_extractions_of_squad_are_removed_and_the_reference_s_kept() {
+    let sandbox = Sandbox::new();
+    let package = sandbox.package("valid/minimal", "pkg", "");
+    let archive = sandbox.root.join("pkg.zip");
+    let output = sandbox.run(&[
+        "pack",
+        package.to_str().unwrap(),
+        "-o",
+        archive.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let tmp = sandbox.root.join("home/opencorvus/tmp");
+    // A process id no process has: beyond the kernel's largest.
+    let ours = tmp.join("squad-archive-4194305-0f8c5a1e-1b2c-4d3e-8f4a-5b6c7d8e9f00");
+    let theirs = tmp.join("expert-squad-archive-0f8c5a1e");
+    for dir in [&ours, &theirs] {
+        fs::create_dir_all(dir).unwrap();
+        fs::write(dir.join("README.md"), "left over").unwrap();
+    }
+    let output = sandbox.run(&["install", archive.to_str().unwrap(), "--scope", "project"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert!(!ours.exists(), "squad's stale extraction was kept");
+    assert!(theirs.exists(), "the reference's extraction was removed");
+    let names: Vec<String> = fs::read_dir(&tmp)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        names,
+        vec!["expert-squad-archive-0f8c5a1e".to_owned()],
+        "this run's extraction was left"
     );
 }
