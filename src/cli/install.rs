@@ -120,20 +120,38 @@ pub struct ListArgs {
     pub format: DataFormat,
 }
 
-fn scope_of(scope: ScopeArg, project: Option<&Path>) -> Scope {
+/// The scope; a project directory is made absolute (so it is registered the same from any
+/// directory, GLB-4) and must exist: squad never creates a project.
+fn scope_of(
+    scope: ScopeArg,
+    project: Option<&Path>,
+    printer: &Printer,
+) -> Result<Scope, ExitStatus> {
     match scope {
-        ScopeArg::Project => Scope::Project(
-            project
-                .map(Path::to_path_buf)
-                .unwrap_or_else(|| PathBuf::from("."))
-                .canonicalize()
-                .unwrap_or_else(|_| {
-                    project
-                        .map(Path::to_path_buf)
-                        .unwrap_or_else(|| PathBuf::from("."))
-                }),
-        ),
-        ScopeArg::Global => Scope::Global,
+        ScopeArg::Project => {
+            let given = project.map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+            match given.canonicalize() {
+                Ok(path) if path.is_dir() => Ok(Scope::Project(path)),
+                Ok(path) => {
+                    printer.error(
+                        &format!("project directory `{}` is not a directory", path.display()),
+                        None,
+                    );
+                    Err(ExitStatus::Error)
+                }
+                Err(error) => {
+                    printer.error(
+                        &format!(
+                            "project directory `{}` cannot be used: {error}",
+                            given.display()
+                        ),
+                        Some("pass --project with an existing directory"),
+                    );
+                    Err(ExitStatus::Error)
+                }
+            }
+        }
+        ScopeArg::Global => Ok(Scope::Global),
     }
 }
 
@@ -156,7 +174,7 @@ fn options(
 ) -> Result<Options, ExitStatus> {
     let root = opencorvus_root(printer)?;
     Ok(Options {
-        scope: scope_of(scope.scope, scope.project.as_deref()),
+        scope: scope_of(scope.scope, scope.project.as_deref(), printer)?,
         opencorvus_root: root,
         expect,
         lock_timeout: scope.lock_timeout.map(Duration::from_secs),
@@ -334,9 +352,43 @@ pub fn run_uninstall(args: &UninstallArgs, printer: &Printer) -> ExitStatus {
                     removed.root.display()
                 ),
             );
+            reset_selections(&args.id, &options, printer);
             ExitStatus::Success
         }
         Err(error) => report_error(printer, Format::Human, error),
+    }
+}
+
+/// UNI-2: projects that selected the removed id select `base` again, unless the id is still
+/// installed where they would find it: a project uninstall touches the current project (not
+/// when the id is also installed globally); a global uninstall touches every registered project
+/// without a project install of the id.
+fn reset_selections(id: &str, options: &Options, printer: &Printer) {
+    let installed = |scope: &Scope| {
+        identities(&Locations::new(scope, &options.opencorvus_root))
+            .iter()
+            .any(|installed| installed.id == id)
+    };
+    let projects: Vec<PathBuf> = match &options.scope {
+        Scope::Project(project) if !installed(&Scope::Global) => vec![project.clone()],
+        Scope::Project(_) => Vec::new(),
+        Scope::Global => crate::install::projects::registered(&options.opencorvus_root)
+            .into_iter()
+            .filter(|project| project.is_dir() && !installed(&Scope::Project(project.clone())))
+            .collect(),
+    };
+    for project in projects {
+        match crate::install::activate::reset_if_active(&project, id) {
+            Ok(true) => printer.status(
+                "Reset",
+                &format!(
+                    "prompt_profile.active of {} from `{id}` to `base`",
+                    crate::install::activate::config_path(&project).display()
+                ),
+            ),
+            Ok(false) => {}
+            Err(message) => printer.human(&format!("warning: {message}\n")),
+        }
     }
 }
 
@@ -345,19 +397,17 @@ pub fn run_list(args: &ListArgs, printer: &Printer) -> ExitStatus {
         Ok(root) => root,
         Err(status) => return status,
     };
+    let project = || scope_of(ScopeArg::Project, args.project.as_deref(), printer);
     let scopes: Vec<(&str, Scope)> = match args.scope {
-        Some(ScopeArg::Project) => vec![(
-            "project",
-            scope_of(ScopeArg::Project, args.project.as_deref()),
-        )],
+        Some(ScopeArg::Project) => match project() {
+            Ok(scope) => vec![("project", scope)],
+            Err(status) => return status,
+        },
         Some(ScopeArg::Global) => vec![("global", Scope::Global)],
-        None => vec![
-            (
-                "project",
-                scope_of(ScopeArg::Project, args.project.as_deref()),
-            ),
-            ("global", Scope::Global),
-        ],
+        None => match project() {
+            Ok(scope) => vec![("project", scope), ("global", Scope::Global)],
+            Err(status) => return status,
+        },
     };
     let mut rows = Vec::new();
     for (name, scope) in &scopes {
@@ -440,7 +490,8 @@ pub fn run_activate(args: &ActivateArgs, printer: &Printer) -> ExitStatus {
         printer.error(&format!("invalid id: {problem}"), None);
         return ExitStatus::Error;
     }
-    let Scope::Project(project) = scope_of(ScopeArg::Project, args.project.as_deref()) else {
+    let Ok(Scope::Project(project)) = scope_of(ScopeArg::Project, args.project.as_deref(), printer)
+    else {
         return ExitStatus::Error;
     };
     let builtin = crate::manifest::BUILTIN_PACKAGE_IDS.contains(&args.id.as_str());
@@ -449,8 +500,10 @@ pub fn run_activate(args: &ActivateArgs, printer: &Printer) -> ExitStatus {
             .iter()
             .any(|scope| {
                 identities(&Locations::new(scope, &root))
-                    .iter()
-                    .any(|installed| installed.id == args.id)
+                    .into_iter()
+                    .filter(|installed| installed.id == args.id)
+                    // A folder the runtime cannot load is not an installed package.
+                    .any(|installed| installed.described().problem.is_none())
             });
     if !available {
         printer.error(

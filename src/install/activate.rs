@@ -51,6 +51,32 @@ pub fn set_active(text: Option<&str>, id: &str) -> Result<String, String> {
     }
 }
 
+/// The `prompt_profile.active` a config selects, if it names one.
+pub fn active(text: &str) -> Option<String> {
+    let root = jsonc::parse(text).ok()?;
+    jsonc::to_value(&root)
+        .get("prompt_profile")?
+        .get("active")?
+        .as_str()
+        .map(str::to_owned)
+}
+
+/// UNI-2: after `id` was uninstalled, a project config that selected it selects `base` again
+/// (the reference's route does the same). Returns whether the config was rewritten.
+pub fn reset_if_active(project: &Path, id: &str) -> Result<bool, String> {
+    let path = config_path(project);
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(false);
+    };
+    if active(&text).as_deref() != Some(id) {
+        return Ok(false);
+    }
+    let text = set_active(Some(&text), "base")?;
+    crate::fs::replace_file(&path, text.as_bytes())
+        .map_err(|error| format!("cannot write `{}`: {error}", path.display()))?;
+    Ok(true)
+}
+
 /// The project config path.
 pub fn config_path(project: &Path) -> std::path::PathBuf {
     project.join(".opencorvus").join("opencorvus.jsonc")

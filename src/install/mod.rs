@@ -85,6 +85,8 @@ pub enum InstallError {
     NotInstalled(String),
     /// ZIP-8: the package is not the exact revision the caller expected.
     Mismatch {
+        /// `namespace/id version` of the package that was read.
+        package: String,
         what: &'static str,
         expected: String,
         actual: String,
@@ -146,13 +148,14 @@ impl std::fmt::Display for InstallError {
             ),
             InstallError::NotInstalled(id) => write!(f, "`{id}` is not installed in this scope"),
             InstallError::Mismatch {
+                package,
                 what,
                 expected,
                 actual,
             } => {
                 write!(
                     f,
-                    "expert squad update {what} mismatch: expected {expected}, received {actual}"
+                    "expert squad update {what} mismatch for {package}: expected {expected}, received {actual} (ZIP-8); nothing was installed"
                 )
             }
             InstallError::ProjectHasId { project, installed } => write!(
@@ -211,6 +214,10 @@ impl Exact {
             if let Some(expected) = expected {
                 if expected != actual {
                     return Err(InstallError::Mismatch {
+                        package: format!(
+                            "{}/{} {}",
+                            identity.namespace, identity.id, identity.version
+                        ),
                         what,
                         expected,
                         actual,
@@ -431,7 +438,7 @@ fn publish(
     check_unique(&locations, identity)?;
     let mut overrides = Vec::new();
     match &options.scope {
-        Scope::Global => check_projects(options, identity)?,
+        Scope::Global => overrides = check_projects(options, identity)?,
         Scope::Project(project) => {
             if projects::register(&options.opencorvus_root, project).unwrap_or(false) {
                 overrides = overrides_of(options, project);
@@ -811,12 +818,26 @@ pub fn recover_scope(locations: &Locations, lock_timeout: Option<Duration>) -> V
 
 /// GLB-3: a global install of an id that a registered project has installed is refused (the
 /// project's copy would shadow it there). Projects that no longer exist are skipped.
-fn check_projects(options: &Options, identity: &Identity) -> Result<(), InstallError> {
+/// Returns a warning for each registered project that no longer exists; one that exists but
+/// cannot be listed strictly fails the install, as UNQ-1 does for the target scope.
+fn check_projects(options: &Options, identity: &Identity) -> Result<Vec<String>, InstallError> {
+    let mut warnings = Vec::new();
     for project in projects::registered(&options.opencorvus_root) {
         if !project.is_dir() {
+            warnings.push(format!(
+                "registered project `{}` no longer exists; it was not checked (`squad projects` lists them)",
+                project.display()
+            ));
             continue;
         }
         let locations = Locations::new(&Scope::Project(project.clone()), &options.opencorvus_root);
+        let problems = malformed_entries(&locations);
+        if !problems.is_empty() {
+            return Err(InstallError::MalformedScope {
+                root: locations.packages_root,
+                problems,
+            });
+        }
         if let Some(installed) = identities(&locations)
             .into_iter()
             .find(|installed| installed.id == identity.id)
@@ -827,7 +848,7 @@ fn check_projects(options: &Options, identity: &Identity) -> Result<(), InstallE
             });
         }
     }
-    Ok(())
+    Ok(warnings)
 }
 
 /// DSC-3 `project_overrides_global`: when a project is first registered, the ids it has
