@@ -1265,3 +1265,106 @@ fn projects_are_registered_absolutely_and_uninstall_resets_the_selection() {
     let output = sandbox.run(&["activate", "ghost"]);
     assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
 }
+
+/// security-cases #18: modes stored in an archive (setuid, world-writable) are never applied.
+#[cfg(unix)]
+#[test]
+fn archive_modes_are_ignored() {
+    use std::os::unix::fs::PermissionsExt;
+    let sandbox = Sandbox::new();
+    let package = sandbox.package("valid/minimal", "pkg", "");
+    let archive = sandbox.root.join("pkg.zip");
+    let output = sandbox.run(&[
+        "pack",
+        package.to_str().unwrap(),
+        "-o",
+        archive.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    // Every central-directory record claims a setuid, world-writable regular file.
+    let mut bytes = fs::read(&archive).unwrap();
+    let mut patched = 0;
+    let mut at = 0;
+    while let Some(offset) = bytes[at..].windows(4).position(|w| w == b"PK\x01\x02") {
+        let record = at + offset;
+        bytes[record + 38..record + 42].copy_from_slice(&((0o104777u32) << 16).to_le_bytes());
+        patched += 1;
+        at = record + 4;
+    }
+    assert!(patched >= 4);
+    fs::write(&archive, &bytes).unwrap();
+    let output = sandbox.run(&["install", archive.to_str().unwrap(), "--scope", "project"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let target = sandbox.target("acme", "minimal-squad");
+    for file in ["expert-squad.jsonc", "README.md", "selector.md"] {
+        let mode = fs::metadata(target.join(file))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o7000, 0, "{file}: special bits {mode:o}");
+        assert_eq!(mode & 0o002, 0, "{file}: world-writable {mode:o}");
+    }
+}
+
+/// security-cases #30 for a fresh install: killed at any phase, the target is absent or
+/// complete, the next `list` leaves no scratch behind, and the next install succeeds.
+#[cfg(unix)]
+#[test]
+fn killed_fresh_installs_leave_nothing_partial() {
+    let sandbox = Sandbox::new();
+    let package = sandbox.package("valid/minimal", "pkg", "");
+    let digest = sandbox.digest(&package);
+    let target = sandbox.target("acme", "minimal-squad");
+    let scratch = sandbox
+        .root
+        .join("project/.opencorvus/expert-squad-staging");
+    for round in 0..5 {
+        for phase in ["locked", "staged", "new-in-place"] {
+            let mut child = sandbox
+                .command(&["install", package.to_str().unwrap(), "--scope", "project"])
+                .env("SQUAD_FAILPOINT", phase)
+                .env("SQUAD_LOCK_STALE_MS", "100")
+                .stderr(Stdio::piped())
+                .stdout(Stdio::null())
+                .spawn()
+                .unwrap();
+            let mut reader = BufReader::new(child.stderr.take().unwrap());
+            let mut line = String::new();
+            while reader.read_line(&mut line).unwrap_or(0) > 0 && !line.contains("failpoint") {
+                line.clear();
+            }
+            assert!(line.contains("failpoint"), "round {round} {phase}: {line}");
+            child.kill().unwrap();
+            child.wait().unwrap();
+            let list = sandbox
+                .command(&["list", "--scope", "project", "--format", "json"])
+                .env("SQUAD_LOCK_STALE_MS", "100")
+                .output()
+                .unwrap();
+            let document: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+            let packages = document["packages"].as_array().unwrap();
+            if target.exists() {
+                assert_eq!(
+                    packages[0]["package_digest"],
+                    digest.as_str(),
+                    "round {round} {phase}"
+                );
+            } else {
+                assert!(packages.is_empty(), "round {round} {phase}");
+            }
+            assert!(
+                listing(&scratch).is_empty(),
+                "round {round} {phase}: {:?}",
+                listing(&scratch)
+            );
+            let output = sandbox
+                .command(&["install", package.to_str().unwrap(), "--scope", "project"])
+                .env("SQUAD_LOCK_STALE_MS", "100")
+                .output()
+                .unwrap();
+            assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+            let output = sandbox.run(&["uninstall", "minimal-squad", "--scope", "project"]);
+            assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+        }
+    }
+}
