@@ -14,6 +14,8 @@ use crate::output::Printer;
 
 /// Work with collaboration definitions: several squads' workflows as the stages of one delivery.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  squad collab validate delivery.collab.json --squad squads/research --squad squads/build")]
 pub struct CollabArgs {
     #[command(subcommand)]
     pub command: CollabCommand,

@@ -539,6 +539,8 @@ pub fn run_activate(args: &ActivateArgs, printer: &Printer) -> ExitStatus {
 
 /// List the project directories squad has worked in; global installs check their ids.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  squad projects                     every registered project, `(missing)` when it is gone")]
 pub struct ProjectsArgs {}
 
 pub fn run_projects(_args: &ProjectsArgs, printer: &Printer) -> ExitStatus {

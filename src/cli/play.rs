@@ -20,6 +20,9 @@ use crate::version::Version;
 
 /// Turn a document of another format into a squad package.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  squad import play fan-out.json squads/fan-out
+  squad import play review.json squads/review --namespace acme --version 2026.12.01.1")]
 pub struct ImportArgs {
     #[command(subcommand)]
     pub what: ImportCommand,
@@ -93,6 +96,9 @@ fn pair(text: &str) -> Result<(String, String), String> {
 
 /// Turn a squad package into a document of another format.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  squad export play squads/review --workflow review
+  squad export play squads/review --workflow review -o review.play.json")]
 pub struct ExportArgs {
     #[command(subcommand)]
     pub what: ExportCommand,

@@ -10,6 +10,9 @@ use crate::version::{Version, locate_in_manifest, replace_in_manifest};
 
 /// Work with the package's version (YYYY.MM.DD.N).
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  squad version bump                 stamp the next revision of today's date
+  squad version check --published dist/pkg.zip")]
 pub struct VersionArgs {
     #[command(subcommand)]
     pub command: VersionCommand,

@@ -209,20 +209,31 @@ fn completions_and_man_page_cover_every_subcommand() {
 #[test]
 fn every_subcommand_has_help_with_examples() {
     let home = tempfile::tempdir().unwrap();
-    for sub in [
-        "validate",
-        "router",
-        "handoff",
-        "digest",
-        "pack",
-        "verify",
-        "new",
-        "explain",
-        "completions",
-        "man",
-        "ofp",
-    ] {
-        let output = squad(&[sub, "--help"], home.path(), home.path());
+    let nested: [&[&str]; 11] = [
+        &["import", "play"],
+        &["export", "play"],
+        &["collab", "validate"],
+        &["ofp", "manifests"],
+        &["ofp", "validate"],
+        &["router", "routes"],
+        &["router", "contract"],
+        &["router", "check"],
+        &["handoff", "validate"],
+        &["handoff", "scaffold"],
+        &["version", "bump"],
+    ];
+    let others = ["install", "uninstall", "list", "activate", "projects"];
+    let commands: Vec<Vec<&str>> = SUBCOMMANDS
+        .iter()
+        .chain(others.iter())
+        .map(|sub| vec![*sub])
+        .chain(nested.iter().map(|path| path.to_vec()))
+        .collect();
+    for command in &commands {
+        let mut args = command.clone();
+        args.push("--help");
+        let output = squad(&args, home.path(), home.path());
+        let sub = command.join(" ");
         assert_eq!(output.status.code(), Some(0), "{sub}");
         assert!(
             text(&output.stdout).contains("Example"),
