@@ -83,6 +83,32 @@ impl Decimal {
     }
 }
 
+/// A non-negative JSON number literal as `mantissa × 10^-scale` (`0.25` → (25, 2), `1e-7` →
+/// (1, 7), `2.5E3` → (2500, 0)), for exact products; `None` when it is negative, not a number,
+/// or does not fit in 38 digits.
+pub fn scaled(text: &str) -> Option<(u128, u32)> {
+    let value = parse(text)?;
+    if value.digits.is_empty() {
+        return Some((0, 0));
+    }
+    if value.digits.len() > 38 {
+        return None;
+    }
+    let mut mantissa: u128 = 0;
+    for digit in &value.digits {
+        mantissa = mantissa * 10 + u128::from(*digit);
+    }
+    if value.exponent >= 0 {
+        let factor = 10u128.checked_pow(u32::try_from(value.exponent).ok()?)?;
+        Some((mantissa.checked_mul(factor)?, 0))
+    } else {
+        let scale = u32::try_from(-value.exponent)
+            .ok()
+            .filter(|scale| *scale <= 38)?;
+        Some((mantissa, scale))
+    }
+}
+
 /// Compares the sum of non-negative JSON number literals with 1, exactly. `None` when a text is
 /// not a non-negative JSON number.
 pub fn compare_sum_with_one(texts: &[&str]) -> Option<Ordering> {
@@ -171,6 +197,17 @@ mod tests {
         assert_eq!(compare_sum_with_one(&[]), Some(Less));
         assert_eq!(compare_sum_with_one(&["-0.1"]), None);
         assert_eq!(compare_sum_with_one(&["-0", "1"]), Some(Equal));
+    }
+
+    #[test]
+    fn literals_scale_exactly() {
+        assert_eq!(scaled("0.25"), Some((25, 2)));
+        assert_eq!(scaled("1e-7"), Some((1, 7)));
+        assert_eq!(scaled("2.5E3"), Some((2500, 0)));
+        assert_eq!(scaled("0.000"), Some((0, 0)));
+        assert_eq!(scaled("-1"), None);
+        assert_eq!(scaled("1e-99999"), None);
+        assert_eq!(scaled("x"), None);
     }
 
     #[test]

@@ -53,6 +53,28 @@ impl Sandbox {
         text(&output.stdout).trim().to_owned()
     }
 
+    /// Runs `squad ARGS` with the failpoint `phase`, waits until the process reports it has
+    /// reached it, and SIGKILLs it there. Panics when the phase is never reached.
+    fn kill_at(&self, args: &[&str], phase: &str) {
+        let mut child = self
+            .command(args)
+            .env("SQUAD_FAILPOINT", phase)
+            .env("SQUAD_LOCK_STALE_MS", "100")
+            .stderr(Stdio::piped())
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut reader = BufReader::new(child.stderr.take().unwrap());
+        let mut line = String::new();
+        while reader.read_line(&mut line).unwrap_or(0) > 0 && !line.contains("failpoint") {
+            line.clear();
+        }
+        let reached = line.contains(&format!("failpoint {phase}"));
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert!(reached, "phase {phase} was never reached: {line}");
+    }
+
     /// A copy of a fixture package inside the sandbox, optionally with an edited README.
     fn package(&self, fixture: &str, name: &str, readme_extra: &str) -> PathBuf {
         let path = self.root.join(name);
@@ -422,8 +444,8 @@ fn killed_installs_never_leave_a_partial_package() {
                     panic!("round {round} {phase}: installed digest `{current}` is neither version")
                 });
             let next = 1 - installed;
-            let mut child = sandbox
-                .command(&[
+            sandbox.kill_at(
+                &[
                     "install",
                     versions[next].to_str().unwrap(),
                     "--scope",
@@ -432,26 +454,9 @@ fn killed_installs_never_leave_a_partial_package() {
                     &digests[installed],
                     "--lock-timeout",
                     "20",
-                ])
-                .env("SQUAD_FAILPOINT", phase)
-                .env("SQUAD_LOCK_STALE_MS", "100")
-                .stderr(Stdio::piped())
-                .stdout(Stdio::null())
-                .spawn()
-                .unwrap();
-            let mut reader = BufReader::new(child.stderr.take().unwrap());
-            let mut line = String::new();
-            let mut reached = false;
-            while reader.read_line(&mut line).unwrap_or(0) > 0 {
-                if line.contains("failpoint") {
-                    reached = true;
-                    break;
-                }
-                line.clear();
-            }
-            assert!(reached, "round {round}: phase {phase} was never reached");
-            child.kill().unwrap();
-            child.wait().unwrap();
+                ],
+                phase,
+            );
             kills += 1;
             // Never a partial package: absent (only while the old one is set aside) or complete.
             if target.exists() {
@@ -996,21 +1001,10 @@ fn a_crash_before_the_receipt_leaves_an_installed_package_without_one() {
     let sandbox = Sandbox::new();
     let package = sandbox.package("valid/minimal", "pkg", "");
     let digest = sandbox.digest(&package);
-    let mut child = sandbox
-        .command(&["install", package.to_str().unwrap(), "--scope", "project"])
-        .env("SQUAD_FAILPOINT", "new-in-place")
-        .stderr(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut reader = BufReader::new(child.stderr.take().unwrap());
-    let mut line = String::new();
-    while reader.read_line(&mut line).unwrap_or(0) > 0 && !line.contains("failpoint") {
-        line.clear();
-    }
-    assert!(line.contains("failpoint new-in-place"), "{line}");
-    child.kill().unwrap();
-    child.wait().unwrap();
+    sandbox.kill_at(
+        &["install", package.to_str().unwrap(), "--scope", "project"],
+        "new-in-place",
+    );
     let list = sandbox
         .command(&["list", "--scope", "project", "--format", "json"])
         .env("SQUAD_LOCK_STALE_MS", "100")
@@ -1328,22 +1322,10 @@ fn killed_fresh_installs_leave_nothing_partial() {
         .join("project/.opencorvus/expert-squad-staging");
     for round in 0..5 {
         for phase in ["locked", "staged", "new-in-place"] {
-            let mut child = sandbox
-                .command(&["install", package.to_str().unwrap(), "--scope", "project"])
-                .env("SQUAD_FAILPOINT", phase)
-                .env("SQUAD_LOCK_STALE_MS", "100")
-                .stderr(Stdio::piped())
-                .stdout(Stdio::null())
-                .spawn()
-                .unwrap();
-            let mut reader = BufReader::new(child.stderr.take().unwrap());
-            let mut line = String::new();
-            while reader.read_line(&mut line).unwrap_or(0) > 0 && !line.contains("failpoint") {
-                line.clear();
-            }
-            assert!(line.contains("failpoint"), "round {round} {phase}: {line}");
-            child.kill().unwrap();
-            child.wait().unwrap();
+            sandbox.kill_at(
+                &["install", package.to_str().unwrap(), "--scope", "project"],
+                phase,
+            );
             let list = sandbox
                 .command(&["list", "--scope", "project", "--format", "json"])
                 .env("SQUAD_LOCK_STALE_MS", "100")

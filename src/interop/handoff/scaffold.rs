@@ -186,43 +186,10 @@ pub fn scaffold(
 /// Exact products of small non-negative decimals, so that a share of 0.1 of 30 EUR is 3, not
 /// 3.0000000000000004.
 pub mod decimal {
-    /// `mantissa × 10^-scale`, from non-negative JSON number text (`0.25`, `1e-7`, `2.5E3`);
-    /// `None` for anything else, or a value that does not fit.
+    /// `mantissa × 10^-scale` of non-negative JSON number text (one parser for every exact
+    /// decimal in squad: [`crate::interop::decimal::scaled`]).
     pub fn parse(text: &str) -> Option<(u128, u32)> {
-        let (number, exponent) = match text.find(['e', 'E']) {
-            Some(index) => (&text[..index], text[index + 1..].parse::<i64>().ok()?),
-            None => (text, 0),
-        };
-        let (whole, fraction) = number.split_once('.').unwrap_or((number, ""));
-        if whole.is_empty()
-            || !whole
-                .bytes()
-                .chain(fraction.bytes())
-                .all(|b| b.is_ascii_digit())
-        {
-            return None;
-        }
-        let digits = format!("{whole}{fraction}");
-        let digits = digits.trim_start_matches('0');
-        let mut mantissa = if digits.is_empty() {
-            0
-        } else {
-            digits.parse::<u128>().ok()?
-        };
-        let mut scale = i64::try_from(fraction.len()).ok()?.checked_sub(exponent)?;
-        if scale < 0 {
-            let factor = 10u128.checked_pow(u32::try_from(-scale).ok()?)?;
-            mantissa = mantissa.checked_mul(factor)?;
-            scale = 0;
-        }
-        while scale > 0 && mantissa % 10 == 0 && mantissa != 0 {
-            mantissa /= 10;
-            scale -= 1;
-        }
-        Some((
-            mantissa,
-            u32::try_from(scale).ok().filter(|scale| *scale <= 38)?,
-        ))
+        crate::interop::decimal::scaled(text.trim())
     }
 
     fn render(mantissa: u128, scale: u32) -> String {
