@@ -5,10 +5,10 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use serde_json::{Map, Value, json};
-use sha2::{Digest, Sha256};
 
 use super::model::{Play, Role};
 use crate::diag::{Code, Diagnostic};
+use crate::digest::Sha256Digest;
 use crate::interop::document::{Document, join};
 use crate::manifest::{IdKind, MANIFEST_FILE, RESOURCE_KEYS, id_problem};
 
@@ -265,7 +265,7 @@ pub fn convert(
 }
 
 fn non_blank(text: &str) -> Option<&str> {
-    (!text.trim().is_empty()).then_some(text)
+    (!crate::text::js_trim(text).is_empty()).then_some(text)
 }
 
 fn summary_or_name(play: &Play) -> Option<&str> {
@@ -700,7 +700,10 @@ fn extras(
     let mut extras = Map::new();
     extras.insert("format".into(), json!("agents.play@1"));
     extras.insert("play_id".into(), json!(play.id));
-    extras.insert("source_sha256".into(), json!(hex(&Sha256::digest(source))));
+    extras.insert(
+        "source_sha256".into(),
+        json!(Sha256Digest::of(source).hex()),
+    );
     extras.insert("roles".into(), Value::Object(roles));
     let mut stop = Map::new();
     stop.insert("when".into(), json!(play.stop_when));
@@ -764,8 +767,4 @@ fn extras_text(extras: &Value, shares: &[(String, String)]) -> String {
         }
     }
     text + "\n"
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
 }
