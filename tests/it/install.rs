@@ -331,19 +331,19 @@ fn every_corpus_package_installs_from_its_folder_and_its_archive() {
         .collect();
     packages.sort();
     let builtin = ["base", "advanced", "research-studio", "squad-sdk"];
-    let options = |scope| squad::install::Options {
+    let options = |scope, home: &str| squad::install::Options {
         scope,
-        opencorvus_root: sandbox.root.join("home/opencorvus"),
+        opencorvus_root: sandbox.root.join(home).join("opencorvus"),
         expect: None,
         lock_timeout: Some(std::time::Duration::from_secs(30)),
         exact: Default::default(),
     };
     let project = squad::install::scope::Scope::Project(sandbox.root.join("project"));
-    // The archives go to a second project: a global install would be refused, since the first
-    // project (now registered) has every id (GLB-3).
-    let second = sandbox.root.join("second-project");
-    fs::create_dir_all(&second).unwrap();
-    let global = squad::install::scope::Scope::Project(second.clone());
+    // The archives go to the global scope of a second OpenCorvus root: under the first, the
+    // global install would be refused, since the project (now registered there) has every id
+    // (GLB-3).
+    let global = squad::install::scope::Scope::Global;
+    let mut targets = Vec::new();
     let mut installed = 0;
     for package in &packages {
         let name = package.file_name().unwrap().to_string_lossy().into_owned();
@@ -351,7 +351,7 @@ fn every_corpus_package_installs_from_its_folder_and_its_archive() {
             continue;
         }
         let receipt =
-            squad::install::install_folder(package, &options(project.clone()), &mut |_| {})
+            squad::install::install_folder(package, &options(project.clone(), "home"), &mut |_| {})
                 .unwrap();
         assert_eq!(
             receipt.operation,
@@ -367,20 +367,40 @@ fn every_corpus_package_installs_from_its_folder_and_its_archive() {
             &squad::archive::reader::Limits::REFERENCE,
         )
         .unwrap();
-        let from_archive =
-            squad::install::install_archive(&archive, &options(global.clone()), &mut |_| {})
-                .unwrap();
+        let from_archive = squad::install::install_archive(
+            &archive,
+            &options(global.clone(), "home2"),
+            &mut |_| {},
+        )
+        .unwrap();
         assert_eq!(
             from_archive.after, receipt.after,
             "{name}: the archive installs the same bytes"
         );
+        targets.push(("home", receipt.target.clone()));
+        targets.push(("home2", from_archive.target.clone()));
         installed += 1;
     }
     assert!(installed >= 100);
+    // `squad verify` passes on every installed copy, against its install receipt.
+    for (home, target) in &targets {
+        let output = crate::support::squad(
+            &["verify", target.to_str().unwrap()],
+            &sandbox.root,
+            &sandbox.root.join(home),
+        );
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{}: {}",
+            target.display(),
+            text(&output.stderr)
+        );
+    }
     // Nothing but <namespace>/<id> directories in either packages root.
     for root in [
         sandbox.packages_root(),
-        sandbox.root.join("home/opencorvus/config/expert-squads"),
+        sandbox.root.join("home2/opencorvus/config/expert-squads"),
     ] {
         for entry in listing(&root) {
             let depth = entry.matches('/').count();
