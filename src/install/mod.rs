@@ -479,6 +479,9 @@ fn publish(
                 target: target.clone(),
                 problem,
             };
+            // check_unique's strict listing already refuses such a target; this stays for
+            // what that walk cannot see (a packages root it could not list) and costs one
+            // manifest read.
             if let Some(problem) = folder_problem(&target, &identity.namespace, &identity.id) {
                 return Err(invalid(problem));
             }
@@ -831,14 +834,15 @@ fn check_projects(options: &Options, identity: &Identity) -> Result<Vec<String>,
             continue;
         }
         let locations = Locations::new(&Scope::Project(project.clone()), &options.opencorvus_root);
-        let problems = malformed_entries(&locations);
-        if !problems.is_empty() {
+        let scan = scan(&locations, true);
+        if !scan.problems.is_empty() {
             return Err(InstallError::MalformedScope {
                 root: locations.packages_root,
-                problems,
+                problems: scan.problems,
             });
         }
-        if let Some(installed) = identities(&locations)
+        if let Some(installed) = scan
+            .installed
             .into_iter()
             .find(|installed| installed.id == identity.id)
         {
@@ -908,57 +912,10 @@ fn check_scratch(locations: &Locations) -> Result<(), InstallError> {
     Ok(())
 }
 
-/// UNQ-1's strict listing (LOC-3): every child of the packages root is a namespace directory
-/// and every grandchild a package whose manifest names its folders. The reference cannot list
-/// a scope that breaks this, so squad does not install into it.
-fn malformed_entries(locations: &Locations) -> Vec<String> {
-    let mut problems = Vec::new();
-    let Ok(namespaces) = std::fs::read_dir(&locations.packages_root) else {
-        return problems;
-    };
-    let valid =
-        |name: &str| crate::manifest::id_problem(name, crate::manifest::IdKind::Package).is_none();
-    for namespace in namespaces.flatten() {
-        let name = namespace.file_name().to_string_lossy().into_owned();
-        let is_dir = namespace.file_type().is_ok_and(|kind| kind.is_dir());
-        if !is_dir {
-            problems.push(format!("`{name}` is not a namespace directory"));
-            continue;
-        }
-        if !valid(&name) {
-            problems.push(format!("`{name}` is not a valid namespace"));
-        }
-        if namespace
-            .path()
-            .join(crate::manifest::MANIFEST_FILE)
-            .exists()
-        {
-            problems.push(format!(
-                "`{name}` holds expert-squad.jsonc: direct package roots are not supported; expected <namespace>/<id>"
-            ));
-        }
-        let Ok(ids) = std::fs::read_dir(namespace.path()) else {
-            problems.push(format!("`{name}` cannot be read"));
-            continue;
-        };
-        for id in ids.flatten() {
-            let id_name = id.file_name().to_string_lossy().into_owned();
-            if id_name == crate::manifest::MANIFEST_FILE {
-                continue;
-            }
-            if !id.file_type().is_ok_and(|kind| kind.is_dir()) {
-                problems.push(format!("`{name}/{id_name}` is not a package directory"));
-            } else if let Some(problem) = folder_problem(&id.path(), &name, &id_name) {
-                problems.push(format!("`{name}/{id_name}`: {problem}"));
-            }
-        }
-    }
-    problems
-}
-
 /// UNQ-1: one id per scope, whatever the namespace.
 fn check_unique(locations: &Locations, identity: &Identity) -> Result<(), InstallError> {
-    for installed in identities(locations) {
+    let scan = scan(locations, true);
+    for installed in scan.installed {
         let same_but_case = installed.id.eq_ignore_ascii_case(&identity.id)
             && installed
                 .namespace
@@ -978,11 +935,10 @@ fn check_unique(locations: &Locations, identity: &Identity) -> Result<(), Instal
             });
         }
     }
-    let problems = malformed_entries(locations);
-    if !problems.is_empty() {
+    if !scan.problems.is_empty() {
         return Err(InstallError::MalformedScope {
             root: locations.packages_root.clone(),
-            problems,
+            problems: scan.problems,
         });
     }
     Ok(())
@@ -1005,34 +961,87 @@ pub struct Installed {
 /// Every `<namespace>/<id>` directory of a scope, sorted, from the folder names alone (cheap:
 /// nothing is read or hashed; see [`Installed::described`]).
 pub fn identities(locations: &Locations) -> Vec<Installed> {
-    let mut found = Vec::new();
+    scan(locations, false).installed
+}
+
+/// One walk of a scope's packages root.
+#[derive(Default)]
+struct Scan {
+    /// Every `<namespace>/<id>` directory, sorted; fields past the folder names are not filled.
+    installed: Vec<Installed>,
+    /// When strict, why the runtime cannot list the scope, in walk order.
+    problems: Vec<String>,
+}
+
+/// The package directories of a scope and, when `strict`, UNQ-1's strict listing (LOC-3):
+/// every child of the packages root is a namespace directory and every grandchild a package
+/// whose manifest names its folders. The reference cannot list a scope that breaks this, so
+/// squad does not install into it. One walk serves both, so every manifest is read only once.
+fn scan(locations: &Locations, strict: bool) -> Scan {
+    let mut scan = Scan::default();
     let Ok(namespaces) = std::fs::read_dir(&locations.packages_root) else {
-        return found;
+        return scan;
     };
+    let valid =
+        |name: &str| crate::manifest::id_problem(name, crate::manifest::IdKind::Package).is_none();
     for namespace in namespaces.flatten() {
+        let name = namespace.file_name().to_string_lossy().into_owned();
         // Links are never followed: a linked namespace or package is not part of the scope.
         if !namespace.file_type().is_ok_and(|kind| kind.is_dir()) {
+            if strict {
+                scan.problems
+                    .push(format!("`{name}` is not a namespace directory"));
+            }
             continue;
         }
+        if strict {
+            if !valid(&name) {
+                scan.problems
+                    .push(format!("`{name}` is not a valid namespace"));
+            }
+            if namespace
+                .path()
+                .join(crate::manifest::MANIFEST_FILE)
+                .exists()
+            {
+                scan.problems.push(format!(
+                    "`{name}` holds expert-squad.jsonc: direct package roots are not supported; expected <namespace>/<id>"
+                ));
+            }
+        }
         let Ok(ids) = std::fs::read_dir(namespace.path()) else {
+            if strict {
+                scan.problems.push(format!("`{name}` cannot be read"));
+            }
             continue;
         };
         for id in ids.flatten() {
-            let root = id.path();
-            if id.file_type().is_ok_and(|kind| kind.is_dir()) {
-                found.push(Installed {
-                    namespace: namespace.file_name().to_string_lossy().into_owned(),
-                    id: id.file_name().to_string_lossy().into_owned(),
+            let id_name = id.file_name().to_string_lossy().into_owned();
+            let is_dir = id.file_type().is_ok_and(|kind| kind.is_dir());
+            // A stray manifest beside the packages is reported once, for its namespace.
+            if strict && id_name != crate::manifest::MANIFEST_FILE {
+                if !is_dir {
+                    scan.problems
+                        .push(format!("`{name}/{id_name}` is not a package directory"));
+                } else if let Some(problem) = folder_problem(&id.path(), &name, &id_name) {
+                    scan.problems.push(format!("`{name}/{id_name}`: {problem}"));
+                }
+            }
+            if is_dir {
+                scan.installed.push(Installed {
+                    namespace: name.clone(),
+                    id: id_name,
                     version: None,
                     package_digest: None,
-                    root,
+                    root: id.path(),
                     problem: None,
                 });
             }
         }
     }
-    found.sort_by(|a, b| (&a.namespace, &a.id).cmp(&(&b.namespace, &b.id)));
-    found
+    scan.installed
+        .sort_by(|a, b| (&a.namespace, &a.id).cmp(&(&b.namespace, &b.id)));
+    scan
 }
 
 impl Installed {
