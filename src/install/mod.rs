@@ -463,8 +463,8 @@ fn publish(
             ));
         }
     }
-    let before = match target.symlink_metadata() {
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
+    let (before, installed_version) = match target.symlink_metadata() {
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => (None, None),
         Err(error) => return Err(InstallError::Io(target.clone(), error)),
         Ok(metadata) if metadata.file_type().is_symlink() || !metadata.is_dir() => {
             return Err(InstallError::Io(
@@ -480,22 +480,18 @@ fn publish(
                 problem,
             };
             // check_unique's strict listing already refuses such a target; this stays for
-            // what that walk cannot see (a packages root it could not list) and costs one
-            // manifest read.
-            if let Some(problem) = folder_problem(&target, &identity.namespace, &identity.id) {
+            // what that walk cannot see (a packages root it could not list), and the same
+            // read gives the installed version.
+            let manifest = read_manifest(&target, &identity.namespace, &identity.id);
+            if let Some(problem) = manifest.problem {
                 return Err(invalid(problem));
             }
-            Some(directory_digest(&target).map_err(invalid)?)
+            (
+                Some(directory_digest(&target).map_err(invalid)?),
+                manifest.version,
+            )
         }
     };
-    let installed_version = before.and_then(|_| {
-        std::fs::read(target.join(crate::manifest::MANIFEST_FILE))
-            .ok()
-            .and_then(|bytes| {
-                crate::version::locate_in_manifest(&String::from_utf8_lossy(&bytes)).ok()
-            })
-            .map(|(_, version)| version)
-    });
     // CAS-1 … CAS-5, in the reference's order.
     let conflict = |actual| InstallError::Conflict {
         id: identity.id.clone(),
@@ -1047,46 +1043,52 @@ fn scan(locations: &Locations, strict: bool) -> Scan {
 impl Installed {
     /// With the manifest's version and the package digest filled in.
     pub fn described(mut self) -> Installed {
-        let manifest = std::fs::read(self.root.join(crate::manifest::MANIFEST_FILE)).ok();
-        self.version = manifest.and_then(|bytes| {
-            crate::version::locate_in_manifest(&String::from_utf8_lossy(&bytes))
-                .ok()
-                .map(|(_, version)| version)
-        });
+        let manifest = read_manifest(&self.root, &self.namespace, &self.id);
+        self.version = manifest.version;
+        self.problem = manifest.problem;
         self.package_digest = directory_digest(&self.root).ok().map(|digest| digest.hex());
-        self.problem = self.folder_problem();
         self
-    }
-
-    fn folder_problem(&self) -> Option<String> {
-        folder_problem(&self.root, &self.namespace, &self.id)
     }
 }
 
-/// MAN-R4: `<namespace>/<id>` folder names equal the manifest's namespace and id; `Some` says
-/// why the runtime will not load the package at `root`.
-fn folder_problem(root: &Path, folder_namespace: &str, folder_id: &str) -> Option<String> {
-    let text = std::fs::read_to_string(root.join(crate::manifest::MANIFEST_FILE));
-    let Ok(text) = text else {
-        return Some("no readable expert-squad.jsonc".to_owned());
+/// An installed manifest, read and parsed once.
+struct InstalledManifest {
+    version: Option<String>,
+    /// MAN-R4: `<namespace>/<id>` folder names equal the manifest's namespace and id; `Some`
+    /// says why the runtime will not load the package.
+    problem: Option<String>,
+}
+
+fn read_manifest(root: &Path, folder_namespace: &str, folder_id: &str) -> InstalledManifest {
+    let Ok(bytes) = std::fs::read(root.join(crate::manifest::MANIFEST_FILE)) else {
+        return InstalledManifest {
+            version: None,
+            problem: Some("no readable expert-squad.jsonc".to_owned()),
+        };
     };
-    let value = crate::jsonc::parse(&text)
-        .ok()
-        .map(|root| crate::jsonc::to_value(&root));
-    let field = |key: &str| {
-        value
-            .as_ref()
-            .and_then(|value| value.get(key))
-            .and_then(serde_json::Value::as_str)
-            .map(str::to_owned)
-    };
-    match (field("namespace"), field("id")) {
-        (Some(namespace), Some(id)) if namespace == folder_namespace && id == folder_id => None,
-        (Some(namespace), Some(id)) => Some(format!(
+    // The version is shown whatever the encoding, as before; the runtime reads manifests
+    // strictly, so one that is not UTF-8 cannot be loaded.
+    let (text, replaced) = crate::source::decode_lossy(&bytes);
+    let declared = crate::manifest::declared(&text).unwrap_or_default();
+    let problem = match (replaced, declared.namespace, declared.id) {
+        (true, _, _) => Some("no readable expert-squad.jsonc".to_owned()),
+        (false, Some(namespace), Some(id)) if namespace == folder_namespace && id == folder_id => {
+            None
+        }
+        (false, Some(namespace), Some(id)) => Some(format!(
             "folder `{folder_namespace}/{folder_id}` is not the manifest's `{namespace}/{id}` (MAN-R4); the runtime will not load it"
         )),
-        _ => Some("the manifest has no valid namespace and id".to_owned()),
+        (false, _, _) => Some("the manifest has no valid namespace and id".to_owned()),
+    };
+    InstalledManifest {
+        version: declared.version,
+        problem,
     }
+}
+
+/// MAN-R4 for the package at `root`, see [`InstalledManifest::problem`].
+fn folder_problem(root: &Path, folder_namespace: &str, folder_id: &str) -> Option<String> {
+    read_manifest(root, folder_namespace, folder_id).problem
 }
 
 /// Every package of a scope with its version and digest, sorted.
@@ -1156,6 +1158,43 @@ pub fn uninstall(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_installed_manifest_is_read_once_for_its_version_and_folder_problem() {
+        let dir = tempfile::tempdir().unwrap();
+        let manifest = dir.path().join(crate::manifest::MANIFEST_FILE);
+        let read = || read_manifest(dir.path(), "acme", "pkg");
+        assert_eq!(
+            read().problem.as_deref(),
+            Some("no readable expert-squad.jsonc")
+        );
+        std::fs::write(
+            &manifest,
+            r#"{"namespace": "acme", "id": "pkg", "version": "1.0.0"}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            (read().version.as_deref(), read().problem),
+            (Some("1.0.0"), None)
+        );
+        std::fs::write(&manifest, r#"{"namespace": "acme", "id": "other"}"#).unwrap();
+        assert!(read().problem.unwrap().contains("`acme/other` (MAN-R4)"));
+        std::fs::write(&manifest, r#"{"namespace": "acme"}"#).unwrap();
+        assert_eq!(
+            read().problem.as_deref(),
+            Some("the manifest has no valid namespace and id")
+        );
+        // Not UTF-8: the version still shows, but the runtime cannot read it.
+        let mut bytes =
+            br#"{"namespace": "acme", "id": "pkg", "version": "2.0.0", "x": ""#.to_vec();
+        bytes.extend_from_slice(b"\xff\"}");
+        std::fs::write(&manifest, bytes).unwrap();
+        assert_eq!(read().version.as_deref(), Some("2.0.0"));
+        assert_eq!(
+            read().problem.as_deref(),
+            Some("no readable expert-squad.jsonc")
+        );
+    }
 
     #[test]
     fn scratch_names_are_the_reference_s_and_their_owners_are_every_split() {
