@@ -503,7 +503,7 @@ pub fn run_activate(args: &ActivateArgs, printer: &Printer) -> ExitStatus {
                     .into_iter()
                     .filter(|installed| installed.id == args.id)
                     // A folder the runtime cannot load is not an installed package.
-                    .any(|installed| installed.described().problem.is_none())
+                    .any(|installed| installed.folder_problem().is_none())
             });
     if !available {
         printer.error(

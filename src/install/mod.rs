@@ -858,8 +858,8 @@ fn overrides_of(options: &Options, project: &Path) -> Vec<String> {
     identities(&Locations::new(&Scope::Project(project.to_path_buf()), &options.opencorvus_root))
         .into_iter()
         .filter_map(|local| {
-            let g = global.iter().find(|g| g.id == local.id)?.clone().described();
-            let local = local.described();
+            let g = global.iter().find(|g| g.id == local.id)?.clone().inspected();
+            let local = local.inspected();
             Some(format!(
                 "project_overrides_global: `{}` in this project ({}/{} {}) overrides the global {}/{} {}",
                 local.id,
@@ -1042,12 +1042,25 @@ fn scan(locations: &Locations, strict: bool) -> Scan {
 
 impl Installed {
     /// With the manifest's version and the package digest filled in.
-    pub fn described(mut self) -> Installed {
+    pub fn described(self) -> Installed {
+        let mut described = self.inspected();
+        described.package_digest = directory_digest(&described.root)
+            .ok()
+            .map(|digest| digest.hex());
+        described
+    }
+
+    /// With the manifest's version and folder problem filled in; nothing is hashed.
+    pub fn inspected(mut self) -> Installed {
         let manifest = read_manifest(&self.root, &self.namespace, &self.id);
         self.version = manifest.version;
         self.problem = manifest.problem;
-        self.package_digest = directory_digest(&self.root).ok().map(|digest| digest.hex());
         self
+    }
+
+    /// Why the runtime will not load this package (MAN-R4), if it will not.
+    pub fn folder_problem(&self) -> Option<String> {
+        folder_problem(&self.root, &self.namespace, &self.id)
     }
 }
 
