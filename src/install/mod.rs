@@ -343,7 +343,7 @@ pub fn install_archive(
     on_wait: &mut dyn FnMut(&Path),
 ) -> Result<Receipt, InstallError> {
     let package = read_package_file(archive, &Limits::REFERENCE).map_err(InstallError::Archive)?;
-    let temporary_root = options.opencorvus_root.join("tmp");
+    let temporary_root = options.locations().temporary;
     std::fs::create_dir_all(&temporary_root).map_err(io(&temporary_root))?;
     remove_stale_extractions(&temporary_root);
     let extracted =
