@@ -451,10 +451,10 @@ fn publish(
         &locations.packages_root,
         &target.parent().unwrap_or(&target).to_path_buf(),
     ] {
-        if directory
-            .symlink_metadata()
-            .is_ok_and(|metadata| metadata.file_type().is_symlink() || !metadata.is_dir())
-        {
+        if matches!(
+            crate::fs::real_directory(directory),
+            Ok(crate::fs::RealDirectory::Refused)
+        ) {
             return Err(InstallError::Io(
                 directory.to_path_buf(),
                 std::io::Error::other(
@@ -463,10 +463,10 @@ fn publish(
             ));
         }
     }
-    let (before, installed_version) = match target.symlink_metadata() {
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => (None, None),
+    let (before, installed_version) = match crate::fs::real_directory(&target) {
+        Ok(crate::fs::RealDirectory::Absent) => (None, None),
         Err(error) => return Err(InstallError::Io(target.clone(), error)),
-        Ok(metadata) if metadata.file_type().is_symlink() || !metadata.is_dir() => {
+        Ok(crate::fs::RealDirectory::Refused) => {
             return Err(InstallError::Io(
                 target.clone(),
                 std::io::Error::other(
@@ -474,7 +474,7 @@ fn publish(
                 ),
             ));
         }
-        Ok(_) => {
+        Ok(crate::fs::RealDirectory::Present(_)) => {
             let invalid = |problem: String| InstallError::InvalidExisting {
                 target: target.clone(),
                 problem,
@@ -647,7 +647,7 @@ fn commit(
             .map_err(InstallError::Lock)
             .and_then(|()| std::fs::rename(target, backup).map_err(io(target)));
         if let Err(error) = moved {
-            let _ = journal::reconcile(&journal_path, &locations.scratch, &locations.packages_root);
+            let _ = journal::reconcile(locations, &identity.id);
             return Err(error);
         }
         crate::fs::sync_directory(&locations.scratch);
@@ -663,8 +663,7 @@ fn commit(
         .and_then(|()| crate::fs::rename_no_replace(staging, target).map_err(io(target)));
     if let Err(error) = published {
         if before.is_some() {
-            journal::reconcile(&journal_path, &locations.scratch, &locations.packages_root)
-                .map_err(InstallError::Recovery)?;
+            journal::reconcile(locations, &identity.id).map_err(InstallError::Recovery)?;
         }
         return Err(error);
     }
@@ -675,8 +674,7 @@ fn commit(
     let installed = directory_tree(target, true).map_err(InstallError::Recovery)?;
     if installed.package_digest != after {
         if before.is_some() {
-            journal::reconcile(&journal_path, &locations.scratch, &locations.packages_root)
-                .map_err(InstallError::Recovery)?;
+            journal::reconcile(locations, &identity.id).map_err(InstallError::Recovery)?;
         }
         return Err(InstallError::Recovery(
             "the installed package does not have the staged digest".to_owned(),
@@ -698,8 +696,7 @@ fn commit(
 fn recover(locations: &Locations, id: &str) -> Result<(), InstallError> {
     let journal_path = journal::journal_path(&locations.scratch, id);
     if journal_path.exists() {
-        journal::reconcile(&journal_path, &locations.scratch, &locations.packages_root)
-            .map_err(InstallError::Recovery)?;
+        journal::reconcile(locations, id).map_err(InstallError::Recovery)?;
     }
     let Ok(entries) = std::fs::read_dir(&locations.scratch) else {
         return Ok(());
@@ -884,15 +881,22 @@ fn check_scratch(locations: &Locations) -> Result<(), InstallError> {
             std::io::Error::other(message.to_owned()),
         ))
     };
-    let metadata = locations
-        .scratch
-        .symlink_metadata()
-        .map_err(io(&locations.scratch))?;
-    if metadata.file_type().is_symlink() || !metadata.is_dir() {
-        return refuse(
-            "the scratch directory is a link or not a directory; refusing to stage through it",
-        );
-    }
+    let metadata = match crate::fs::real_directory(&locations.scratch) {
+        Ok(crate::fs::RealDirectory::Present(metadata)) => metadata,
+        Ok(crate::fs::RealDirectory::Refused) => {
+            return refuse(
+                "the scratch directory is a link or not a directory; refusing to stage through it",
+            );
+        }
+        // It was created just before; gone again means someone else removed it.
+        Ok(crate::fs::RealDirectory::Absent) => {
+            return Err(InstallError::Io(
+                locations.scratch.clone(),
+                std::io::ErrorKind::NotFound.into(),
+            ));
+        }
+        Err(error) => return Err(InstallError::Io(locations.scratch.clone(), error)),
+    };
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
