@@ -36,6 +36,29 @@ pub fn rename_no_replace(from: &Path, to: &Path) -> io::Result<()> {
     std::fs::rename(from, to)
 }
 
+/// What [`real_directory`] found at a path.
+#[derive(Debug)]
+pub enum RealDirectory {
+    Absent,
+    /// A directory that is not a link, with its metadata.
+    Present(std::fs::Metadata),
+    /// A link (to anything) or something that is not a directory: never written through.
+    Refused,
+}
+
+/// Whether `path` is a real directory, without following a link at `path` itself; errors other
+/// than its absence are returned.
+pub fn real_directory(path: &Path) -> io::Result<RealDirectory> {
+    match path.symlink_metadata() {
+        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(RealDirectory::Absent),
+        Err(error) => Err(error),
+        Ok(metadata) if metadata.file_type().is_symlink() || !metadata.is_dir() => {
+            Ok(RealDirectory::Refused)
+        }
+        Ok(metadata) => Ok(RealDirectory::Present(metadata)),
+    }
+}
+
 /// Flushes a directory's entries (new names, renames) to disk. Best effort where directories
 /// cannot be opened (Windows).
 pub fn sync_directory(path: &Path) {
@@ -101,5 +124,21 @@ mod tests {
         std::fs::remove_dir(&to).unwrap();
         rename_no_replace(&from, &to).unwrap();
         assert!(to.join("x").exists() && !from.exists());
+    }
+
+    #[test]
+    fn only_a_real_directory_is_present() {
+        let dir = tempfile::tempdir().unwrap();
+        let found = |name: &str| real_directory(&dir.path().join(name)).unwrap();
+        std::fs::create_dir(dir.path().join("d")).unwrap();
+        std::fs::write(dir.path().join("f"), "x").unwrap();
+        assert!(matches!(found("d"), RealDirectory::Present(m) if m.is_dir()));
+        assert!(matches!(found("f"), RealDirectory::Refused));
+        assert!(matches!(found("none"), RealDirectory::Absent));
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(dir.path().join("d"), dir.path().join("l")).unwrap();
+            assert!(matches!(found("l"), RealDirectory::Refused));
+        }
     }
 }

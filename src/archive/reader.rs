@@ -9,7 +9,7 @@ use std::io::Read;
 
 use flate2::read::DeflateDecoder;
 
-use crate::jsonc;
+use crate::manifest::MANIFEST_FILE;
 use crate::package::fold_path;
 use crate::source::decode_lossy;
 
@@ -550,11 +550,10 @@ fn inflate(data: &[u8], entry: &CentralEntry, file_limit: u64) -> Result<Vec<u8>
 /// ZIP-5: a root-layout archive is used as is; otherwise every entry must sit under one
 /// `<namespace>/<id>/` wrapper that matches the manifest inside it.
 fn strip_wrapper(files: Vec<(String, Vec<u8>)>) -> Result<ArchivePackage, ArchiveError> {
-    const MANIFEST: &str = "expert-squad.jsonc";
     if files.is_empty() {
         return fail(None, "no files found in the archive");
     }
-    if files.iter().any(|(path, _)| path == MANIFEST) {
+    if files.iter().any(|(path, _)| path == MANIFEST_FILE) {
         return Ok(ArchivePackage {
             wrapper: None,
             files,
@@ -575,7 +574,7 @@ fn strip_wrapper(files: Vec<(String, Vec<u8>)>) -> Result<ArchivePackage, Archiv
         for (path, _) in files.iter_mut() {
             *path = path[first.len() + 1..].to_owned();
         }
-        let has_manifest = files.iter().any(|(path, _)| path == MANIFEST);
+        let has_manifest = files.iter().any(|(path, _)| path == MANIFEST_FILE);
         if level == 0 && has_manifest {
             return fail(
                 None,
@@ -592,25 +591,14 @@ fn strip_wrapper(files: Vec<(String, Vec<u8>)>) -> Result<ArchivePackage, Archiv
     let (namespace, id) = (wrapper[0].clone(), wrapper[1].clone());
     let manifest = &files
         .iter()
-        .find(|(path, _)| path == MANIFEST)
+        .find(|(path, _)| path == MANIFEST_FILE)
         .expect("checked above")
         .1;
-    let identity = jsonc::parse(&decode_lossy(manifest).0)
-        .ok()
-        .and_then(|root| match root.kind {
-            jsonc::Kind::Object(members) => {
-                let get = |key: &str| {
-                    members
-                        .iter()
-                        .rev()
-                        .find(|m| m.key == key)
-                        .and_then(|m| m.value.as_str().map(str::to_owned))
-                };
-                Some((get("namespace"), get("id")))
-            }
-            _ => None,
-        });
-    if identity != Some((Some(namespace.clone()), Some(id.clone()))) {
+    let matches = crate::manifest::declared(&decode_lossy(manifest).0).is_some_and(|declared| {
+        declared.namespace.as_deref() == Some(namespace.as_str())
+            && declared.id.as_deref() == Some(id.as_str())
+    });
+    if !matches {
         return fail(
             None,
             format!("wrapper `{namespace}/{id}/` must match the manifest's namespace and id"),

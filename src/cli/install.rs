@@ -251,27 +251,35 @@ fn report_error(printer: &Printer, format: Format, error: InstallError) -> ExitS
     }
 }
 
+/// The package digest a `flag` was given, if any, or the status to exit with after saying why.
+fn digest_flag(
+    flag: &str,
+    value: Option<&str>,
+    printer: &Printer,
+) -> Result<Option<Sha256Digest>, ExitStatus> {
+    value
+        .map(|value| {
+            Sha256Digest::parse(value).ok_or_else(|| {
+                printer.error(
+                    &format!("{flag} takes a package digest: 64 lowercase hex characters"),
+                    None,
+                );
+                ExitStatus::Error
+            })
+        })
+        .transpose()
+}
+
 pub fn run_install(args: &InstallArgs, printer: &Printer) -> ExitStatus {
-    let expect = match args.expect.as_deref().map(Sha256Digest::parse) {
-        Some(None) => {
-            printer.error(
-                "--expect takes a package digest: 64 lowercase hex characters",
-                None,
-            );
-            return ExitStatus::Error;
-        }
-        Some(Some(digest)) => Some(digest),
-        None => None,
+    // One after the other: a bad --expect is the only error reported.
+    let expect = match digest_flag("--expect", args.expect.as_deref(), printer) {
+        Ok(expect) => expect,
+        Err(status) => return status,
     };
-    let expect_digest = match args.expect_digest.as_deref().map(Sha256Digest::parse) {
-        Some(None) => {
-            printer.error(
-                "--expect-digest takes a package digest: 64 lowercase hex characters",
-                None,
-            );
-            return ExitStatus::Error;
-        }
-        other => other.flatten(),
+    let expect_digest = match digest_flag("--expect-digest", args.expect_digest.as_deref(), printer)
+    {
+        Ok(digest) => digest,
+        Err(status) => return status,
     };
     let exact = crate::install::Exact {
         namespace: args.expect_namespace.clone(),
@@ -503,7 +511,7 @@ pub fn run_activate(args: &ActivateArgs, printer: &Printer) -> ExitStatus {
                     .into_iter()
                     .filter(|installed| installed.id == args.id)
                     // A folder the runtime cannot load is not an installed package.
-                    .any(|installed| installed.described().problem.is_none())
+                    .any(|installed| installed.folder_problem().is_none())
             });
     if !available {
         printer.error(

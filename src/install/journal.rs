@@ -7,6 +7,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::digest::Sha256Digest;
 
+use super::scope::Locations;
+
 pub const PROTOCOL: &str = "opencorvus/expert-squad-package-replacement-intent@1";
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -51,12 +53,7 @@ pub fn is_uuid(text: &str) -> bool {
 /// JNL-2: a journal is acted on only when its paths are exactly the canonical ones for its own
 /// (namespace, id, operation) in this scope, and its file name is its id's. A planted or
 /// foreign journal could otherwise move or delete any directory.
-fn check_canonical(
-    journal: &Journal,
-    path: &Path,
-    scratch: &Path,
-    packages_root: &Path,
-) -> Result<(), String> {
+fn check_canonical(journal: &Journal, path: &Path, locations: &Locations) -> Result<(), String> {
     let valid_id =
         |text: &str| crate::manifest::id_problem(text, crate::manifest::IdKind::Plain).is_none();
     if !valid_id(&journal.namespace) || !valid_id(&journal.id) || !is_uuid(&journal.operation_id) {
@@ -65,57 +62,36 @@ fn check_canonical(
             path.display()
         ));
     }
-    if path != journal_path(scratch, &journal.id) {
+    if path != journal_path(&locations.scratch, &journal.id) {
         return Err(format!(
             "expert squad mutation journal `{}` is not the journal of `{}`",
             path.display(),
             journal.id
         ));
     }
-    let expected = [
-        (
-            "target",
-            &journal.target,
-            packages_root.join(&journal.namespace).join(&journal.id),
-        ),
-        (
-            "staging",
-            &journal.staging,
-            scratch_path(
-                scratch,
-                "staging",
-                &journal.namespace,
-                &journal.id,
-                &journal.operation_id,
-            ),
-        ),
-        (
-            "backup",
-            &journal.backup,
-            scratch_path(
-                scratch,
-                "replace",
-                &journal.namespace,
-                &journal.id,
-                &journal.operation_id,
-            ),
-        ),
-        (
-            "discard",
-            &journal.discard,
-            scratch_path(
-                scratch,
-                "discard",
-                &journal.namespace,
-                &journal.id,
-                &journal.operation_id,
-            ),
-        ),
-    ];
-    for (kind, actual, expected) in expected {
+    let target = locations.target(&journal.namespace, &journal.id);
+    if journal.target != target {
+        return Err(format!(
+            "Expert squad mutation journal target does not equal {}",
+            target.display()
+        ));
+    }
+    // The backup's scratch name is the reference's `replace`.
+    for (field, actual, kind) in [
+        ("staging", &journal.staging, "staging"),
+        ("backup", &journal.backup, "replace"),
+        ("discard", &journal.discard, "discard"),
+    ] {
+        let expected = scratch_path(
+            &locations.scratch,
+            kind,
+            &journal.namespace,
+            &journal.id,
+            &journal.operation_id,
+        );
         if *actual != expected {
             return Err(format!(
-                "Expert squad mutation journal {kind} does not equal {}",
+                "Expert squad mutation journal {field} does not equal {}",
                 expected.display()
             ));
         }
@@ -158,29 +134,23 @@ enum State {
 }
 
 fn state_at(path: &Path) -> Result<State, String> {
-    match path.symlink_metadata() {
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(State::Absent),
+    match crate::fs::real_directory(path) {
+        Ok(crate::fs::RealDirectory::Absent) => Ok(State::Absent),
         Err(error) => Err(format!("cannot inspect `{}`: {error}", path.display())),
-        Ok(metadata) if metadata.file_type().is_symlink() || !metadata.is_dir() => {
+        Ok(crate::fs::RealDirectory::Refused) => {
             Err(format!("`{}` is not a directory", path.display()))
         }
-        Ok(_) => Ok(match super::directory_digest(path) {
+        Ok(crate::fs::RealDirectory::Present(_)) => Ok(match super::directory_digest(path) {
             Ok(digest) => State::Package(digest),
             Err(_) => State::Partial,
         }),
     }
 }
 
-/// How reconciliation ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
-    RolledBack,
-    Committed,
-}
-
-/// Reconciles the journal at `path` of the scope whose scratch directory and packages root are
-/// given (JNL-2, JNL-3). `Err` leaves everything as it was.
-pub fn reconcile(path: &Path, scratch: &Path, packages_root: &Path) -> Result<Outcome, String> {
+/// Reconciles the journal of `id` in the scope at `locations` (JNL-2, JNL-3): the
+/// replacement is rolled back or completed. `Err` leaves everything as it was.
+pub fn reconcile(locations: &Locations, id: &str) -> Result<(), String> {
+    let path = &journal_path(&locations.scratch, id);
     let text = std::fs::read(path)
         .map_err(|error| format!("cannot read `{}`: {error}", path.display()))?;
     let journal: Journal = serde_json::from_slice(&text).map_err(|error| {
@@ -192,7 +162,7 @@ pub fn reconcile(path: &Path, scratch: &Path, packages_root: &Path) -> Result<Ou
     if journal.protocol != PROTOCOL {
         return Err(format!("`{}` is not a replacement journal", path.display()));
     }
-    check_canonical(&journal, path, scratch, packages_root)?;
+    check_canonical(&journal, path, locations)?;
     let (Some(before), Some(after)) = (
         Sha256Digest::parse(&journal.before_package_digest),
         Sha256Digest::parse(&journal.after_package_digest),
@@ -217,14 +187,13 @@ pub fn reconcile(path: &Path, scratch: &Path, packages_root: &Path) -> Result<Ou
             Ok(())
         }
     };
-    let outcome = if target == State::Package(before)
+    if target == State::Package(before)
         && backup == State::Absent
         && disposable(&staging)
         && disposable(&discard)
     {
         remove(&journal.staging)?;
         remove(&journal.discard)?;
-        Outcome::RolledBack
     } else if backup == State::Package(before)
         && (target == State::Absent || target == State::Package(after))
         && disposable(&staging)
@@ -239,7 +208,6 @@ pub fn reconcile(path: &Path, scratch: &Path, packages_root: &Path) -> Result<Ou
             .map_err(|error| format!("cannot restore `{}`: {error}", journal.target.display()))?;
         remove(&journal.staging)?;
         remove(&journal.discard)?;
-        Outcome::RolledBack
     } else if target == State::Package(after)
         && disposable(&staging)
         && matches!(backup, State::Absent | State::Partial)
@@ -247,13 +215,12 @@ pub fn reconcile(path: &Path, scratch: &Path, packages_root: &Path) -> Result<Ou
     {
         remove(&journal.staging)?;
         remove(&journal.backup)?;
-        Outcome::Committed
     } else {
         return Err(
             "Expert squad package replacement journal has an unknown interrupted filesystem state"
                 .to_owned(),
         );
-    };
+    }
     if let Some(parent) = journal.target.parent() {
         crate::fs::sync_directory(parent);
     }
@@ -262,5 +229,5 @@ pub fn reconcile(path: &Path, scratch: &Path, packages_root: &Path) -> Result<Ou
     if let Some(parent) = path.parent() {
         crate::fs::sync_directory(parent);
     }
-    Ok(outcome)
+    Ok(())
 }

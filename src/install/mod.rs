@@ -343,7 +343,7 @@ pub fn install_archive(
     on_wait: &mut dyn FnMut(&Path),
 ) -> Result<Receipt, InstallError> {
     let package = read_package_file(archive, &Limits::REFERENCE).map_err(InstallError::Archive)?;
-    let temporary_root = options.opencorvus_root.join("tmp");
+    let temporary_root = options.locations().temporary;
     std::fs::create_dir_all(&temporary_root).map_err(io(&temporary_root))?;
     remove_stale_extractions(&temporary_root);
     let extracted =
@@ -451,10 +451,10 @@ fn publish(
         &locations.packages_root,
         &target.parent().unwrap_or(&target).to_path_buf(),
     ] {
-        if directory
-            .symlink_metadata()
-            .is_ok_and(|metadata| metadata.file_type().is_symlink() || !metadata.is_dir())
-        {
+        if matches!(
+            crate::fs::real_directory(directory),
+            Ok(crate::fs::RealDirectory::Refused)
+        ) {
             return Err(InstallError::Io(
                 directory.to_path_buf(),
                 std::io::Error::other(
@@ -463,10 +463,10 @@ fn publish(
             ));
         }
     }
-    let before = match target.symlink_metadata() {
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
+    let (before, installed_version) = match crate::fs::real_directory(&target) {
+        Ok(crate::fs::RealDirectory::Absent) => (None, None),
         Err(error) => return Err(InstallError::Io(target.clone(), error)),
-        Ok(metadata) if metadata.file_type().is_symlink() || !metadata.is_dir() => {
+        Ok(crate::fs::RealDirectory::Refused) => {
             return Err(InstallError::Io(
                 target.clone(),
                 std::io::Error::other(
@@ -474,25 +474,24 @@ fn publish(
                 ),
             ));
         }
-        Ok(_) => {
+        Ok(crate::fs::RealDirectory::Present(_)) => {
             let invalid = |problem: String| InstallError::InvalidExisting {
                 target: target.clone(),
                 problem,
             };
-            if let Some(problem) = folder_problem(&target, &identity.namespace, &identity.id) {
+            // check_unique's strict listing already refuses such a target; this stays for
+            // what that walk cannot see (a packages root it could not list), and the same
+            // read gives the installed version.
+            let manifest = read_manifest(&target, &identity.namespace, &identity.id);
+            if let Some(problem) = manifest.problem {
                 return Err(invalid(problem));
             }
-            Some(directory_digest(&target).map_err(invalid)?)
+            (
+                Some(directory_digest(&target).map_err(invalid)?),
+                manifest.version,
+            )
         }
     };
-    let installed_version = before.and_then(|_| {
-        std::fs::read(target.join(crate::manifest::MANIFEST_FILE))
-            .ok()
-            .and_then(|bytes| {
-                crate::version::locate_in_manifest(&String::from_utf8_lossy(&bytes)).ok()
-            })
-            .map(|(_, version)| version)
-    });
     // CAS-1 … CAS-5, in the reference's order.
     let conflict = |actual| InstallError::Conflict {
         id: identity.id.clone(),
@@ -648,7 +647,7 @@ fn commit(
             .map_err(InstallError::Lock)
             .and_then(|()| std::fs::rename(target, backup).map_err(io(target)));
         if let Err(error) = moved {
-            let _ = journal::reconcile(&journal_path, &locations.scratch, &locations.packages_root);
+            let _ = journal::reconcile(locations, &identity.id);
             return Err(error);
         }
         crate::fs::sync_directory(&locations.scratch);
@@ -664,8 +663,7 @@ fn commit(
         .and_then(|()| crate::fs::rename_no_replace(staging, target).map_err(io(target)));
     if let Err(error) = published {
         if before.is_some() {
-            journal::reconcile(&journal_path, &locations.scratch, &locations.packages_root)
-                .map_err(InstallError::Recovery)?;
+            journal::reconcile(locations, &identity.id).map_err(InstallError::Recovery)?;
         }
         return Err(error);
     }
@@ -676,8 +674,7 @@ fn commit(
     let installed = directory_tree(target, true).map_err(InstallError::Recovery)?;
     if installed.package_digest != after {
         if before.is_some() {
-            journal::reconcile(&journal_path, &locations.scratch, &locations.packages_root)
-                .map_err(InstallError::Recovery)?;
+            journal::reconcile(locations, &identity.id).map_err(InstallError::Recovery)?;
         }
         return Err(InstallError::Recovery(
             "the installed package does not have the staged digest".to_owned(),
@@ -699,8 +696,7 @@ fn commit(
 fn recover(locations: &Locations, id: &str) -> Result<(), InstallError> {
     let journal_path = journal::journal_path(&locations.scratch, id);
     if journal_path.exists() {
-        journal::reconcile(&journal_path, &locations.scratch, &locations.packages_root)
-            .map_err(InstallError::Recovery)?;
+        journal::reconcile(locations, id).map_err(InstallError::Recovery)?;
     }
     let Ok(entries) = std::fs::read_dir(&locations.scratch) else {
         return Ok(());
@@ -831,14 +827,15 @@ fn check_projects(options: &Options, identity: &Identity) -> Result<Vec<String>,
             continue;
         }
         let locations = Locations::new(&Scope::Project(project.clone()), &options.opencorvus_root);
-        let problems = malformed_entries(&locations);
-        if !problems.is_empty() {
+        let scan = scan(&locations, true);
+        if !scan.problems.is_empty() {
             return Err(InstallError::MalformedScope {
                 root: locations.packages_root,
-                problems,
+                problems: scan.problems,
             });
         }
-        if let Some(installed) = identities(&locations)
+        if let Some(installed) = scan
+            .installed
             .into_iter()
             .find(|installed| installed.id == identity.id)
         {
@@ -858,8 +855,8 @@ fn overrides_of(options: &Options, project: &Path) -> Vec<String> {
     identities(&Locations::new(&Scope::Project(project.to_path_buf()), &options.opencorvus_root))
         .into_iter()
         .filter_map(|local| {
-            let g = global.iter().find(|g| g.id == local.id)?.clone().described();
-            let local = local.described();
+            let g = global.iter().find(|g| g.id == local.id)?.clone().inspected();
+            let local = local.inspected();
             Some(format!(
                 "project_overrides_global: `{}` in this project ({}/{} {}) overrides the global {}/{} {}",
                 local.id,
@@ -884,15 +881,22 @@ fn check_scratch(locations: &Locations) -> Result<(), InstallError> {
             std::io::Error::other(message.to_owned()),
         ))
     };
-    let metadata = locations
-        .scratch
-        .symlink_metadata()
-        .map_err(io(&locations.scratch))?;
-    if metadata.file_type().is_symlink() || !metadata.is_dir() {
-        return refuse(
-            "the scratch directory is a link or not a directory; refusing to stage through it",
-        );
-    }
+    let metadata = match crate::fs::real_directory(&locations.scratch) {
+        Ok(crate::fs::RealDirectory::Present(metadata)) => metadata,
+        Ok(crate::fs::RealDirectory::Refused) => {
+            return refuse(
+                "the scratch directory is a link or not a directory; refusing to stage through it",
+            );
+        }
+        // It was created just before; gone again means someone else removed it.
+        Ok(crate::fs::RealDirectory::Absent) => {
+            return Err(InstallError::Io(
+                locations.scratch.clone(),
+                std::io::ErrorKind::NotFound.into(),
+            ));
+        }
+        Err(error) => return Err(InstallError::Io(locations.scratch.clone(), error)),
+    };
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
@@ -908,57 +912,10 @@ fn check_scratch(locations: &Locations) -> Result<(), InstallError> {
     Ok(())
 }
 
-/// UNQ-1's strict listing (LOC-3): every child of the packages root is a namespace directory
-/// and every grandchild a package whose manifest names its folders. The reference cannot list
-/// a scope that breaks this, so squad does not install into it.
-fn malformed_entries(locations: &Locations) -> Vec<String> {
-    let mut problems = Vec::new();
-    let Ok(namespaces) = std::fs::read_dir(&locations.packages_root) else {
-        return problems;
-    };
-    let valid =
-        |name: &str| crate::manifest::id_problem(name, crate::manifest::IdKind::Package).is_none();
-    for namespace in namespaces.flatten() {
-        let name = namespace.file_name().to_string_lossy().into_owned();
-        let is_dir = namespace.file_type().is_ok_and(|kind| kind.is_dir());
-        if !is_dir {
-            problems.push(format!("`{name}` is not a namespace directory"));
-            continue;
-        }
-        if !valid(&name) {
-            problems.push(format!("`{name}` is not a valid namespace"));
-        }
-        if namespace
-            .path()
-            .join(crate::manifest::MANIFEST_FILE)
-            .exists()
-        {
-            problems.push(format!(
-                "`{name}` holds expert-squad.jsonc: direct package roots are not supported; expected <namespace>/<id>"
-            ));
-        }
-        let Ok(ids) = std::fs::read_dir(namespace.path()) else {
-            problems.push(format!("`{name}` cannot be read"));
-            continue;
-        };
-        for id in ids.flatten() {
-            let id_name = id.file_name().to_string_lossy().into_owned();
-            if id_name == crate::manifest::MANIFEST_FILE {
-                continue;
-            }
-            if !id.file_type().is_ok_and(|kind| kind.is_dir()) {
-                problems.push(format!("`{name}/{id_name}` is not a package directory"));
-            } else if let Some(problem) = folder_problem(&id.path(), &name, &id_name) {
-                problems.push(format!("`{name}/{id_name}`: {problem}"));
-            }
-        }
-    }
-    problems
-}
-
 /// UNQ-1: one id per scope, whatever the namespace.
 fn check_unique(locations: &Locations, identity: &Identity) -> Result<(), InstallError> {
-    for installed in identities(locations) {
+    let scan = scan(locations, true);
+    for installed in scan.installed {
         let same_but_case = installed.id.eq_ignore_ascii_case(&identity.id)
             && installed
                 .namespace
@@ -978,11 +935,10 @@ fn check_unique(locations: &Locations, identity: &Identity) -> Result<(), Instal
             });
         }
     }
-    let problems = malformed_entries(locations);
-    if !problems.is_empty() {
+    if !scan.problems.is_empty() {
         return Err(InstallError::MalformedScope {
             root: locations.packages_root.clone(),
-            problems,
+            problems: scan.problems,
         });
     }
     Ok(())
@@ -1005,79 +961,151 @@ pub struct Installed {
 /// Every `<namespace>/<id>` directory of a scope, sorted, from the folder names alone (cheap:
 /// nothing is read or hashed; see [`Installed::described`]).
 pub fn identities(locations: &Locations) -> Vec<Installed> {
-    let mut found = Vec::new();
+    scan(locations, false).installed
+}
+
+/// One walk of a scope's packages root.
+#[derive(Default)]
+struct Scan {
+    /// Every `<namespace>/<id>` directory, sorted; fields past the folder names are not filled.
+    installed: Vec<Installed>,
+    /// When strict, why the runtime cannot list the scope, in walk order.
+    problems: Vec<String>,
+}
+
+/// The package directories of a scope and, when `strict`, UNQ-1's strict listing (LOC-3):
+/// every child of the packages root is a namespace directory and every grandchild a package
+/// whose manifest names its folders. The reference cannot list a scope that breaks this, so
+/// squad does not install into it. One walk serves both, so every manifest is read only once.
+fn scan(locations: &Locations, strict: bool) -> Scan {
+    let mut scan = Scan::default();
     let Ok(namespaces) = std::fs::read_dir(&locations.packages_root) else {
-        return found;
+        return scan;
     };
+    let valid =
+        |name: &str| crate::manifest::id_problem(name, crate::manifest::IdKind::Package).is_none();
     for namespace in namespaces.flatten() {
+        let name = namespace.file_name().to_string_lossy().into_owned();
         // Links are never followed: a linked namespace or package is not part of the scope.
         if !namespace.file_type().is_ok_and(|kind| kind.is_dir()) {
+            if strict {
+                scan.problems
+                    .push(format!("`{name}` is not a namespace directory"));
+            }
             continue;
         }
+        if strict {
+            if !valid(&name) {
+                scan.problems
+                    .push(format!("`{name}` is not a valid namespace"));
+            }
+            if namespace
+                .path()
+                .join(crate::manifest::MANIFEST_FILE)
+                .exists()
+            {
+                scan.problems.push(format!(
+                    "`{name}` holds expert-squad.jsonc: direct package roots are not supported; expected <namespace>/<id>"
+                ));
+            }
+        }
         let Ok(ids) = std::fs::read_dir(namespace.path()) else {
+            if strict {
+                scan.problems.push(format!("`{name}` cannot be read"));
+            }
             continue;
         };
         for id in ids.flatten() {
-            let root = id.path();
-            if id.file_type().is_ok_and(|kind| kind.is_dir()) {
-                found.push(Installed {
-                    namespace: namespace.file_name().to_string_lossy().into_owned(),
-                    id: id.file_name().to_string_lossy().into_owned(),
+            let id_name = id.file_name().to_string_lossy().into_owned();
+            let is_dir = id.file_type().is_ok_and(|kind| kind.is_dir());
+            // A stray manifest beside the packages is reported once, for its namespace.
+            if strict && id_name != crate::manifest::MANIFEST_FILE {
+                if !is_dir {
+                    scan.problems
+                        .push(format!("`{name}/{id_name}` is not a package directory"));
+                } else if let Some(problem) = folder_problem(&id.path(), &name, &id_name) {
+                    scan.problems.push(format!("`{name}/{id_name}`: {problem}"));
+                }
+            }
+            if is_dir {
+                scan.installed.push(Installed {
+                    namespace: name.clone(),
+                    id: id_name,
                     version: None,
                     package_digest: None,
-                    root,
+                    root: id.path(),
                     problem: None,
                 });
             }
         }
     }
-    found.sort_by(|a, b| (&a.namespace, &a.id).cmp(&(&b.namespace, &b.id)));
-    found
+    scan.installed
+        .sort_by(|a, b| (&a.namespace, &a.id).cmp(&(&b.namespace, &b.id)));
+    scan
 }
 
 impl Installed {
     /// With the manifest's version and the package digest filled in.
-    pub fn described(mut self) -> Installed {
-        let manifest = std::fs::read(self.root.join(crate::manifest::MANIFEST_FILE)).ok();
-        self.version = manifest.and_then(|bytes| {
-            crate::version::locate_in_manifest(&String::from_utf8_lossy(&bytes))
-                .ok()
-                .map(|(_, version)| version)
-        });
-        self.package_digest = directory_digest(&self.root).ok().map(|digest| digest.hex());
-        self.problem = self.folder_problem();
+    pub fn described(self) -> Installed {
+        let mut described = self.inspected();
+        described.package_digest = directory_digest(&described.root)
+            .ok()
+            .map(|digest| digest.hex());
+        described
+    }
+
+    /// With the manifest's version and folder problem filled in; nothing is hashed.
+    pub fn inspected(mut self) -> Installed {
+        let manifest = read_manifest(&self.root, &self.namespace, &self.id);
+        self.version = manifest.version;
+        self.problem = manifest.problem;
         self
     }
 
-    fn folder_problem(&self) -> Option<String> {
+    /// Why the runtime will not load this package (MAN-R4), if it will not.
+    pub fn folder_problem(&self) -> Option<String> {
         folder_problem(&self.root, &self.namespace, &self.id)
     }
 }
 
-/// MAN-R4: `<namespace>/<id>` folder names equal the manifest's namespace and id; `Some` says
-/// why the runtime will not load the package at `root`.
-fn folder_problem(root: &Path, folder_namespace: &str, folder_id: &str) -> Option<String> {
-    let text = std::fs::read_to_string(root.join(crate::manifest::MANIFEST_FILE));
-    let Ok(text) = text else {
-        return Some("no readable expert-squad.jsonc".to_owned());
+/// An installed manifest, read and parsed once.
+struct InstalledManifest {
+    version: Option<String>,
+    /// MAN-R4: `<namespace>/<id>` folder names equal the manifest's namespace and id; `Some`
+    /// says why the runtime will not load the package.
+    problem: Option<String>,
+}
+
+fn read_manifest(root: &Path, folder_namespace: &str, folder_id: &str) -> InstalledManifest {
+    let Ok(bytes) = std::fs::read(root.join(crate::manifest::MANIFEST_FILE)) else {
+        return InstalledManifest {
+            version: None,
+            problem: Some("no readable expert-squad.jsonc".to_owned()),
+        };
     };
-    let value = crate::jsonc::parse(&text)
-        .ok()
-        .map(|root| crate::jsonc::to_value(&root));
-    let field = |key: &str| {
-        value
-            .as_ref()
-            .and_then(|value| value.get(key))
-            .and_then(serde_json::Value::as_str)
-            .map(str::to_owned)
-    };
-    match (field("namespace"), field("id")) {
-        (Some(namespace), Some(id)) if namespace == folder_namespace && id == folder_id => None,
-        (Some(namespace), Some(id)) => Some(format!(
+    // The version is shown whatever the encoding, as before; the runtime reads manifests
+    // strictly, so one that is not UTF-8 cannot be loaded.
+    let (text, replaced) = crate::source::decode_lossy(&bytes);
+    let declared = crate::manifest::declared(&text).unwrap_or_default();
+    let problem = match (replaced, declared.namespace, declared.id) {
+        (true, _, _) => Some("no readable expert-squad.jsonc".to_owned()),
+        (false, Some(namespace), Some(id)) if namespace == folder_namespace && id == folder_id => {
+            None
+        }
+        (false, Some(namespace), Some(id)) => Some(format!(
             "folder `{folder_namespace}/{folder_id}` is not the manifest's `{namespace}/{id}` (MAN-R4); the runtime will not load it"
         )),
-        _ => Some("the manifest has no valid namespace and id".to_owned()),
+        (false, _, _) => Some("the manifest has no valid namespace and id".to_owned()),
+    };
+    InstalledManifest {
+        version: declared.version,
+        problem,
     }
+}
+
+/// MAN-R4 for the package at `root`, see [`InstalledManifest::problem`].
+fn folder_problem(root: &Path, folder_namespace: &str, folder_id: &str) -> Option<String> {
+    read_manifest(root, folder_namespace, folder_id).problem
 }
 
 /// Every package of a scope with its version and digest, sorted.
@@ -1147,6 +1175,43 @@ pub fn uninstall(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_installed_manifest_is_read_once_for_its_version_and_folder_problem() {
+        let dir = tempfile::tempdir().unwrap();
+        let manifest = dir.path().join(crate::manifest::MANIFEST_FILE);
+        let read = || read_manifest(dir.path(), "acme", "pkg");
+        assert_eq!(
+            read().problem.as_deref(),
+            Some("no readable expert-squad.jsonc")
+        );
+        std::fs::write(
+            &manifest,
+            r#"{"namespace": "acme", "id": "pkg", "version": "1.0.0"}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            (read().version.as_deref(), read().problem),
+            (Some("1.0.0"), None)
+        );
+        std::fs::write(&manifest, r#"{"namespace": "acme", "id": "other"}"#).unwrap();
+        assert!(read().problem.unwrap().contains("`acme/other` (MAN-R4)"));
+        std::fs::write(&manifest, r#"{"namespace": "acme"}"#).unwrap();
+        assert_eq!(
+            read().problem.as_deref(),
+            Some("the manifest has no valid namespace and id")
+        );
+        // Not UTF-8: the version still shows, but the runtime cannot read it.
+        let mut bytes =
+            br#"{"namespace": "acme", "id": "pkg", "version": "2.0.0", "x": ""#.to_vec();
+        bytes.extend_from_slice(b"\xff\"}");
+        std::fs::write(&manifest, bytes).unwrap();
+        assert_eq!(read().version.as_deref(), Some("2.0.0"));
+        assert_eq!(
+            read().problem.as_deref(),
+            Some("no readable expert-squad.jsonc")
+        );
+    }
 
     #[test]
     fn scratch_names_are_the_reference_s_and_their_owners_are_every_split() {

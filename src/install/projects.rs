@@ -20,15 +20,8 @@ pub fn register(opencorvus_root: &Path, project: &Path) -> std::io::Result<bool>
     if file.exists() {
         return Ok(false);
     }
-    let temporary = directory.join(format!(
-        ".{}.tmp-{}",
-        Sha256Digest::of(text.as_bytes()).hex(),
-        std::process::id()
-    ));
-    let _ = std::fs::remove_file(&temporary);
-    crate::fs::write_new_synced(&temporary, text.as_bytes())?;
-    std::fs::rename(&temporary, &file)?;
-    crate::fs::sync_directory(&directory);
+    // Its temporary name starts with `.`, which `registered` skips.
+    crate::fs::replace_file(&file, text.as_bytes())?;
     Ok(true)
 }
 

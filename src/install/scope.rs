@@ -15,8 +15,6 @@ pub enum Scope {
 /// The directories of one scope, resolved against an OpenCorvus root `<R>`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Locations {
-    /// `<project>/.opencorvus` or `<R>/config`.
-    pub config_root: PathBuf,
     /// `<config root>/expert-squads`: only `<namespace>/<id>/` directories live here.
     pub packages_root: PathBuf,
     /// `<config root>/expert-squad-staging`: staging, backups, discards and journals.
@@ -37,7 +35,6 @@ impl Locations {
         Locations {
             packages_root: config_root.join("expert-squads"),
             scratch: config_root.join("expert-squad-staging"),
-            config_root,
             locks: opencorvus_root
                 .join("config")
                 .join("expert-squad-install-locks"),

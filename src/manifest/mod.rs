@@ -181,6 +181,38 @@ pub fn check_key(
     check_id(checker, &item, kind)
 }
 
+/// What a manifest says its package is, without any schema check: what discovery, install and
+/// archive import compare with folder names and installed versions.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Declared {
+    pub namespace: Option<String>,
+    pub id: Option<String>,
+    pub version: Option<String>,
+}
+
+/// The namespace, id and version a manifest declares; `None` when the text is not JSONC or not
+/// an object. Of duplicate keys the last wins, as in the reference, and a field whose last
+/// member is not a string is `None` even if an earlier one is.
+pub fn declared(text: &str) -> Option<Declared> {
+    let root = jsonc::parse(text).ok()?;
+    let Kind::Object(members) = &root.kind else {
+        return None;
+    };
+    let field = |key: &str| {
+        members
+            .iter()
+            .rev()
+            .find(|member| member.key == key)
+            .and_then(|member| member.value.as_str())
+            .map(str::to_owned)
+    };
+    Some(Declared {
+        namespace: field("namespace"),
+        id: field("id"),
+        version: field("version"),
+    })
+}
+
 /// Parses and checks the manifest text. Returns `None` when the text is not JSONC or not an
 /// object; otherwise the valid parts.
 pub fn check(text: &str, diagnostics: &mut Diagnostics) -> Option<Manifest> {

@@ -196,3 +196,23 @@ fn five_thousand_agents_and_nodes() {
         .replace(r#""virtual_workflows": {}"#, &format!("\"virtual_workflows\": {{\"w\": {{\"label\": \"l\", \"description\": \"d\", \"nodes\": {{{}}}}}}}", nodes.join(",")));
     assert!(codes(&text).is_empty());
 }
+
+#[test]
+fn declared_reads_the_last_of_duplicate_keys_and_only_strings() {
+    let declared = super::declared(EX1).unwrap();
+    assert_eq!(declared.namespace.as_deref(), Some("acme"));
+    assert_eq!(declared.id.as_deref(), Some("minimal-squad"));
+    assert!(declared.version.is_some());
+    let text = r#"{ "id": "a", "namespace": "n", "id": "b", "version": "1", "version": 2 }"#;
+    assert_eq!(
+        super::declared(text),
+        Some(super::Declared {
+            namespace: Some("n".to_owned()),
+            id: Some("b".to_owned()),
+            version: None,
+        })
+    );
+    assert_eq!(super::declared("{}"), Some(super::Declared::default()));
+    assert_eq!(super::declared("[1]"), None);
+    assert_eq!(super::declared("{ nope"), None);
+}

@@ -296,6 +296,41 @@ fn an_existing_empty_directory_or_file_at_the_target_is_never_replaced() {
     assert_eq!(fs::read_to_string(&target).unwrap(), "a file");
 }
 
+/// INS-6 with MAN-R4: a package at the target whose manifest names another package is refused
+/// by the strict listing of the scope before any digest is compared, with or without
+/// `--expect`, and stays as it was.
+#[test]
+fn a_target_whose_manifest_names_another_package_is_refused_and_kept() {
+    let sandbox = Sandbox::new();
+    let package = sandbox.package("valid/minimal", "pkg", "");
+    let target = sandbox.target("acme", "minimal-squad");
+    copy_tree(&package, &target);
+    let manifest = target.join("expert-squad.jsonc");
+    let renamed = fs::read_to_string(&manifest)
+        .unwrap()
+        .replace("\"id\": \"minimal-squad\"", "\"id\": \"other-squad\"");
+    fs::write(&manifest, &renamed).unwrap();
+    let installed = sandbox.digest(&target);
+    for expect in [None, Some(installed.as_str())] {
+        let mut args = vec!["install", package.to_str().unwrap(), "--scope", "project"];
+        args.extend(
+            expect
+                .map(|digest| ["--expect", digest])
+                .into_iter()
+                .flatten(),
+        );
+        let output = sandbox.run(&args);
+        assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+        let stderr = text(&output.stderr);
+        assert!(
+            stderr.contains("holds entries the runtime cannot list"),
+            "{stderr}"
+        );
+        assert!(stderr.contains("acme/other-squad"), "{stderr}");
+        assert_eq!(fs::read_to_string(&manifest).unwrap(), renamed);
+    }
+}
+
 #[test]
 fn an_id_is_unique_across_namespaces_in_a_scope() {
     let sandbox = Sandbox::new();
