@@ -342,6 +342,8 @@ pub fn install_archive(
     options: &Options,
     on_wait: &mut dyn FnMut(&Path),
 ) -> Result<Receipt, InstallError> {
+    // An archive that cannot be opened is an I/O failure (exit 2), not a refused archive.
+    std::fs::File::open(archive).map_err(io(archive))?;
     let package = read_package_file(archive, &Limits::REFERENCE).map_err(InstallError::Archive)?;
     let temporary_root = options.locations().temporary;
     std::fs::create_dir_all(&temporary_root).map_err(io(&temporary_root))?;

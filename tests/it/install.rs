@@ -1413,3 +1413,27 @@ fn killed_fresh_installs_leave_nothing_partial() {
         }
     }
 }
+
+/// Bad input (issue #4): a missing source folder or archive is an I/O error naming the path,
+/// and the scope is left as it was.
+#[test]
+fn a_missing_source_is_an_error_naming_it() {
+    let sandbox = Sandbox::new();
+    let before = listing(&sandbox.root);
+    for source in ["no-such-package", "no-such-package.zip"] {
+        let path = sandbox.root.join(source);
+        let output = sandbox.run(&["install", path.to_str().unwrap(), "--scope", "project"]);
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{source}: {}",
+            text(&output.stderr)
+        );
+        assert!(
+            text(&output.stderr).contains(source),
+            "{}",
+            text(&output.stderr)
+        );
+    }
+    assert_eq!(listing(&sandbox.root), before);
+}
