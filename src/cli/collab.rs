@@ -1,9 +1,8 @@
 //! `squad collab validate`: check a collaboration definition against the squads it composes.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 
-use super::report::{Checked, Failure, Outcome, emit};
+use super::report::{Inspected, report};
 use super::{ExitStatus, Format};
 use crate::diag::{Code, Diagnostic, Severity};
 use crate::interop::Kind;
@@ -122,24 +121,14 @@ fn finish(
     printer: &Printer,
     format: Format,
     shown: &str,
-    mut diagnostics: Vec<Diagnostic>,
+    diagnostics: Vec<Diagnostic>,
     source: crate::source::SourceFile,
 ) -> ExitStatus {
-    diagnostics.sort_by_key(|d| d.span.as_ref().map(|span| (span.start, span.end)));
-    let sources = HashMap::from([(document::FILE.to_owned(), source)]);
-    let invalid = diagnostics.iter().any(|d| d.severity() == Severity::Error);
-    let outcome = Outcome {
-        shown: shown.to_owned(),
-        result: Ok::<_, Failure>(Checked {
-            kind: Kind::Collab,
-            diagnostics: &diagnostics,
-            sources: &sources,
-        }),
-    };
-    emit(printer, format, &[outcome]);
-    if invalid {
-        ExitStatus::Failure
-    } else {
-        ExitStatus::Success
-    }
+    let inspected = Inspected::document(Kind::Collab, diagnostics, source);
+    report(
+        printer,
+        format,
+        false,
+        vec![(shown.to_owned(), Ok(inspected))],
+    )
 }

@@ -4,12 +4,12 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::report::{Checked, Outcome, emit, print_diagnostics};
+use super::report::{Inspected, failing, print_diagnostics, report};
 use super::{DataFormat, ExitStatus, Format};
 use serde::Serialize;
 
+use crate::diag::Diagnostic;
 use crate::diag::json::{JsonDiagnostic, SCHEMA_VERSION, Summary};
-use crate::diag::{Diagnostic, Severity};
 use crate::interop::Kind;
 use crate::interop::document::{self, Document};
 use crate::interop::router::conformance::{self, Case};
@@ -248,31 +248,18 @@ pub(super) fn read(path: &Path) -> Result<Read, String> {
     }
 }
 
-/// The findings about one file, ready to report.
-struct Findings {
-    shown: String,
-    diagnostics: Vec<Diagnostic>,
-    sources: HashMap<String, SourceFile>,
+/// The findings about one file, under the path shown for it.
+type Findings = (String, Inspected);
+
+fn findings(kind: Kind, path: &Path, diagnostics: Vec<Diagnostic>, source: SourceFile) -> Findings {
+    (
+        path.display().to_string(),
+        Inspected::document(kind, diagnostics, source),
+    )
 }
 
-impl Findings {
-    fn of(shown: &Path, diagnostics: Vec<Diagnostic>, source: Option<SourceFile>) -> Findings {
-        let mut diagnostics = diagnostics;
-        diagnostics.sort_by_key(|d| d.span.as_ref().map(|span| (span.start, span.end)));
-        Findings {
-            shown: shown.display().to_string(),
-            diagnostics,
-            sources: source
-                .map(|source| HashMap::from([(document::FILE.to_owned(), source)]))
-                .unwrap_or_default(),
-        }
-    }
-
-    fn has_errors(&self) -> bool {
-        self.diagnostics
-            .iter()
-            .any(|d| d.severity() == Severity::Error)
-    }
+fn has_errors((_, inspected): &Findings) -> bool {
+    failing(&inspected.diagnostics, false)
 }
 
 fn run_contract(args: &ContractArgs, printer: &Printer) -> ExitStatus {
@@ -283,16 +270,22 @@ fn run_contract(args: &ContractArgs, printer: &Printer) -> ExitStatus {
             return ExitStatus::Error;
         }
         Ok(Read::Broken(diagnostic, source)) => {
-            all.push(Findings::of(
+            all.push(findings(
+                Kind::RouterContract,
                 &args.contract,
                 vec![*diagnostic],
-                Some(source),
+                source,
             ));
         }
         Ok(Read::Parsed(doc)) => {
             let mut diagnostics = Vec::new();
             contract::lint(&doc, args.profile, &mut diagnostics);
-            all.push(Findings::of(&args.contract, diagnostics, Some(doc.source)));
+            all.push(findings(
+                Kind::RouterContract,
+                &args.contract,
+                diagnostics,
+                doc.source,
+            ));
         }
     }
     let implementations = if args.implementation.is_empty() {
@@ -301,27 +294,23 @@ fn run_contract(args: &ContractArgs, printer: &Printer) -> ExitStatus {
         args.implementation.clone()
     };
     for path in &implementations {
-        let source = std::fs::read_to_string(path).ok().map(SourceFile::new);
-        all.push(Findings::of(path, implementation::check(path), source));
+        let mut inspected = Inspected {
+            kind: Kind::RouterContract,
+            diagnostics: implementation::check(path),
+            sources: HashMap::new(),
+        };
+        if let Ok(text) = std::fs::read_to_string(path) {
+            inspected
+                .sources
+                .insert(document::FILE.to_owned(), SourceFile::new(text));
+        }
+        all.push((path.display().to_string(), inspected));
     }
-    let status = if all.iter().any(Findings::has_errors) {
-        ExitStatus::Failure
-    } else {
-        ExitStatus::Success
-    };
-    let outcomes: Vec<Outcome> = all
-        .iter()
-        .map(|findings| Outcome {
-            shown: findings.shown.clone(),
-            result: Ok(Checked {
-                kind: Kind::RouterContract,
-                diagnostics: &findings.diagnostics,
-                sources: &findings.sources,
-            }),
-        })
+    let results = all
+        .into_iter()
+        .map(|(shown, inspected)| (shown, Ok(inspected)))
         .collect();
-    emit(printer, args.format, &outcomes);
-    status
+    report(printer, args.format, false, results)
 }
 
 fn run_check(args: &CheckArgs, printer: &Printer) -> ExitStatus {
@@ -331,16 +320,21 @@ fn run_check(args: &CheckArgs, printer: &Printer) -> ExitStatus {
         Some(path) => match read(path) {
             Err(message) => return fail(printer, &message),
             Ok(Read::Broken(diagnostic, source)) => {
-                reported.push(Findings::of(path, vec![*diagnostic], Some(source)));
+                reported.push(findings(
+                    Kind::RouterContract,
+                    path,
+                    vec![*diagnostic],
+                    source,
+                ));
                 return finish(printer, args.format, &reported, &args.output);
             }
             Ok(Read::Parsed(doc)) => {
                 let mut diagnostics = Vec::new();
                 contract::lint(&doc, Profile::Generic, &mut diagnostics);
                 let model = Contract::from_value(&doc.value);
-                let findings = Findings::of(path, diagnostics, Some(doc.source));
-                let broken = findings.has_errors();
-                reported.push(findings);
+                let linted = findings(Kind::RouterContract, path, diagnostics, doc.source);
+                let broken = has_errors(&linted);
+                reported.push(linted);
                 if broken {
                     let why = format!(
                         "contract `{}` has errors, so the run was not checked",
@@ -357,7 +351,7 @@ fn run_check(args: &CheckArgs, printer: &Printer) -> ExitStatus {
         match read(path) {
             Err(message) => return fail(printer, &message),
             Ok(Read::Broken(diagnostic, source)) => {
-                reported.push(Findings::of(path, vec![*diagnostic], Some(source)));
+                reported.push(findings(Kind::RouterInput, path, vec![*diagnostic], source));
             }
             Ok(Read::Parsed(doc)) => documents.push(doc),
         }
@@ -367,13 +361,13 @@ fn run_check(args: &CheckArgs, printer: &Printer) -> ExitStatus {
         Some(path) => match read(path) {
             Err(message) => return fail(printer, &message),
             Ok(Read::Broken(diagnostic, source)) => {
-                reported.push(Findings::of(path, vec![*diagnostic], Some(source)));
+                reported.push(findings(Kind::Unknown, path, vec![*diagnostic], source));
                 None
             }
             Ok(Read::Parsed(doc)) => Some(doc.value),
         },
     };
-    if reported.iter().any(Findings::has_errors) || documents.len() != 2 {
+    if reported.iter().any(has_errors) || documents.len() != 2 {
         return finish(printer, args.format, &reported, &args.output);
     }
     let output = documents.pop().expect("two documents");
@@ -389,7 +383,12 @@ fn run_check(args: &CheckArgs, printer: &Printer) -> ExitStatus {
         },
         &mut diagnostics,
     );
-    reported.push(Findings::of(&args.output, diagnostics, Some(output.source)));
+    reported.push(findings(
+        Kind::RouterInput,
+        &args.output,
+        diagnostics,
+        output.source,
+    ));
     finish(printer, args.format, &reported, &args.output)
 }
 
@@ -431,8 +430,8 @@ fn finish_with(
     unchecked: Option<&str>,
 ) -> ExitStatus {
     let mut summary = Summary::default();
-    for findings in reported {
-        summary.merge(Summary::of(&findings.diagnostics));
+    for (_, inspected) in reported {
+        summary.merge(Summary::of(&inspected.diagnostics));
     }
     let errors = summary.errors;
     if format == DataFormat::Json {
@@ -441,12 +440,12 @@ fn finish_with(
             conforms: errors == 0,
             documents: reported
                 .iter()
-                .map(|findings| JsonDocument {
-                    path: &findings.shown,
-                    diagnostics: findings
+                .map(|(shown, inspected)| JsonDocument {
+                    path: shown,
+                    diagnostics: inspected
                         .diagnostics
                         .iter()
-                        .map(|d| JsonDiagnostic::new(d, findings.sources.get(&d.file)))
+                        .map(|d| JsonDiagnostic::new(d, inspected.sources.get(&d.file)))
                         .collect(),
                 })
                 .collect(),
@@ -454,13 +453,8 @@ fn finish_with(
         };
         printer.data(&(serde_json::to_string_pretty(&run).unwrap_or_default() + "\n"));
     } else {
-        for findings in reported {
-            print_diagnostics(
-                printer,
-                &findings.shown,
-                &findings.diagnostics,
-                &findings.sources,
-            );
+        for (shown, inspected) in reported {
+            print_diagnostics(printer, shown, &inspected.diagnostics, &inspected.sources);
         }
         if let Some(why) = unchecked {
             printer.error(why, Some("`squad router contract FILE` lints it alone"));

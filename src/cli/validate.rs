@@ -1,18 +1,16 @@
 //! `squad validate`: check package folders, and documents of the neighbouring formats, against
 //! every rule and report all problems at once.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::report::{Checked, Failure, Outcome, emit};
+use super::report::{Failure, Inspected, report};
 use super::{ExitStatus, Format};
-use crate::diag::{Diagnostic, Severity};
-use crate::interop::document::{self, Document};
+use crate::diag::Diagnostic;
+use crate::interop::document::Document;
 use crate::interop::{self, Kind, Level, Options, SchemaVariant};
 use crate::manifest::MANIFEST_FILE;
 use crate::output::Printer;
 use crate::package;
-use crate::source::SourceFile;
 
 /// Check expert-squad packages, and plays, router contracts, Open Floor documents, handoffs and
 /// collaborations, reporting every problem with file:line:col.
@@ -65,13 +63,6 @@ pub struct ValidateArgs {
     pub format: Format,
 }
 
-/// One input, checked.
-struct Inspected {
-    kind: Kind,
-    diagnostics: Vec<Diagnostic>,
-    sources: HashMap<String, SourceFile>,
-}
-
 pub fn run(args: &ValidateArgs, printer: &Printer) -> ExitStatus {
     let paths = if args.paths.is_empty() {
         vec![PathBuf::from(".")]
@@ -82,7 +73,7 @@ pub fn run(args: &ValidateArgs, printer: &Printer) -> ExitStatus {
         level: args.level,
         schema_variant: args.schema_variant,
     };
-    let results: Vec<(String, Result<Inspected, Failure>)> = paths
+    let results = paths
         .iter()
         .map(|path| {
             (
@@ -91,38 +82,7 @@ pub fn run(args: &ValidateArgs, printer: &Printer) -> ExitStatus {
             )
         })
         .collect();
-    let mut status = ExitStatus::Success;
-    let outcomes: Vec<Outcome> = results
-        .iter()
-        .map(|(shown, result)| Outcome {
-            shown: shown.clone(),
-            result: match result {
-                Ok(checked) => {
-                    let failing = checked.diagnostics.iter().any(|diagnostic| {
-                        diagnostic.severity() == Severity::Error
-                            || (args.deny_warnings && diagnostic.severity() == Severity::Warning)
-                    });
-                    if failing {
-                        status = status.max(ExitStatus::Failure);
-                    }
-                    Ok(Checked {
-                        kind: checked.kind,
-                        diagnostics: &checked.diagnostics,
-                        sources: &checked.sources,
-                    })
-                }
-                Err(failure) => {
-                    status = status.max(ExitStatus::Error);
-                    Err(Failure {
-                        message: failure.message.clone(),
-                        hint: failure.hint,
-                    })
-                }
-            },
-        })
-        .collect();
-    emit(printer, args.format, &outcomes);
-    status
+    report(printer, args.format, args.deny_warnings, results)
 }
 
 fn check_path(
@@ -166,6 +126,21 @@ fn check_path(
         }
         return check_package(path);
     }
+    check_document(path, kind, options, schema, |_, _| {})
+}
+
+/// Checks the document at `path` as `kind`, or as what its content says it is, against
+/// `schema` too when given; `also` adds the findings of checks only the caller knows about.
+/// A file that is not JSON is a finding; one that cannot be read, or whose kind cannot be
+/// told, a failure.
+pub(super) fn check_document(
+    path: &Path,
+    kind: Option<Kind>,
+    options: &Options,
+    schema: Option<&Path>,
+    also: impl FnOnce(&Document, &mut Vec<Diagnostic>),
+) -> Result<Inspected, Failure> {
+    let shown = path.display();
     let document = match Document::read(path) {
         Ok(document) => document,
         Err(Ok(_)) if kind.is_none() && !is_json_name(path) => {
@@ -178,11 +153,11 @@ fn check_path(
         }
         Err(Ok(unparsed)) => {
             // Not JSON, or too large: a finding about the file, whatever kind it was meant to be.
-            return Ok(Inspected {
-                kind: kind.unwrap_or(Kind::Unknown),
-                diagnostics: vec![unparsed.diagnostic],
-                sources: HashMap::from([(document::FILE.to_owned(), unparsed.source)]),
-            });
+            return Ok(Inspected::document(
+                kind.unwrap_or(Kind::Unknown),
+                vec![unparsed.diagnostic],
+                unparsed.source,
+            ));
         }
         Err(Err(error)) => {
             return Err(Failure {
@@ -228,13 +203,8 @@ fn check_path(
         })?;
         diagnostics.extend(extra);
     }
-    diagnostics
-        .sort_by_key(|diagnostic| diagnostic.span.as_ref().map(|span| (span.start, span.end)));
-    Ok(Inspected {
-        kind,
-        diagnostics,
-        sources: HashMap::from([(document::FILE.to_owned(), document.source)]),
-    })
+    also(&document, &mut diagnostics);
+    Ok(Inspected::document(kind, diagnostics, document.source))
 }
 
 fn check_package(path: &Path) -> Result<Inspected, Failure> {

@@ -157,7 +157,7 @@ pub fn lint(workspace: &Path, options: &Options) -> Result<Vec<Linted>, String> 
             Place::RouterCase => (Kind::RouterInput, router_case(&document, &case_contract)),
         };
         let mut diagnostics = diagnostics;
-        diagnostics.sort_by_key(|d| d.span.as_ref().map(|span| (span.start, span.end)));
+        super::sort_by_span(&mut diagnostics);
         linted.push(Linted {
             path: relative,
             kind,

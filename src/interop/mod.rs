@@ -182,6 +182,13 @@ fn known_id(id: &str) -> Option<Kind> {
     }
 }
 
+/// Orders findings as they appear in the file; findings without a span (about the whole file)
+/// come first, and equal spans keep the order the rules found them in.
+pub fn sort_by_span(diagnostics: &mut [Diagnostic]) {
+    diagnostics
+        .sort_by_key(|diagnostic| diagnostic.span.as_ref().map(|span| (span.start, span.end)));
+}
+
 /// Checks one parsed document as `kind` (any kind but `Package`, which is a folder).
 pub fn check(document: &Document, kind: Kind, options: &Options) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
