@@ -7,7 +7,7 @@ use super::{ExitStatus, Format};
 use crate::diag::{Code, Diagnostic, Severity};
 use crate::interop::Kind;
 use crate::interop::collab::{check_document, duplicate_squads};
-use crate::interop::document::{self, Document};
+use crate::interop::document::{self, Document, Read};
 use crate::interop::squad::{LoadError, Squad};
 use crate::output::Printer;
 
@@ -95,17 +95,17 @@ fn validate(args: &CollabValidateArgs, printer: &Printer) -> ExitStatus {
         ));
     }
     let document = match Document::read(&args.file) {
-        Ok(document) => document,
-        Err(Ok(unparsed)) => {
+        Ok(Read::Parsed(document)) => document,
+        Ok(Read::Unparsed(unparsed)) => {
             diagnostics.push(unparsed.diagnostic);
             return finish(printer, args.format, &shown, diagnostics, unparsed.source);
         }
-        Err(Err(error)) => {
+        Err(error) => {
             printer.error(&format!("cannot read `{shown}`: {error}"), None);
             return ExitStatus::Error;
         }
     };
-    let mut found = Vec::new();
+    let mut found = document.notes.clone();
     if broken {
         // Squad and workflow ids cannot be trusted against a partial set of squads.
         check_document(&document, None, &mut found);

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::ExitStatus;
 use super::report::print_diagnostics;
 use crate::diag::{Diagnostic, Severity};
-use crate::interop::document::{self, Document};
+use crate::interop::document::{self, Document, Read};
 use crate::interop::play::export::{ExportOptions, export};
 use crate::interop::play::import::{ImportOptions, convert, default_version};
 use crate::interop::play::model::Play;
@@ -170,8 +170,8 @@ fn report(printer: &Printer, shown: &str, diagnostics: &[Diagnostic], source: So
 fn import_play(args: &ImportPlayArgs, printer: &Printer) -> ExitStatus {
     let shown = args.file.display().to_string();
     let document = match Document::read(&args.file) {
-        Ok(document) => document,
-        Err(Ok(unparsed)) => {
+        Ok(Read::Parsed(document)) => document,
+        Ok(Read::Unparsed(unparsed)) => {
             report(printer, &shown, &[unparsed.diagnostic], unparsed.source);
             printer.error(
                 &format!("`{shown}` is not a play; nothing was written"),
@@ -179,12 +179,12 @@ fn import_play(args: &ImportPlayArgs, printer: &Printer) -> ExitStatus {
             );
             return ExitStatus::Failure;
         }
-        Err(Err(error)) => {
+        Err(error) => {
             printer.error(&format!("cannot read `{shown}`: {error}"), None);
             return ExitStatus::Error;
         }
     };
-    let mut findings = Vec::new();
+    let mut findings = document.notes.clone();
     play::check(&document, Level::Spec, &mut findings);
     let play = Play::from_value(&document.value);
     let play = match play {
@@ -293,7 +293,9 @@ fn import_play(args: &ImportPlayArgs, printer: &Printer) -> ExitStatus {
         );
         return ExitStatus::Error;
     }
-    report(printer, &shown, &imported.warnings, document.source);
+    let mut warnings = document.notes;
+    warnings.extend(imported.warnings);
+    report(printer, &shown, &warnings, document.source);
     printer.status(
         "Imported",
         &format!(

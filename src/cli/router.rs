@@ -11,7 +11,7 @@ use serde::Serialize;
 use crate::diag::Diagnostic;
 use crate::diag::json::{JsonDiagnostic, SCHEMA_VERSION, Summary};
 use crate::interop::Kind;
-use crate::interop::document::{self, Document};
+use crate::interop::document::{self, Document, Read};
 use crate::interop::router::conformance::{self, Case};
 use crate::interop::router::{Contract, Profile, contract, implementation, routes};
 use crate::interop::squad::{LoadError, Squad};
@@ -234,18 +234,8 @@ fn run_routes(args: &RoutesArgs, printer: &Printer) -> ExitStatus {
     )
 }
 
-/// A document as read: parsed, or a finding about it (not JSON, too large).
-pub(super) enum Read {
-    Parsed(Document),
-    Broken(Box<Diagnostic>, SourceFile),
-}
-
-pub(super) fn read(path: &Path) -> Result<Read, String> {
-    match Document::read(path) {
-        Ok(document) => Ok(Read::Parsed(document)),
-        Err(Ok(unparsed)) => Ok(Read::Broken(Box::new(unparsed.diagnostic), unparsed.source)),
-        Err(Err(error)) => Err(format!("cannot read `{}`: {error}", path.display())),
-    }
+fn cannot_read(path: &Path, error: &std::io::Error) -> String {
+    format!("cannot read `{}`: {error}", path.display())
 }
 
 /// The findings about one file, under the path shown for it.
@@ -264,21 +254,18 @@ fn has_errors((_, inspected): &Findings) -> bool {
 
 fn run_contract(args: &ContractArgs, printer: &Printer) -> ExitStatus {
     let mut all = Vec::new();
-    match read(&args.contract) {
-        Err(message) => {
-            printer.error(&message, None);
-            return ExitStatus::Error;
-        }
-        Ok(Read::Broken(diagnostic, source)) => {
+    match Document::read(&args.contract) {
+        Err(error) => return fail(printer, &cannot_read(&args.contract, &error)),
+        Ok(Read::Unparsed(unparsed)) => {
             all.push(findings(
                 Kind::RouterContract,
                 &args.contract,
-                vec![*diagnostic],
-                source,
+                vec![unparsed.diagnostic],
+                unparsed.source,
             ));
         }
         Ok(Read::Parsed(doc)) => {
-            let mut diagnostics = Vec::new();
+            let mut diagnostics = doc.notes.clone();
             contract::lint(&doc, args.profile, &mut diagnostics);
             all.push(findings(
                 Kind::RouterContract,
@@ -317,19 +304,19 @@ fn run_check(args: &CheckArgs, printer: &Printer) -> ExitStatus {
     let mut reported = Vec::new();
     let contract = match &args.contract {
         None => Contract::ck_brain(),
-        Some(path) => match read(path) {
-            Err(message) => return fail(printer, &message),
-            Ok(Read::Broken(diagnostic, source)) => {
+        Some(path) => match Document::read(path) {
+            Err(error) => return fail(printer, &cannot_read(path, &error)),
+            Ok(Read::Unparsed(unparsed)) => {
                 reported.push(findings(
                     Kind::RouterContract,
                     path,
-                    vec![*diagnostic],
-                    source,
+                    vec![unparsed.diagnostic],
+                    unparsed.source,
                 ));
                 return finish(printer, args.format, &reported, &args.output);
             }
             Ok(Read::Parsed(doc)) => {
-                let mut diagnostics = Vec::new();
+                let mut diagnostics = doc.notes.clone();
                 contract::lint(&doc, Profile::Generic, &mut diagnostics);
                 let model = Contract::from_value(&doc.value);
                 let linted = findings(Kind::RouterContract, path, diagnostics, doc.source);
@@ -348,31 +335,52 @@ fn run_check(args: &CheckArgs, printer: &Printer) -> ExitStatus {
     };
     let mut documents = Vec::new();
     for path in [&args.input, &args.output] {
-        match read(path) {
-            Err(message) => return fail(printer, &message),
-            Ok(Read::Broken(diagnostic, source)) => {
-                reported.push(findings(Kind::RouterInput, path, vec![*diagnostic], source));
+        match Document::read(path) {
+            Err(error) => return fail(printer, &cannot_read(path, &error)),
+            Ok(Read::Unparsed(unparsed)) => {
+                reported.push(findings(
+                    Kind::RouterInput,
+                    path,
+                    vec![unparsed.diagnostic],
+                    unparsed.source,
+                ));
             }
-            Ok(Read::Parsed(doc)) => documents.push(doc),
+            Ok(Read::Parsed(doc)) => documents.push((path, doc)),
         }
     }
     let delegate_result = match &args.delegate_result {
         None => None,
-        Some(path) => match read(path) {
-            Err(message) => return fail(printer, &message),
-            Ok(Read::Broken(diagnostic, source)) => {
-                reported.push(findings(Kind::Unknown, path, vec![*diagnostic], source));
+        Some(path) => match Document::read(path) {
+            Err(error) => return fail(printer, &cannot_read(path, &error)),
+            Ok(Read::Unparsed(unparsed)) => {
+                reported.push(findings(
+                    Kind::Unknown,
+                    path,
+                    vec![unparsed.diagnostic],
+                    unparsed.source,
+                ));
                 None
             }
-            Ok(Read::Parsed(doc)) => Some(doc.value),
+            Ok(Read::Parsed(doc)) => {
+                if !doc.notes.is_empty() {
+                    reported.push(findings(Kind::Unknown, path, doc.notes, doc.source));
+                }
+                Some(doc.value)
+            }
         },
     };
     if reported.iter().any(has_errors) || documents.len() != 2 {
+        // The run is not judged, but what was read of it is still reported.
+        for (path, doc) in documents {
+            if !doc.notes.is_empty() {
+                reported.push(findings(Kind::RouterInput, path, doc.notes, doc.source));
+            }
+        }
         return finish(printer, args.format, &reported, &args.output);
     }
-    let output = documents.pop().expect("two documents");
-    let input = documents.pop().expect("two documents");
-    let mut diagnostics = Vec::new();
+    let (_, output) = documents.pop().expect("two documents");
+    let (_, input) = documents.pop().expect("two documents");
+    let mut diagnostics = output.notes.clone();
     conformance::check(
         &Case {
             contract: &contract,
@@ -383,6 +391,14 @@ fn run_check(args: &CheckArgs, printer: &Printer) -> ExitStatus {
         },
         &mut diagnostics,
     );
+    if !input.notes.is_empty() {
+        reported.push(findings(
+            Kind::RouterInput,
+            &args.input,
+            input.notes,
+            input.source,
+        ));
+    }
     reported.push(findings(
         Kind::RouterInput,
         &args.output,

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use super::report::{Failure, Inspected, report};
 use super::{ExitStatus, Format};
 use crate::diag::Diagnostic;
-use crate::interop::document::Document;
+use crate::interop::document::{Document, Read};
 use crate::interop::{self, Kind, Level, Options, SchemaVariant};
 use crate::manifest::MANIFEST_FILE;
 use crate::output::Printer;
@@ -142,8 +142,8 @@ pub(super) fn check_document(
 ) -> Result<Inspected, Failure> {
     let shown = path.display();
     let document = match Document::read(path) {
-        Ok(document) => document,
-        Err(Ok(_)) if kind.is_none() && !is_json_name(path) => {
+        Ok(Read::Parsed(document)) => document,
+        Ok(Read::Unparsed(_)) if kind.is_none() && !is_json_name(path) => {
             return Err(Failure {
                 message: format!(
                     "`{shown}` is not a folder (a package is a folder that holds {MANIFEST_FILE}) nor a JSON document"
@@ -151,7 +151,7 @@ pub(super) fn check_document(
                 hint: Some("pass --kind to check the file as a document of that kind"),
             });
         }
-        Err(Ok(unparsed)) => {
+        Ok(Read::Unparsed(unparsed)) => {
             // Not JSON, or too large: a finding about the file, whatever kind it was meant to be.
             return Ok(Inspected::document(
                 kind.unwrap_or(Kind::Unknown),
@@ -159,7 +159,7 @@ pub(super) fn check_document(
                 unparsed.source,
             ));
         }
-        Err(Err(error)) => {
+        Err(error) => {
             return Err(Failure {
                 message: format!("cannot read `{shown}`: {error}"),
                 hint: None,

@@ -191,18 +191,7 @@ pub fn sort_by_span(diagnostics: &mut [Diagnostic]) {
 
 /// Checks one parsed document as `kind` (any kind but `Package`, which is a folder).
 pub fn check(document: &Document, kind: Kind, options: &Options) -> Vec<Diagnostic> {
-    let mut diagnostics = Vec::new();
-    if document.lossy {
-        // JSON is UTF-8 (RFC 8259); read on as the manifest is, but say so.
-        diagnostics.push(
-            Diagnostic::new(
-                crate::diag::Code::InvalidUtf8,
-                document::FILE,
-                "the document is not valid UTF-8; invalid bytes were read as U+FFFD",
-            )
-            .help("save the file as UTF-8"),
-        );
-    }
+    let mut diagnostics = document.notes.clone();
     match kind {
         Kind::Package | Kind::Unknown => {}
         Kind::Collab => collab::check_document(document, None, &mut diagnostics),
