@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::report::{Failure, report};
-use super::router::{load_squad, write_output};
+use super::report::{Failure, load_squad, report};
+use super::router::{FIX_PACKAGE, write_output};
 use super::validate::check_document;
 use super::{ExitStatus, Format};
 use crate::interop::handoff::scaffold::{self, Extras};
@@ -201,7 +201,12 @@ fn run_validate(args: &ValidateArgs, printer: &Printer) -> ExitStatus {
     };
     let squad: Option<Squad> = match &args.squad {
         None => None,
-        Some(path) => match load_squad(path, printer) {
+        Some(path) => match load_squad(
+            path,
+            printer,
+            &format!("package `{}` is invalid", path.display()),
+            Some(FIX_PACKAGE),
+        ) {
             Ok((squad, _)) => Some(squad),
             Err(status) => return status,
         },
@@ -254,7 +259,12 @@ fn run_scaffold(args: &ScaffoldArgs, printer: &Printer) -> ExitStatus {
         );
         return ExitStatus::Error;
     }
-    let (squad, _) = match load_squad(&args.package, printer) {
+    let (squad, _) = match load_squad(
+        &args.package,
+        printer,
+        &format!("package `{}` is invalid", args.package.display()),
+        Some(FIX_PACKAGE),
+    ) {
         Ok(loaded) => loaded,
         Err(status) => return status,
     };

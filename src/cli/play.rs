@@ -5,13 +5,12 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::ExitStatus;
-use super::report::print_diagnostics;
+use super::report::{load_squad, print_diagnostics};
 use crate::diag::{Diagnostic, Severity};
 use crate::interop::document::{self, Document, Read};
 use crate::interop::play::export::{ExportOptions, export};
 use crate::interop::play::import::{ImportOptions, convert, default_version};
 use crate::interop::play::model::Play;
-use crate::interop::squad::{LoadError, Squad};
 use crate::interop::{Level, play};
 use crate::output::Printer;
 use crate::scaffold::{NewError, write_package};
@@ -325,20 +324,14 @@ fn write_sidecars(
 
 fn export_play(args: &ExportPlayArgs, printer: &Printer) -> ExitStatus {
     let shown = args.package.display().to_string();
-    let (squad, report) = match Squad::load(&args.package) {
+    let (squad, report) = match load_squad(
+        &args.package,
+        printer,
+        &format!("package `{shown}` is invalid; nothing was exported"),
+        None,
+    ) {
         Ok(loaded) => loaded,
-        Err(LoadError::Invalid(report)) => {
-            print_diagnostics(printer, &shown, &report.diagnostics, &report.sources);
-            printer.error(
-                &format!("package `{shown}` is invalid; nothing was exported"),
-                None,
-            );
-            return ExitStatus::Failure;
-        }
-        Err(error) => {
-            printer.error(&error.to_string(), None);
-            return ExitStatus::Error;
-        }
+        Err(status) => return status,
     };
     let Some(workflow) = squad.workflow(&args.workflow) else {
         let known: Vec<&str> = squad.workflows.iter().map(|w| w.id.as_str()).collect();

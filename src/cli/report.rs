@@ -4,6 +4,7 @@
 //! through here.
 
 use std::collections::HashMap;
+use std::path::Path;
 
 use serde::Serialize;
 
@@ -12,7 +13,9 @@ use crate::diag::json::{JsonDiagnostic, SCHEMA_VERSION, Summary};
 use crate::diag::render::{Style, render};
 use crate::diag::sarif::{PackageDiagnostics, display_file};
 use crate::diag::{Diagnostic, Severity};
+use crate::interop::squad::{LoadError, Squad};
 use crate::output::Printer;
+use crate::package::Report;
 use crate::source::SourceFile;
 
 /// What happened to one PATH argument.
@@ -188,6 +191,29 @@ pub fn emit(printer: &Printer, format: Format, outcomes: &[Outcome]) {
                     Err(failure) => printer.error(&failure.message, failure.hint),
                 }
             }
+        }
+    }
+}
+
+/// Loads a package for the interop commands. An invalid package is reported with `refusal`
+/// and `hint` after its diagnostics (exit 1); an unreadable one is a failure (exit 2).
+pub fn load_squad(
+    path: &Path,
+    printer: &Printer,
+    refusal: &str,
+    hint: Option<&str>,
+) -> Result<(Squad, Report), ExitStatus> {
+    match Squad::load(path) {
+        Ok(loaded) => Ok(loaded),
+        Err(LoadError::Invalid(report)) => {
+            let shown = path.display().to_string();
+            print_diagnostics(printer, &shown, &report.diagnostics, &report.sources);
+            printer.error(refusal, hint);
+            Err(ExitStatus::Failure)
+        }
+        Err(LoadError::Io(error)) => {
+            printer.error(&error.to_string(), None);
+            Err(ExitStatus::Error)
         }
     }
 }

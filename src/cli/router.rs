@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::report::{Inspected, failing, print_diagnostics, report};
+use super::report::{Inspected, failing, load_squad, print_diagnostics, report};
 use super::{DataFormat, ExitStatus, Format};
 use serde::Serialize;
 
@@ -14,10 +14,7 @@ use crate::interop::Kind;
 use crate::interop::document::{self, Document, Read};
 use crate::interop::router::conformance::{self, Case};
 use crate::interop::router::{Contract, Profile, contract, implementation, routes};
-use crate::interop::squad::{LoadError, Squad};
-use crate::manifest::MANIFEST_FILE;
 use crate::output::Printer;
-use crate::package::Report;
 use crate::source::SourceFile;
 
 /// Work with ck-brain-style routers: a squad's scheduler is a router and its agents are the
@@ -150,32 +147,15 @@ pub enum Expect {
     Unrouted,
 }
 
+/// What to do about an invalid package given to an interop command.
+pub(super) const FIX_PACKAGE: &str =
+    "fix the errors above; `squad validate` checks the package alone";
+
 pub fn run(args: &RouterArgs, printer: &Printer) -> ExitStatus {
     match &args.command {
         RouterCommand::Routes(args) => run_routes(args, printer),
         RouterCommand::Contract(args) => run_contract(args, printer),
         RouterCommand::Check(args) => run_check(args, printer),
-    }
-}
-
-/// Loads a package for the interop commands: an invalid package is reported (exit 1), an
-/// unreadable one is a failure (exit 2).
-pub(super) fn load_squad(path: &Path, printer: &Printer) -> Result<(Squad, Report), ExitStatus> {
-    match Squad::load(path) {
-        Ok(loaded) => Ok(loaded),
-        Err(LoadError::Invalid(report)) => {
-            let shown = path.display().to_string();
-            print_diagnostics(printer, &shown, &report.diagnostics, &report.sources);
-            printer.error(
-                &format!("package `{shown}` is invalid"),
-                Some("fix the errors above; `squad validate` checks the package alone"),
-            );
-            Err(ExitStatus::Failure)
-        }
-        Err(error) => {
-            printer.error(&error.to_string(), None);
-            Err(ExitStatus::Error)
-        }
     }
 }
 
@@ -200,18 +180,19 @@ pub(super) fn write_output(printer: &Printer, path: Option<&Path>, text: &str) -
 }
 
 fn run_routes(args: &RoutesArgs, printer: &Printer) -> ExitStatus {
-    let (squad, report) = match load_squad(&args.package, printer) {
+    let shown = args.package.display().to_string();
+    let (squad, report) = match load_squad(
+        &args.package,
+        printer,
+        &format!("package `{shown}` is invalid"),
+        Some(FIX_PACKAGE),
+    ) {
         Ok(loaded) => loaded,
         Err(status) => return status,
     };
-    let manifest = report
-        .sources
-        .get(MANIFEST_FILE)
-        .and_then(|source| Document::parse(source.text.clone()).ok());
-    let routes = match routes::derive(&squad, manifest.as_ref()) {
+    let routes = match routes::derive(&squad) {
         Ok(routes) => routes,
         Err(diagnostics) => {
-            let shown = args.package.display().to_string();
             print_diagnostics(printer, &shown, &diagnostics, &report.sources);
             printer.error(
                 &format!("package `{shown}` has no routes a router could classify"),

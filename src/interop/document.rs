@@ -17,7 +17,7 @@ pub const MAX_DOCUMENT_BYTES: u64 = 16 * 1024 * 1024;
 /// Diagnostics of a single document name the document itself, not a file inside it.
 pub const FILE: &str = ".";
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Document {
     pub source: SourceFile,
     pub root: Node,

@@ -282,6 +282,7 @@ mod tests {
                     node("a", &[], Some("  ")),
                 ],
             }],
+            manifest: None,
         }
     }
 
