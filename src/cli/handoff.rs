@@ -7,6 +7,7 @@ use super::report::{Failure, load_squad, report};
 use super::router::{FIX_PACKAGE, write_output};
 use super::validate::check_document;
 use super::{ExitStatus, Format};
+use crate::interop::external::ExternalSchema;
 use crate::interop::handoff::scaffold::{self, Extras};
 use crate::interop::handoff::{self, datetime};
 use crate::interop::squad::Squad;
@@ -215,6 +216,7 @@ fn run_validate(args: &ValidateArgs, printer: &Printer) -> ExitStatus {
         level: args.level,
         ..Options::default()
     };
+    let mut schema = args.schema.as_deref().map(ExternalSchema::new);
     let mut results = Vec::new();
     for path in &args.paths {
         match expand(path) {
@@ -231,7 +233,7 @@ fn run_validate(args: &ValidateArgs, printer: &Printer) -> ExitStatus {
                         &file,
                         Some(Kind::Handoff),
                         &options,
-                        args.schema.as_deref(),
+                        schema.as_mut(),
                         |doc, diagnostics| {
                             if let Some(squad) = &squad {
                                 handoff::check_squad(doc, squad, diagnostics);

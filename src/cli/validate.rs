@@ -7,6 +7,7 @@ use super::report::{Failure, Inspected, report};
 use super::{ExitStatus, Format};
 use crate::diag::Diagnostic;
 use crate::interop::document::{Document, Read};
+use crate::interop::external::ExternalSchema;
 use crate::interop::{self, Kind, Level, Options, SchemaVariant};
 use crate::manifest::MANIFEST_FILE;
 use crate::output::Printer;
@@ -73,12 +74,13 @@ pub fn run(args: &ValidateArgs, printer: &Printer) -> ExitStatus {
         level: args.level,
         schema_variant: args.schema_variant,
     };
+    let mut schema = args.schema.as_deref().map(ExternalSchema::new);
     let results = paths
         .iter()
         .map(|path| {
             (
                 path.display().to_string(),
-                check_path(path, args.kind, &options, args.schema.as_deref()),
+                check_path(path, args.kind, &options, schema.as_mut()),
             )
         })
         .collect();
@@ -89,7 +91,7 @@ fn check_path(
     path: &Path,
     kind: Option<Kind>,
     options: &Options,
-    schema: Option<&Path>,
+    schema: Option<&mut ExternalSchema>,
 ) -> Result<Inspected, Failure> {
     let shown = path.display();
     if path.is_dir() {
@@ -137,7 +139,7 @@ pub(super) fn check_document(
     path: &Path,
     kind: Option<Kind>,
     options: &Options,
-    schema: Option<&Path>,
+    schema: Option<&mut ExternalSchema>,
     also: impl FnOnce(&Document, &mut Vec<Diagnostic>),
 ) -> Result<Inspected, Failure> {
     let shown = path.display();
@@ -190,17 +192,12 @@ pub(super) fn check_document(
     };
     let mut diagnostics = interop::check(&document, kind, options);
     if let Some(schema) = schema {
-        let extra = interop::external::check_with_schema(
-            &document,
-            schema,
-            kind,
-            options.level,
-            &diagnostics,
-        )
-        .map_err(|message| Failure {
-            message,
-            hint: None,
-        })?;
+        let extra = schema
+            .check(&document, kind, options.level, &diagnostics)
+            .map_err(|message| Failure {
+                message,
+                hint: None,
+            })?;
         diagnostics.extend(extra);
     }
     also(&document, &mut diagnostics);
