@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::ExitStatus;
 use super::report::{load_squad, print_diagnostics};
 use crate::diag::{Diagnostic, Severity};
-use crate::interop::document::{self, Document, Read};
+use crate::interop::document::{self, Document, Read, Unparsed};
 use crate::interop::play::export::{ExportOptions, export};
 use crate::interop::play::import::{ImportOptions, convert, default_version};
 use crate::interop::play::model::Play;
@@ -168,16 +168,21 @@ fn report(printer: &Printer, shown: &str, diagnostics: &[Diagnostic], source: So
 
 fn import_play(args: &ImportPlayArgs, printer: &Printer) -> ExitStatus {
     let shown = args.file.display().to_string();
-    let document = match Document::read(&args.file) {
-        Ok(Read::Parsed(document)) => document,
-        Ok(Read::Unparsed(unparsed)) => {
-            report(printer, &shown, &[unparsed.diagnostic], unparsed.source);
-            printer.error(
-                &format!("`{shown}` is not a play; nothing was written"),
-                None,
-            );
-            return ExitStatus::Failure;
-        }
+    let not_a_play = |unparsed: Box<Unparsed>| {
+        report(printer, &shown, &[unparsed.diagnostic], unparsed.source);
+        printer.error(
+            &format!("`{shown}` is not a play; nothing was written"),
+            None,
+        );
+        ExitStatus::Failure
+    };
+    // The sidecar keeps the file's own bytes, even where they are not UTF-8.
+    let (document, source) = match document::read_bytes(&args.file) {
+        Ok(Ok(bytes)) => match Document::from_bytes(&bytes) {
+            Read::Parsed(document) => (document, bytes),
+            Read::Unparsed(unparsed) => return not_a_play(unparsed),
+        },
+        Ok(Err(too_large)) => return not_a_play(too_large),
         Err(error) => {
             printer.error(&format!("cannot read `{shown}`: {error}"), None);
             return ExitStatus::Error;
@@ -223,14 +228,6 @@ fn import_play(args: &ImportPlayArgs, printer: &Printer) -> ExitStatus {
         renames: args.renames.clone(),
         base_roles: args.base_roles.clone(),
         unroll_rounds: args.unroll_rounds,
-    };
-    // The sidecar keeps the file's own bytes, even where they are not UTF-8.
-    let source = match std::fs::read(&args.file) {
-        Ok(bytes) => bytes,
-        Err(error) => {
-            printer.error(&format!("cannot read `{shown}`: {error}"), None);
-            return ExitStatus::Error;
-        }
     };
     let imported = match convert(&document, &source, &play, &options) {
         Ok(imported) => imported,

@@ -11,7 +11,7 @@ use serde::Serialize;
 use crate::diag::Diagnostic;
 use crate::diag::json::{JsonDiagnostic, SCHEMA_VERSION, Summary};
 use crate::interop::Kind;
-use crate::interop::document::{self, Document, Read};
+use crate::interop::document::{Document, Read};
 use crate::interop::router::conformance::{self, Case};
 use crate::interop::router::{Contract, Profile, contract, implementation, routes};
 use crate::output::Printer;
@@ -262,16 +262,12 @@ fn run_contract(args: &ContractArgs, printer: &Printer) -> ExitStatus {
         args.implementation.clone()
     };
     for path in &implementations {
-        let mut inspected = Inspected {
+        // Implementation findings have no span, so their text is not needed to show them.
+        let inspected = Inspected {
             kind: Kind::RouterContract,
             diagnostics: implementation::check(path),
             sources: HashMap::new(),
         };
-        if let Ok(text) = std::fs::read_to_string(path) {
-            inspected
-                .sources
-                .insert(document::FILE.to_owned(), SourceFile::new(text));
-        }
         all.push((path.display().to_string(), inspected));
     }
     let results = all

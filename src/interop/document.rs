@@ -88,20 +88,10 @@ impl Document {
 
     /// Reads and parses a file; only an I/O failure is an error.
     pub fn read(path: &Path) -> std::io::Result<Read> {
-        let size = std::fs::metadata(path)?.len();
-        if size > MAX_DOCUMENT_BYTES {
-            return Ok(Read::Unparsed(Box::new(Unparsed {
-                diagnostic: Diagnostic::new(
-                    Code::DocumentTooLarge,
-                    FILE,
-                    format!(
-                        "the document is {size} bytes; squad reads documents of at most {MAX_DOCUMENT_BYTES} bytes"
-                    ),
-                ),
-                source: SourceFile::new(String::new()),
-            })));
-        }
-        Ok(Document::from_bytes(&std::fs::read(path)?))
+        Ok(match read_bytes(path)? {
+            Ok(bytes) => Document::from_bytes(&bytes),
+            Err(too_large) => Read::Unparsed(too_large),
+        })
     }
 
     /// The node at a JSON pointer (RFC 6901), if it exists.
@@ -159,6 +149,24 @@ impl Document {
             .span(self.span(pointer))
             .pointer(display_pointer(pointer))
     }
+}
+
+/// A document file's bytes, unless it is larger than squad reads (a finding).
+pub fn read_bytes(path: &Path) -> std::io::Result<Result<Vec<u8>, Box<Unparsed>>> {
+    let size = std::fs::metadata(path)?.len();
+    if size > MAX_DOCUMENT_BYTES {
+        return Ok(Err(Box::new(Unparsed {
+            diagnostic: Diagnostic::new(
+                Code::DocumentTooLarge,
+                FILE,
+                format!(
+                    "the document is {size} bytes; squad reads documents of at most {MAX_DOCUMENT_BYTES} bytes"
+                ),
+            ),
+            source: SourceFile::new(String::new()),
+        })));
+    }
+    std::fs::read(path).map(Ok)
 }
 
 /// `""` (the whole document) is shown as `/`, as the reference validators do.

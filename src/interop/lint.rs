@@ -88,15 +88,20 @@ pub fn lint(workspace: &Path, options: &Options) -> Result<Vec<Linted>, String> 
             })
         })
         .collect();
-    // Recorded runs are judged against the workspace's one contract, or ck-brain's.
-    let case_contract = match contracts.as_slice() {
+    // Recorded runs are judged against the workspace's one contract, or ck-brain's. That
+    // contract is linted below from this same parse.
+    let mut only_contract = match contracts.as_slice() {
         [only] => match Document::read(only) {
-            Ok(Read::Parsed(doc)) => Some(Contract::from_value(&doc.value)),
+            Ok(Read::Parsed(doc)) => Some(((*only).clone(), doc)),
             _ => None,
         },
         _ => None,
-    }
-    .unwrap_or_else(Contract::ck_brain);
+    };
+    let case_contract = only_contract
+        .as_ref()
+        .map_or_else(Contract::ck_brain, |(_, doc)| {
+            Contract::from_value(&doc.value)
+        });
     let mut linted = Vec::new();
     for path in &files {
         let Some(relative) = relative(workspace, path) else {
@@ -105,7 +110,11 @@ pub fn lint(workspace: &Path, options: &Options) -> Result<Vec<Linted>, String> 
         let Some(place) = kind_by_place(&relative) else {
             continue;
         };
-        let document = match Document::read(path) {
+        let read = match only_contract.take_if(|(contract, _)| contract == path) {
+            Some((_, document)) => Ok(Read::Parsed(document)),
+            None => Document::read(path),
+        };
+        let document = match read {
             Ok(Read::Parsed(document)) => document,
             Ok(Read::Unparsed(unparsed)) => {
                 linted.push(Linted {
