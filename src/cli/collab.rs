@@ -106,13 +106,9 @@ fn validate(args: &CollabValidateArgs, printer: &Printer) -> ExitStatus {
         }
     };
     let mut found = document.notes.clone();
-    if broken {
-        // Squad and workflow ids cannot be trusted against a partial set of squads.
-        check_document(&document, None, &mut found);
-        found.retain(|d| d.code != Code::CollabSquadsUnchecked);
-    } else {
-        check_document(&document, Some(&squads), &mut found);
-    }
+    // Squad and workflow ids cannot be trusted against a partial set of squads; the invalid
+    // squads were reported above.
+    check_document(&document, (!broken).then_some(&squads), &mut found);
     diagnostics.extend(found);
     finish(printer, args.format, &shown, diagnostics, document.source)
 }

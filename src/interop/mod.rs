@@ -194,7 +194,11 @@ pub fn check(document: &Document, kind: Kind, options: &Options) -> Vec<Diagnost
     let mut diagnostics = document.notes.clone();
     match kind {
         Kind::Package | Kind::Unknown => {}
-        Kind::Collab => collab::check_document(document, None, &mut diagnostics),
+        Kind::Collab => {
+            if collab::check_document(document, None, &mut diagnostics) {
+                diagnostics.push(collab::squads_unchecked());
+            }
+        }
         Kind::Play => play::check(document, options.level, &mut diagnostics),
         Kind::RouterContract => router::check_contract(document, options, &mut diagnostics),
         Kind::RouterInput => router::check_input(document, options, &mut diagnostics),
