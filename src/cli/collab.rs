@@ -1,14 +1,13 @@
 //! `squad collab validate`: check a collaboration definition against the squads it composes.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 
-use super::report::{Checked, Failure, Outcome, emit};
+use super::report::{Inspected, report};
 use super::{ExitStatus, Format};
 use crate::diag::{Code, Diagnostic, Severity};
 use crate::interop::Kind;
 use crate::interop::collab::{check_document, duplicate_squads};
-use crate::interop::document::{self, Document};
+use crate::interop::document::{self, Document, Read};
 use crate::interop::squad::{LoadError, Squad};
 use crate::output::Printer;
 
@@ -96,24 +95,20 @@ fn validate(args: &CollabValidateArgs, printer: &Printer) -> ExitStatus {
         ));
     }
     let document = match Document::read(&args.file) {
-        Ok(document) => document,
-        Err(Ok(unparsed)) => {
+        Ok(Read::Parsed(document)) => document,
+        Ok(Read::Unparsed(unparsed)) => {
             diagnostics.push(unparsed.diagnostic);
             return finish(printer, args.format, &shown, diagnostics, unparsed.source);
         }
-        Err(Err(error)) => {
+        Err(error) => {
             printer.error(&format!("cannot read `{shown}`: {error}"), None);
             return ExitStatus::Error;
         }
     };
-    let mut found = Vec::new();
-    if broken {
-        // Squad and workflow ids cannot be trusted against a partial set of squads.
-        check_document(&document, None, &mut found);
-        found.retain(|d| d.code != Code::CollabSquadsUnchecked);
-    } else {
-        check_document(&document, Some(&squads), &mut found);
-    }
+    let mut found = document.notes.clone();
+    // Squad and workflow ids cannot be trusted against a partial set of squads; the invalid
+    // squads were reported above.
+    check_document(&document, (!broken).then_some(&squads), &mut found);
     diagnostics.extend(found);
     finish(printer, args.format, &shown, diagnostics, document.source)
 }
@@ -122,24 +117,14 @@ fn finish(
     printer: &Printer,
     format: Format,
     shown: &str,
-    mut diagnostics: Vec<Diagnostic>,
+    diagnostics: Vec<Diagnostic>,
     source: crate::source::SourceFile,
 ) -> ExitStatus {
-    diagnostics.sort_by_key(|d| d.span.as_ref().map(|span| (span.start, span.end)));
-    let sources = HashMap::from([(document::FILE.to_owned(), source)]);
-    let invalid = diagnostics.iter().any(|d| d.severity() == Severity::Error);
-    let outcome = Outcome {
-        shown: shown.to_owned(),
-        result: Ok::<_, Failure>(Checked {
-            kind: Kind::Collab,
-            diagnostics: &diagnostics,
-            sources: &sources,
-        }),
-    };
-    emit(printer, format, &[outcome]);
-    if invalid {
-        ExitStatus::Failure
-    } else {
-        ExitStatus::Success
-    }
+    let inspected = Inspected::document(Kind::Collab, diagnostics, source);
+    report(
+        printer,
+        format,
+        false,
+        vec![(shown.to_owned(), Ok(inspected))],
+    )
 }

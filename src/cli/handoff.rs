@@ -1,20 +1,18 @@
 //! `squad handoff`: ZeroClaw / AOS AgentHandoff payloads (seed-formats §4). Validate them,
 //! against a squad and a clock if asked (D1), and scaffold one per workflow node (D2).
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::report::{Checked, Failure, Outcome, emit};
-use super::router::{Read, load_squad, read, write_output};
+use super::report::{Failure, load_squad, report};
+use super::router::{FIX_PACKAGE, write_output};
+use super::validate::check_document;
 use super::{ExitStatus, Format};
-use crate::diag::{Diagnostic, Severity};
-use crate::interop::document;
+use crate::interop::external::ExternalSchema;
 use crate::interop::handoff::scaffold::{self, Extras};
 use crate::interop::handoff::{self, datetime};
 use crate::interop::squad::Squad;
 use crate::interop::{Kind, Level, Options};
 use crate::output::Printer;
-use crate::source::SourceFile;
 
 /// Validate and scaffold AgentHandoff payloads (structured task delegations between agents).
 #[derive(Debug, clap::Args)]
@@ -186,11 +184,6 @@ fn expand(path: &Path) -> Result<Vec<PathBuf>, String> {
     Ok(files)
 }
 
-struct Validated {
-    shown: String,
-    result: Result<(Vec<Diagnostic>, HashMap<String, SourceFile>), String>,
-}
-
 fn run_validate(args: &ValidateArgs, printer: &Printer) -> ExitStatus {
     let now = match args
         .now
@@ -209,7 +202,12 @@ fn run_validate(args: &ValidateArgs, printer: &Printer) -> ExitStatus {
     };
     let squad: Option<Squad> = match &args.squad {
         None => None,
-        Some(path) => match load_squad(path, printer) {
+        Some(path) => match load_squad(
+            path,
+            printer,
+            &format!("package `{}` is invalid", path.display()),
+            Some(FIX_PACKAGE),
+        ) {
             Ok((squad, _)) => Some(squad),
             Err(status) => return status,
         },
@@ -218,99 +216,39 @@ fn run_validate(args: &ValidateArgs, printer: &Printer) -> ExitStatus {
         level: args.level,
         ..Options::default()
     };
-    let mut validated = Vec::new();
+    let mut schema = args.schema.as_deref().map(ExternalSchema::new);
+    let mut results = Vec::new();
     for path in &args.paths {
         match expand(path) {
-            Err(message) => validated.push(Validated {
-                shown: path.display().to_string(),
-                result: Err(message),
-            }),
+            Err(message) => results.push((
+                path.display().to_string(),
+                Err(Failure {
+                    message,
+                    hint: None,
+                }),
+            )),
             Ok(files) => {
                 for file in files {
-                    validated.push(Validated {
-                        shown: file.display().to_string(),
-                        result: check_file(
-                            &file,
-                            &options,
-                            squad.as_ref(),
-                            now.as_ref(),
-                            args.schema.as_deref(),
-                        ),
-                    });
+                    let checked = check_document(
+                        &file,
+                        Some(Kind::Handoff),
+                        &options,
+                        schema.as_mut(),
+                        |doc, diagnostics| {
+                            if let Some(squad) = &squad {
+                                handoff::check_squad(doc, squad, diagnostics);
+                            }
+                            if let Some(now) = &now {
+                                handoff::check_deadline(doc, now, diagnostics);
+                            }
+                        },
+                    );
+                    results.push((file.display().to_string(), checked));
                 }
             }
         }
     }
-    let mut status = ExitStatus::Success;
-    let outcomes: Vec<Outcome> = validated
-        .iter()
-        .map(|validated| Outcome {
-            shown: validated.shown.clone(),
-            result: match &validated.result {
-                Ok((diagnostics, sources)) => {
-                    if diagnostics.iter().any(|d| {
-                        d.severity() == Severity::Error
-                            || (args.deny_warnings && d.severity() == Severity::Warning)
-                    }) {
-                        status = status.max(ExitStatus::Failure);
-                    }
-                    Ok(Checked {
-                        kind: Kind::Handoff,
-                        diagnostics,
-                        sources,
-                    })
-                }
-                Err(message) => {
-                    status = status.max(ExitStatus::Error);
-                    Err(Failure {
-                        message: message.clone(),
-                        hint: None,
-                    })
-                }
-            },
-        })
-        .collect();
-    emit(printer, args.format, &outcomes);
-    status
-}
-
-type FileFindings = (Vec<Diagnostic>, HashMap<String, SourceFile>);
-
-fn check_file(
-    path: &Path,
-    options: &Options,
-    squad: Option<&Squad>,
-    now: Option<&datetime::Instant>,
-    schema: Option<&Path>,
-) -> Result<FileFindings, String> {
-    let (diagnostics, source) = match read(path)? {
-        Read::Broken(diagnostic, source) => (vec![*diagnostic], source),
-        Read::Parsed(doc) => {
-            let mut diagnostics = crate::interop::check(&doc, Kind::Handoff, options);
-            if let Some(schema) = schema {
-                let extra = crate::interop::external::check_with_schema(
-                    &doc,
-                    schema,
-                    Kind::Handoff,
-                    options.level,
-                    &diagnostics,
-                )?;
-                diagnostics.extend(extra);
-            }
-            if let Some(squad) = squad {
-                handoff::check_squad(&doc, squad, &mut diagnostics);
-            }
-            if let Some(now) = now {
-                handoff::check_deadline(&doc, now, &mut diagnostics);
-            }
-            diagnostics.sort_by_key(|d| d.span.as_ref().map(|span| (span.start, span.end)));
-            (diagnostics, doc.source)
-        }
-    };
-    Ok((
-        diagnostics,
-        HashMap::from([(document::FILE.to_owned(), source)]),
-    ))
+    report(printer, args.format, args.deny_warnings, results)
 }
 
 fn run_scaffold(args: &ScaffoldArgs, printer: &Printer) -> ExitStatus {
@@ -323,7 +261,12 @@ fn run_scaffold(args: &ScaffoldArgs, printer: &Printer) -> ExitStatus {
         );
         return ExitStatus::Error;
     }
-    let (squad, _) = match load_squad(&args.package, printer) {
+    let (squad, _) = match load_squad(
+        &args.package,
+        printer,
+        &format!("package `{}` is invalid", args.package.display()),
+        Some(FIX_PACKAGE),
+    ) {
         Ok(loaded) => loaded,
         Err(status) => return status,
     };

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use super::report::{Checked, Outcome, emit};
+use super::report::{Inspected, failing, report};
 use super::{ExitStatus, Format};
 use crate::diag::Severity;
 use crate::interop::document::FILE;
@@ -59,9 +59,6 @@ pub fn run(args: &LintArgs, printer: &Printer) -> ExitStatus {
             return ExitStatus::Error;
         }
     };
-    let failing = linted.iter().flat_map(|file| &file.diagnostics).any(|d| {
-        d.severity() == Severity::Error || (args.deny_warnings && d.severity() == Severity::Warning)
-    });
     if args.format == Format::Human {
         let mut text = String::new();
         for file in &linted {
@@ -96,28 +93,28 @@ pub fn run(args: &LintArgs, printer: &Printer) -> ExitStatus {
                 args.workspace.display()
             ),
         );
+        if linted
+            .iter()
+            .any(|file| failing(&file.diagnostics, args.deny_warnings))
+        {
+            ExitStatus::Failure
+        } else {
+            ExitStatus::Success
+        }
     } else {
-        let sources: Vec<HashMap<String, crate::source::SourceFile>> = linted
-            .iter()
-            .map(|file| HashMap::from([(FILE.to_owned(), file.source.clone())]))
-            .collect();
-        let outcomes: Vec<Outcome> = linted
-            .iter()
-            .zip(&sources)
-            .map(|(file, sources)| Outcome {
-                shown: args.workspace.join(&file.path).display().to_string(),
-                result: Ok(Checked {
-                    kind: file.kind,
-                    diagnostics: &file.diagnostics,
-                    sources,
-                }),
+        let results = linted
+            .into_iter()
+            .map(|file| {
+                (
+                    args.workspace.join(&file.path).display().to_string(),
+                    Ok(Inspected {
+                        kind: file.kind,
+                        diagnostics: file.diagnostics,
+                        sources: HashMap::from([(FILE.to_owned(), file.source)]),
+                    }),
+                )
             })
             .collect();
-        emit(printer, args.format, &outcomes);
-    }
-    if failing {
-        ExitStatus::Failure
-    } else {
-        ExitStatus::Success
+        report(printer, args.format, args.deny_warnings, results)
     }
 }

@@ -3,13 +3,10 @@
 use std::path::{Path, PathBuf};
 
 use super::ExitStatus;
-use super::report::print_diagnostics;
-use crate::diag::{Diagnostic, Severity};
-use crate::interop::Document;
+use super::report::{load_squad, print_diagnostics};
+use crate::diag::Severity;
 use crate::interop::ofp::publish::{Request, publish};
 use crate::interop::ofp::{PUBLISH, PUBLISH_DOCS};
-use crate::interop::squad::{LoadError, Squad};
-use crate::manifest::MANIFEST_FILE;
 use crate::output::Printer;
 
 /// Work with the Open Floor Protocol (OFP): check envelopes, manifests and dialog events, and
@@ -173,19 +170,14 @@ pub fn run(args: &OfpArgs, printer: &Printer) -> ExitStatus {
 
 fn manifests(args: &ManifestsArgs, printer: &Printer) -> ExitStatus {
     let shown = args.path.display().to_string();
-    let (squad, report) = match Squad::load(&args.path) {
+    let (squad, report) = match load_squad(
+        &args.path,
+        printer,
+        &format!("package `{shown}` is invalid; run `squad validate {shown}`"),
+        None,
+    ) {
         Ok(loaded) => loaded,
-        Err(LoadError::Io(error)) => {
-            printer.error(&error.to_string(), None);
-            return ExitStatus::Error;
-        }
-        Err(error @ LoadError::Invalid(_)) => {
-            if let LoadError::Invalid(report) = &error {
-                print_diagnostics(printer, &shown, &report.diagnostics, &report.sources);
-            }
-            printer.error(&error.to_string(), None);
-            return ExitStatus::Failure;
-        }
+        Err(status) => return status,
     };
     let request = Request {
         service_url: &args.service_url,
@@ -210,7 +202,7 @@ fn manifests(args: &ManifestsArgs, printer: &Printer) -> ExitStatus {
             return ExitStatus::Error;
         }
     };
-    let diagnostics = positioned(published.diagnostics, &report.sources);
+    let diagnostics = published.diagnostics;
     print_diagnostics(printer, &shown, &diagnostics, &report.sources);
     if diagnostics
         .iter()
@@ -252,25 +244,6 @@ fn manifests(args: &ManifestsArgs, printer: &Printer) -> ExitStatus {
         }
     }
     ExitStatus::Success
-}
-
-/// Findings point into expert-squad.jsonc by JSON pointer; give them spans there.
-fn positioned(
-    diagnostics: Vec<Diagnostic>,
-    sources: &std::collections::HashMap<String, crate::source::SourceFile>,
-) -> Vec<Diagnostic> {
-    let document = sources
-        .get(MANIFEST_FILE)
-        .and_then(|source| Document::parse(source.text.clone()).ok());
-    diagnostics
-        .into_iter()
-        .map(|mut diagnostic| {
-            if let (Some(document), Some(pointer)) = (&document, &diagnostic.pointer) {
-                diagnostic.span = Some(document.span(pointer));
-            }
-            diagnostic
-        })
-        .collect()
 }
 
 /// A temporary file beside `path`, renamed over it: readers never see half a document.

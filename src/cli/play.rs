@@ -5,13 +5,12 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::ExitStatus;
-use super::report::print_diagnostics;
+use super::report::{load_squad, print_diagnostics};
 use crate::diag::{Diagnostic, Severity};
-use crate::interop::document::{self, Document};
+use crate::interop::document::{self, Document, Read, Unparsed};
 use crate::interop::play::export::{ExportOptions, export};
 use crate::interop::play::import::{ImportOptions, convert, default_version};
 use crate::interop::play::model::Play;
-use crate::interop::squad::{LoadError, Squad};
 use crate::interop::{Level, play};
 use crate::output::Printer;
 use crate::scaffold::{NewError, write_package};
@@ -169,22 +168,27 @@ fn report(printer: &Printer, shown: &str, diagnostics: &[Diagnostic], source: So
 
 fn import_play(args: &ImportPlayArgs, printer: &Printer) -> ExitStatus {
     let shown = args.file.display().to_string();
-    let document = match Document::read(&args.file) {
-        Ok(document) => document,
-        Err(Ok(unparsed)) => {
-            report(printer, &shown, &[unparsed.diagnostic], unparsed.source);
-            printer.error(
-                &format!("`{shown}` is not a play; nothing was written"),
-                None,
-            );
-            return ExitStatus::Failure;
-        }
-        Err(Err(error)) => {
+    let not_a_play = |unparsed: Box<Unparsed>| {
+        report(printer, &shown, &[unparsed.diagnostic], unparsed.source);
+        printer.error(
+            &format!("`{shown}` is not a play; nothing was written"),
+            None,
+        );
+        ExitStatus::Failure
+    };
+    // The sidecar keeps the file's own bytes, even where they are not UTF-8.
+    let (document, source) = match document::read_bytes(&args.file) {
+        Ok(Ok(bytes)) => match Document::from_bytes(&bytes) {
+            Read::Parsed(document) => (document, bytes),
+            Read::Unparsed(unparsed) => return not_a_play(unparsed),
+        },
+        Ok(Err(too_large)) => return not_a_play(too_large),
+        Err(error) => {
             printer.error(&format!("cannot read `{shown}`: {error}"), None);
             return ExitStatus::Error;
         }
     };
-    let mut findings = Vec::new();
+    let mut findings = document.notes.clone();
     play::check(&document, Level::Spec, &mut findings);
     let play = Play::from_value(&document.value);
     let play = match play {
@@ -224,14 +228,6 @@ fn import_play(args: &ImportPlayArgs, printer: &Printer) -> ExitStatus {
         renames: args.renames.clone(),
         base_roles: args.base_roles.clone(),
         unroll_rounds: args.unroll_rounds,
-    };
-    // The sidecar keeps the file's own bytes, even where they are not UTF-8.
-    let source = match std::fs::read(&args.file) {
-        Ok(bytes) => bytes,
-        Err(error) => {
-            printer.error(&format!("cannot read `{shown}`: {error}"), None);
-            return ExitStatus::Error;
-        }
     };
     let imported = match convert(&document, &source, &play, &options) {
         Ok(imported) => imported,
@@ -293,7 +289,9 @@ fn import_play(args: &ImportPlayArgs, printer: &Printer) -> ExitStatus {
         );
         return ExitStatus::Error;
     }
-    report(printer, &shown, &imported.warnings, document.source);
+    let mut warnings = document.notes;
+    warnings.extend(imported.warnings);
+    report(printer, &shown, &warnings, document.source);
     printer.status(
         "Imported",
         &format!(
@@ -323,20 +321,14 @@ fn write_sidecars(
 
 fn export_play(args: &ExportPlayArgs, printer: &Printer) -> ExitStatus {
     let shown = args.package.display().to_string();
-    let (squad, report) = match Squad::load(&args.package) {
+    let (squad, report) = match load_squad(
+        &args.package,
+        printer,
+        &format!("package `{shown}` is invalid; nothing was exported"),
+        None,
+    ) {
         Ok(loaded) => loaded,
-        Err(LoadError::Invalid(report)) => {
-            print_diagnostics(printer, &shown, &report.diagnostics, &report.sources);
-            printer.error(
-                &format!("package `{shown}` is invalid; nothing was exported"),
-                None,
-            );
-            return ExitStatus::Failure;
-        }
-        Err(error) => {
-            printer.error(&error.to_string(), None);
-            return ExitStatus::Error;
-        }
+        Err(status) => return status,
     };
     let Some(workflow) = squad.workflow(&args.workflow) else {
         let known: Vec<&str> = squad.workflows.iter().map(|w| w.id.as_str()).collect();

@@ -4,15 +4,18 @@
 //! through here.
 
 use std::collections::HashMap;
+use std::path::Path;
 
 use serde::Serialize;
 
-use super::Format;
+use super::{ExitStatus, Format};
 use crate::diag::json::{JsonDiagnostic, SCHEMA_VERSION, Summary};
 use crate::diag::render::{Style, render};
 use crate::diag::sarif::{PackageDiagnostics, display_file};
 use crate::diag::{Diagnostic, Severity};
+use crate::interop::squad::{LoadError, Squad};
 use crate::output::Printer;
+use crate::package::Report;
 use crate::source::SourceFile;
 
 /// What happened to one PATH argument.
@@ -27,6 +30,38 @@ pub struct Checked<'a> {
     pub kind: crate::interop::Kind,
     pub diagnostics: &'a [Diagnostic],
     pub sources: &'a HashMap<String, SourceFile>,
+}
+
+/// One input, checked, owning what it reports: commands build these and hand them to
+/// [`report`], so none has to keep its own copy alive for the borrowing [`Checked`].
+pub struct Inspected {
+    pub kind: crate::interop::Kind,
+    pub diagnostics: Vec<Diagnostic>,
+    pub sources: HashMap<String, SourceFile>,
+}
+
+impl Inspected {
+    /// The findings about a single document, in file order.
+    pub fn document(
+        kind: crate::interop::Kind,
+        mut diagnostics: Vec<Diagnostic>,
+        source: SourceFile,
+    ) -> Inspected {
+        crate::interop::sort_by_span(&mut diagnostics);
+        Inspected {
+            kind,
+            diagnostics,
+            sources: HashMap::from([(crate::interop::document::FILE.to_owned(), source)]),
+        }
+    }
+
+    pub fn checked(&self) -> Checked<'_> {
+        Checked {
+            kind: self.kind,
+            diagnostics: &self.diagnostics,
+            sources: &self.sources,
+        }
+    }
 }
 
 /// A package that could not be checked at all.
@@ -73,6 +108,47 @@ fn is_valid(diagnostics: &[Diagnostic]) -> bool {
         .any(|diagnostic| diagnostic.severity() == Severity::Error)
 }
 
+/// Whether findings fail a run: any error, or any warning when warnings are denied.
+pub fn failing(diagnostics: &[Diagnostic], deny_warnings: bool) -> bool {
+    diagnostics.iter().any(|diagnostic| {
+        diagnostic.severity() == Severity::Error
+            || (deny_warnings && diagnostic.severity() == Severity::Warning)
+    })
+}
+
+/// Reports every input in `format` and returns the exit status: 2 when an input could not be
+/// checked, else 1 when one fails (see [`failing`]), else 0.
+pub fn report(
+    printer: &Printer,
+    format: Format,
+    deny_warnings: bool,
+    results: Vec<(String, Result<Inspected, Failure>)>,
+) -> ExitStatus {
+    let mut status = ExitStatus::Success;
+    for (_, result) in &results {
+        status = status.max(match result {
+            Ok(inspected) if failing(&inspected.diagnostics, deny_warnings) => ExitStatus::Failure,
+            Ok(_) => ExitStatus::Success,
+            Err(_) => ExitStatus::Error,
+        });
+    }
+    let outcomes: Vec<Outcome> = results
+        .iter()
+        .map(|(shown, result)| Outcome {
+            shown: shown.clone(),
+            result: match result {
+                Ok(inspected) => Ok(inspected.checked()),
+                Err(failure) => Err(Failure {
+                    message: failure.message.clone(),
+                    hint: failure.hint,
+                }),
+            },
+        })
+        .collect();
+    emit(printer, format, &outcomes);
+    status
+}
+
 /// Reports every outcome in `format`. Human summaries (and failures in every format but JSON)
 /// go to stderr; documents and annotations go to stdout.
 pub fn emit(printer: &Printer, format: Format, outcomes: &[Outcome]) {
@@ -115,6 +191,29 @@ pub fn emit(printer: &Printer, format: Format, outcomes: &[Outcome]) {
                     Err(failure) => printer.error(&failure.message, failure.hint),
                 }
             }
+        }
+    }
+}
+
+/// Loads a package for the interop commands. An invalid package is reported with `refusal`
+/// and `hint` after its diagnostics (exit 1); an unreadable one is a failure (exit 2).
+pub fn load_squad(
+    path: &Path,
+    printer: &Printer,
+    refusal: &str,
+    hint: Option<&str>,
+) -> Result<(Squad, Report), ExitStatus> {
+    match Squad::load(path) {
+        Ok(loaded) => Ok(loaded),
+        Err(LoadError::Invalid(report)) => {
+            let shown = path.display().to_string();
+            print_diagnostics(printer, &shown, &report.diagnostics, &report.sources);
+            printer.error(refusal, hint);
+            Err(ExitStatus::Failure)
+        }
+        Err(LoadError::Io(error)) => {
+            printer.error(&error.to_string(), None);
+            Err(ExitStatus::Error)
         }
     }
 }

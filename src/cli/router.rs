@@ -4,20 +4,17 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::report::{Checked, Outcome, emit, print_diagnostics};
+use super::report::{Inspected, failing, load_squad, print_diagnostics, report};
 use super::{DataFormat, ExitStatus, Format};
 use serde::Serialize;
 
+use crate::diag::Diagnostic;
 use crate::diag::json::{JsonDiagnostic, SCHEMA_VERSION, Summary};
-use crate::diag::{Diagnostic, Severity};
 use crate::interop::Kind;
-use crate::interop::document::{self, Document};
+use crate::interop::document::{Document, Read};
 use crate::interop::router::conformance::{self, Case};
 use crate::interop::router::{Contract, Profile, contract, implementation, routes};
-use crate::interop::squad::{LoadError, Squad};
-use crate::manifest::MANIFEST_FILE;
 use crate::output::Printer;
-use crate::package::Report;
 use crate::source::SourceFile;
 
 /// Work with ck-brain-style routers: a squad's scheduler is a router and its agents are the
@@ -150,32 +147,15 @@ pub enum Expect {
     Unrouted,
 }
 
+/// What to do about an invalid package given to an interop command.
+pub(super) const FIX_PACKAGE: &str =
+    "fix the errors above; `squad validate` checks the package alone";
+
 pub fn run(args: &RouterArgs, printer: &Printer) -> ExitStatus {
     match &args.command {
         RouterCommand::Routes(args) => run_routes(args, printer),
         RouterCommand::Contract(args) => run_contract(args, printer),
         RouterCommand::Check(args) => run_check(args, printer),
-    }
-}
-
-/// Loads a package for the interop commands: an invalid package is reported (exit 1), an
-/// unreadable one is a failure (exit 2).
-pub(super) fn load_squad(path: &Path, printer: &Printer) -> Result<(Squad, Report), ExitStatus> {
-    match Squad::load(path) {
-        Ok(loaded) => Ok(loaded),
-        Err(LoadError::Invalid(report)) => {
-            let shown = path.display().to_string();
-            print_diagnostics(printer, &shown, &report.diagnostics, &report.sources);
-            printer.error(
-                &format!("package `{shown}` is invalid"),
-                Some("fix the errors above; `squad validate` checks the package alone"),
-            );
-            Err(ExitStatus::Failure)
-        }
-        Err(error) => {
-            printer.error(&error.to_string(), None);
-            Err(ExitStatus::Error)
-        }
     }
 }
 
@@ -200,18 +180,19 @@ pub(super) fn write_output(printer: &Printer, path: Option<&Path>, text: &str) -
 }
 
 fn run_routes(args: &RoutesArgs, printer: &Printer) -> ExitStatus {
-    let (squad, report) = match load_squad(&args.package, printer) {
+    let shown = args.package.display().to_string();
+    let (squad, report) = match load_squad(
+        &args.package,
+        printer,
+        &format!("package `{shown}` is invalid"),
+        Some(FIX_PACKAGE),
+    ) {
         Ok(loaded) => loaded,
         Err(status) => return status,
     };
-    let manifest = report
-        .sources
-        .get(MANIFEST_FILE)
-        .and_then(|source| Document::parse(source.text.clone()).ok());
-    let routes = match routes::derive(&squad, manifest.as_ref()) {
+    let routes = match routes::derive(&squad) {
         Ok(routes) => routes,
         Err(diagnostics) => {
-            let shown = args.package.display().to_string();
             print_diagnostics(printer, &shown, &diagnostics, &report.sources);
             printer.error(
                 &format!("package `{shown}` has no routes a router could classify"),
@@ -234,65 +215,45 @@ fn run_routes(args: &RoutesArgs, printer: &Printer) -> ExitStatus {
     )
 }
 
-/// A document as read: parsed, or a finding about it (not JSON, too large).
-pub(super) enum Read {
-    Parsed(Document),
-    Broken(Box<Diagnostic>, SourceFile),
+fn cannot_read(path: &Path, error: &std::io::Error) -> String {
+    format!("cannot read `{}`: {error}", path.display())
 }
 
-pub(super) fn read(path: &Path) -> Result<Read, String> {
-    match Document::read(path) {
-        Ok(document) => Ok(Read::Parsed(document)),
-        Err(Ok(unparsed)) => Ok(Read::Broken(Box::new(unparsed.diagnostic), unparsed.source)),
-        Err(Err(error)) => Err(format!("cannot read `{}`: {error}", path.display())),
-    }
+/// The findings about one file, under the path shown for it.
+type Findings = (String, Inspected);
+
+fn findings(kind: Kind, path: &Path, diagnostics: Vec<Diagnostic>, source: SourceFile) -> Findings {
+    (
+        path.display().to_string(),
+        Inspected::document(kind, diagnostics, source),
+    )
 }
 
-/// The findings about one file, ready to report.
-struct Findings {
-    shown: String,
-    diagnostics: Vec<Diagnostic>,
-    sources: HashMap<String, SourceFile>,
-}
-
-impl Findings {
-    fn of(shown: &Path, diagnostics: Vec<Diagnostic>, source: Option<SourceFile>) -> Findings {
-        let mut diagnostics = diagnostics;
-        diagnostics.sort_by_key(|d| d.span.as_ref().map(|span| (span.start, span.end)));
-        Findings {
-            shown: shown.display().to_string(),
-            diagnostics,
-            sources: source
-                .map(|source| HashMap::from([(document::FILE.to_owned(), source)]))
-                .unwrap_or_default(),
-        }
-    }
-
-    fn has_errors(&self) -> bool {
-        self.diagnostics
-            .iter()
-            .any(|d| d.severity() == Severity::Error)
-    }
+fn has_errors((_, inspected): &Findings) -> bool {
+    failing(&inspected.diagnostics, false)
 }
 
 fn run_contract(args: &ContractArgs, printer: &Printer) -> ExitStatus {
     let mut all = Vec::new();
-    match read(&args.contract) {
-        Err(message) => {
-            printer.error(&message, None);
-            return ExitStatus::Error;
-        }
-        Ok(Read::Broken(diagnostic, source)) => {
-            all.push(Findings::of(
+    match Document::read(&args.contract) {
+        Err(error) => return fail(printer, &cannot_read(&args.contract, &error)),
+        Ok(Read::Unparsed(unparsed)) => {
+            all.push(findings(
+                Kind::RouterContract,
                 &args.contract,
-                vec![*diagnostic],
-                Some(source),
+                vec![unparsed.diagnostic],
+                unparsed.source,
             ));
         }
         Ok(Read::Parsed(doc)) => {
-            let mut diagnostics = Vec::new();
+            let mut diagnostics = doc.notes.clone();
             contract::lint(&doc, args.profile, &mut diagnostics);
-            all.push(Findings::of(&args.contract, diagnostics, Some(doc.source)));
+            all.push(findings(
+                Kind::RouterContract,
+                &args.contract,
+                diagnostics,
+                doc.source,
+            ));
         }
     }
     let implementations = if args.implementation.is_empty() {
@@ -301,46 +262,43 @@ fn run_contract(args: &ContractArgs, printer: &Printer) -> ExitStatus {
         args.implementation.clone()
     };
     for path in &implementations {
-        let source = std::fs::read_to_string(path).ok().map(SourceFile::new);
-        all.push(Findings::of(path, implementation::check(path), source));
+        // Implementation findings have no span, so their text is not needed to show them.
+        let inspected = Inspected {
+            kind: Kind::RouterContract,
+            diagnostics: implementation::check(path),
+            sources: HashMap::new(),
+        };
+        all.push((path.display().to_string(), inspected));
     }
-    let status = if all.iter().any(Findings::has_errors) {
-        ExitStatus::Failure
-    } else {
-        ExitStatus::Success
-    };
-    let outcomes: Vec<Outcome> = all
-        .iter()
-        .map(|findings| Outcome {
-            shown: findings.shown.clone(),
-            result: Ok(Checked {
-                kind: Kind::RouterContract,
-                diagnostics: &findings.diagnostics,
-                sources: &findings.sources,
-            }),
-        })
+    let results = all
+        .into_iter()
+        .map(|(shown, inspected)| (shown, Ok(inspected)))
         .collect();
-    emit(printer, args.format, &outcomes);
-    status
+    report(printer, args.format, false, results)
 }
 
 fn run_check(args: &CheckArgs, printer: &Printer) -> ExitStatus {
     let mut reported = Vec::new();
     let contract = match &args.contract {
         None => Contract::ck_brain(),
-        Some(path) => match read(path) {
-            Err(message) => return fail(printer, &message),
-            Ok(Read::Broken(diagnostic, source)) => {
-                reported.push(Findings::of(path, vec![*diagnostic], Some(source)));
+        Some(path) => match Document::read(path) {
+            Err(error) => return fail(printer, &cannot_read(path, &error)),
+            Ok(Read::Unparsed(unparsed)) => {
+                reported.push(findings(
+                    Kind::RouterContract,
+                    path,
+                    vec![unparsed.diagnostic],
+                    unparsed.source,
+                ));
                 return finish(printer, args.format, &reported, &args.output);
             }
             Ok(Read::Parsed(doc)) => {
-                let mut diagnostics = Vec::new();
+                let mut diagnostics = doc.notes.clone();
                 contract::lint(&doc, Profile::Generic, &mut diagnostics);
                 let model = Contract::from_value(&doc.value);
-                let findings = Findings::of(path, diagnostics, Some(doc.source));
-                let broken = findings.has_errors();
-                reported.push(findings);
+                let linted = findings(Kind::RouterContract, path, diagnostics, doc.source);
+                let broken = has_errors(&linted);
+                reported.push(linted);
                 if broken {
                     let why = format!(
                         "contract `{}` has errors, so the run was not checked",
@@ -354,31 +312,52 @@ fn run_check(args: &CheckArgs, printer: &Printer) -> ExitStatus {
     };
     let mut documents = Vec::new();
     for path in [&args.input, &args.output] {
-        match read(path) {
-            Err(message) => return fail(printer, &message),
-            Ok(Read::Broken(diagnostic, source)) => {
-                reported.push(Findings::of(path, vec![*diagnostic], Some(source)));
+        match Document::read(path) {
+            Err(error) => return fail(printer, &cannot_read(path, &error)),
+            Ok(Read::Unparsed(unparsed)) => {
+                reported.push(findings(
+                    Kind::RouterInput,
+                    path,
+                    vec![unparsed.diagnostic],
+                    unparsed.source,
+                ));
             }
-            Ok(Read::Parsed(doc)) => documents.push(doc),
+            Ok(Read::Parsed(doc)) => documents.push((path, doc)),
         }
     }
     let delegate_result = match &args.delegate_result {
         None => None,
-        Some(path) => match read(path) {
-            Err(message) => return fail(printer, &message),
-            Ok(Read::Broken(diagnostic, source)) => {
-                reported.push(Findings::of(path, vec![*diagnostic], Some(source)));
+        Some(path) => match Document::read(path) {
+            Err(error) => return fail(printer, &cannot_read(path, &error)),
+            Ok(Read::Unparsed(unparsed)) => {
+                reported.push(findings(
+                    Kind::Unknown,
+                    path,
+                    vec![unparsed.diagnostic],
+                    unparsed.source,
+                ));
                 None
             }
-            Ok(Read::Parsed(doc)) => Some(doc.value),
+            Ok(Read::Parsed(doc)) => {
+                if !doc.notes.is_empty() {
+                    reported.push(findings(Kind::Unknown, path, doc.notes, doc.source));
+                }
+                Some(doc.value)
+            }
         },
     };
-    if reported.iter().any(Findings::has_errors) || documents.len() != 2 {
+    if reported.iter().any(has_errors) || documents.len() != 2 {
+        // The run is not judged, but what was read of it is still reported.
+        for (path, doc) in documents {
+            if !doc.notes.is_empty() {
+                reported.push(findings(Kind::RouterInput, path, doc.notes, doc.source));
+            }
+        }
         return finish(printer, args.format, &reported, &args.output);
     }
-    let output = documents.pop().expect("two documents");
-    let input = documents.pop().expect("two documents");
-    let mut diagnostics = Vec::new();
+    let (_, output) = documents.pop().expect("two documents");
+    let (_, input) = documents.pop().expect("two documents");
+    let mut diagnostics = output.notes.clone();
     conformance::check(
         &Case {
             contract: &contract,
@@ -389,7 +368,20 @@ fn run_check(args: &CheckArgs, printer: &Printer) -> ExitStatus {
         },
         &mut diagnostics,
     );
-    reported.push(Findings::of(&args.output, diagnostics, Some(output.source)));
+    if !input.notes.is_empty() {
+        reported.push(findings(
+            Kind::RouterInput,
+            &args.input,
+            input.notes,
+            input.source,
+        ));
+    }
+    reported.push(findings(
+        Kind::RouterInput,
+        &args.output,
+        diagnostics,
+        output.source,
+    ));
     finish(printer, args.format, &reported, &args.output)
 }
 
@@ -431,8 +423,8 @@ fn finish_with(
     unchecked: Option<&str>,
 ) -> ExitStatus {
     let mut summary = Summary::default();
-    for findings in reported {
-        summary.merge(Summary::of(&findings.diagnostics));
+    for (_, inspected) in reported {
+        summary.merge(Summary::of(&inspected.diagnostics));
     }
     let errors = summary.errors;
     if format == DataFormat::Json {
@@ -441,12 +433,12 @@ fn finish_with(
             conforms: errors == 0,
             documents: reported
                 .iter()
-                .map(|findings| JsonDocument {
-                    path: &findings.shown,
-                    diagnostics: findings
+                .map(|(shown, inspected)| JsonDocument {
+                    path: shown,
+                    diagnostics: inspected
                         .diagnostics
                         .iter()
-                        .map(|d| JsonDiagnostic::new(d, findings.sources.get(&d.file)))
+                        .map(|d| JsonDiagnostic::new(d, inspected.sources.get(&d.file)))
                         .collect(),
                 })
                 .collect(),
@@ -454,13 +446,8 @@ fn finish_with(
         };
         printer.data(&(serde_json::to_string_pretty(&run).unwrap_or_default() + "\n"));
     } else {
-        for findings in reported {
-            print_diagnostics(
-                printer,
-                &findings.shown,
-                &findings.diagnostics,
-                &findings.sources,
-            );
+        for (shown, inspected) in reported {
+            print_diagnostics(printer, shown, &inspected.diagnostics, &inspected.sources);
         }
         if let Some(why) = unchecked {
             printer.error(why, Some("`squad router contract FILE` lints it alone"));

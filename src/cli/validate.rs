@@ -1,18 +1,17 @@
 //! `squad validate`: check package folders, and documents of the neighbouring formats, against
 //! every rule and report all problems at once.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::report::{Checked, Failure, Outcome, emit};
+use super::report::{Failure, Inspected, report};
 use super::{ExitStatus, Format};
-use crate::diag::{Diagnostic, Severity};
-use crate::interop::document::{self, Document};
+use crate::diag::Diagnostic;
+use crate::interop::document::{Document, Read};
+use crate::interop::external::ExternalSchema;
 use crate::interop::{self, Kind, Level, Options, SchemaVariant};
 use crate::manifest::MANIFEST_FILE;
 use crate::output::Printer;
 use crate::package;
-use crate::source::SourceFile;
 
 /// Check expert-squad packages, and plays, router contracts, Open Floor documents, handoffs and
 /// collaborations, reporting every problem with file:line:col.
@@ -65,13 +64,6 @@ pub struct ValidateArgs {
     pub format: Format,
 }
 
-/// One input, checked.
-struct Inspected {
-    kind: Kind,
-    diagnostics: Vec<Diagnostic>,
-    sources: HashMap<String, SourceFile>,
-}
-
 pub fn run(args: &ValidateArgs, printer: &Printer) -> ExitStatus {
     let paths = if args.paths.is_empty() {
         vec![PathBuf::from(".")]
@@ -82,54 +74,24 @@ pub fn run(args: &ValidateArgs, printer: &Printer) -> ExitStatus {
         level: args.level,
         schema_variant: args.schema_variant,
     };
-    let results: Vec<(String, Result<Inspected, Failure>)> = paths
+    let mut schema = args.schema.as_deref().map(ExternalSchema::new);
+    let results = paths
         .iter()
         .map(|path| {
             (
                 path.display().to_string(),
-                check_path(path, args.kind, &options, args.schema.as_deref()),
+                check_path(path, args.kind, &options, schema.as_mut()),
             )
         })
         .collect();
-    let mut status = ExitStatus::Success;
-    let outcomes: Vec<Outcome> = results
-        .iter()
-        .map(|(shown, result)| Outcome {
-            shown: shown.clone(),
-            result: match result {
-                Ok(checked) => {
-                    let failing = checked.diagnostics.iter().any(|diagnostic| {
-                        diagnostic.severity() == Severity::Error
-                            || (args.deny_warnings && diagnostic.severity() == Severity::Warning)
-                    });
-                    if failing {
-                        status = status.max(ExitStatus::Failure);
-                    }
-                    Ok(Checked {
-                        kind: checked.kind,
-                        diagnostics: &checked.diagnostics,
-                        sources: &checked.sources,
-                    })
-                }
-                Err(failure) => {
-                    status = status.max(ExitStatus::Error);
-                    Err(Failure {
-                        message: failure.message.clone(),
-                        hint: failure.hint,
-                    })
-                }
-            },
-        })
-        .collect();
-    emit(printer, args.format, &outcomes);
-    status
+    report(printer, args.format, args.deny_warnings, results)
 }
 
 fn check_path(
     path: &Path,
     kind: Option<Kind>,
     options: &Options,
-    schema: Option<&Path>,
+    schema: Option<&mut ExternalSchema>,
 ) -> Result<Inspected, Failure> {
     let shown = path.display();
     if path.is_dir() {
@@ -166,9 +128,24 @@ fn check_path(
         }
         return check_package(path);
     }
+    check_document(path, kind, options, schema, |_, _| {})
+}
+
+/// Checks the document at `path` as `kind`, or as what its content says it is, against
+/// `schema` too when given; `also` adds the findings of checks only the caller knows about.
+/// A file that is not JSON is a finding; one that cannot be read, or whose kind cannot be
+/// told, a failure.
+pub(super) fn check_document(
+    path: &Path,
+    kind: Option<Kind>,
+    options: &Options,
+    schema: Option<&mut ExternalSchema>,
+    also: impl FnOnce(&Document, &mut Vec<Diagnostic>),
+) -> Result<Inspected, Failure> {
+    let shown = path.display();
     let document = match Document::read(path) {
-        Ok(document) => document,
-        Err(Ok(_)) if kind.is_none() && !is_json_name(path) => {
+        Ok(Read::Parsed(document)) => document,
+        Ok(Read::Unparsed(_)) if kind.is_none() && !is_json_name(path) => {
             return Err(Failure {
                 message: format!(
                     "`{shown}` is not a folder (a package is a folder that holds {MANIFEST_FILE}) nor a JSON document"
@@ -176,15 +153,15 @@ fn check_path(
                 hint: Some("pass --kind to check the file as a document of that kind"),
             });
         }
-        Err(Ok(unparsed)) => {
+        Ok(Read::Unparsed(unparsed)) => {
             // Not JSON, or too large: a finding about the file, whatever kind it was meant to be.
-            return Ok(Inspected {
-                kind: kind.unwrap_or(Kind::Unknown),
-                diagnostics: vec![unparsed.diagnostic],
-                sources: HashMap::from([(document::FILE.to_owned(), unparsed.source)]),
-            });
+            return Ok(Inspected::document(
+                kind.unwrap_or(Kind::Unknown),
+                vec![unparsed.diagnostic],
+                unparsed.source,
+            ));
         }
-        Err(Err(error)) => {
+        Err(error) => {
             return Err(Failure {
                 message: format!("cannot read `{shown}`: {error}"),
                 hint: None,
@@ -215,26 +192,16 @@ fn check_path(
     };
     let mut diagnostics = interop::check(&document, kind, options);
     if let Some(schema) = schema {
-        let extra = interop::external::check_with_schema(
-            &document,
-            schema,
-            kind,
-            options.level,
-            &diagnostics,
-        )
-        .map_err(|message| Failure {
-            message,
-            hint: None,
-        })?;
+        let extra = schema
+            .check(&document, kind, options.level, &diagnostics)
+            .map_err(|message| Failure {
+                message,
+                hint: None,
+            })?;
         diagnostics.extend(extra);
     }
-    diagnostics
-        .sort_by_key(|diagnostic| diagnostic.span.as_ref().map(|span| (span.start, span.end)));
-    Ok(Inspected {
-        kind,
-        diagnostics,
-        sources: HashMap::from([(document::FILE.to_owned(), document.source)]),
-    })
+    also(&document, &mut diagnostics);
+    Ok(Inspected::document(kind, diagnostics, document.source))
 }
 
 fn check_package(path: &Path) -> Result<Inspected, Failure> {

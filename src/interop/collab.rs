@@ -31,13 +31,18 @@ const STAGE_KEYS: [&str; 6] = [
 ];
 
 /// Checks a collaboration. With `squads`, stage squad and workflow ids are checked against
-/// them (COL-7, COL-10); without, a note says they were not.
-pub fn check_document(document: &Document, squads: Option<&[Squad]>, out: &mut Vec<Diagnostic>) {
+/// them (COL-7, COL-10). Returns whether the stages could be read, that is whether squad ids
+/// were or would have been checked: only then is [`squads_unchecked`] worth saying.
+pub fn check_document(
+    document: &Document,
+    squads: Option<&[Squad]>,
+    out: &mut Vec<Diagnostic>,
+) -> bool {
     let value = &document.value;
     let mut fields = Fields::new(document, out);
     // COL-S: the definition is a TypeScript interface, so unknown members are only warnings.
     let Some(top) = fields.object("", value, &TOP_LEVEL, &TOP_LEVEL, true) else {
-        return;
+        return false;
     };
     if let Some(version) = top.get("schema_version")
         && version.as_f64() != Some(1.0)
@@ -93,7 +98,7 @@ pub fn check_document(document: &Document, squads: Option<&[Squad]>, out: &mut V
         .get("stages")
         .and_then(|stages| fields.array("/stages", stages, 0, None))
     else {
-        return;
+        return false;
     };
     if stages.is_empty() {
         let diagnostic = document.at(
@@ -267,15 +272,17 @@ pub fn check_document(document: &Document, squads: Option<&[Squad]>, out: &mut V
             fields.push(diagnostic);
         }
     }
-    if squads.is_none() {
-        let diagnostic = Diagnostic::new(
-            Code::CollabSquadsUnchecked,
-            super::document::FILE,
-            "stage squad and workflow ids were not checked against real manifests",
-        )
-        .help("`squad collab validate FILE --squad PKG...` checks them");
-        fields.push(diagnostic);
-    }
+    true
+}
+
+/// The note for a collaboration checked without its squads (`squad validate`, `squad lint`).
+pub fn squads_unchecked() -> Diagnostic {
+    Diagnostic::new(
+        Code::CollabSquadsUnchecked,
+        super::document::FILE,
+        "stage squad and workflow ids were not checked against real manifests",
+    )
+    .help("`squad collab validate FILE --squad PKG...` checks them")
 }
 
 /// A canonical identifier (ID-1, at most 64 characters), or a diagnostic.

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::diag::{Code, Diagnostic};
 use crate::jsonc::{self, Kind as NodeKind, Node};
-use crate::source::SourceFile;
+use crate::source::{SourceFile, decode_lossy};
 
 /// The most squad reads of one document. Real documents are a few kilobytes; this bounds the
 /// memory a hostile file can take.
@@ -17,13 +17,22 @@ pub const MAX_DOCUMENT_BYTES: u64 = 16 * 1024 * 1024;
 /// Diagnostics of a single document name the document itself, not a file inside it.
 pub const FILE: &str = ".";
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Document {
     pub source: SourceFile,
     pub root: Node,
     pub value: Value,
-    /// The file was not valid UTF-8; invalid bytes were read as U+FFFD.
-    pub lossy: bool,
+    /// Findings about the file itself (not UTF-8), made when it was read. They hold whatever
+    /// the document is checked as, so every check starts from them.
+    pub notes: Vec<Diagnostic>,
+}
+
+/// A file as read: its document, or why it has none.
+#[derive(Debug)]
+pub enum Read {
+    Parsed(Document),
+    /// Not JSON, or too large: a finding to report about the file.
+    Unparsed(Box<Unparsed>),
 }
 
 /// Why a document could not be parsed: a diagnostic to report (syntax, size), with the text
@@ -45,7 +54,7 @@ impl Document {
                     source,
                     root,
                     value,
-                    lossy: false,
+                    notes: Vec::new(),
                 })
             }
             Err(error) => Err(Box::new(Unparsed {
@@ -55,30 +64,34 @@ impl Document {
         }
     }
 
-    /// Reads and parses a file. `Err(Ok(..))` is a document that is not JSON or too large (a
-    /// finding); `Err(Err(..))` an I/O failure.
-    pub fn read(path: &Path) -> Result<Document, Result<Box<Unparsed>, std::io::Error>> {
-        let size = std::fs::metadata(path).map_err(Err)?.len();
-        if size > MAX_DOCUMENT_BYTES {
-            return Err(Ok(Box::new(Unparsed {
-                diagnostic: Diagnostic::new(
-                    Code::DocumentTooLarge,
-                    FILE,
-                    format!(
-                        "the document is {size} bytes; squad reads documents of at most {MAX_DOCUMENT_BYTES} bytes"
-                    ),
-                ),
-                source: SourceFile::new(String::new()),
-            })));
-        }
-        let bytes = std::fs::read(path).map_err(Err)?;
-        let (text, lossy) = match String::from_utf8(bytes) {
-            Ok(text) => (text, false),
-            Err(error) => (String::from_utf8_lossy(error.as_bytes()).into_owned(), true),
+    /// Parses a file's bytes. Text that is not UTF-8 is read on, as the manifest is, with
+    /// invalid bytes as U+FFFD and a note saying so.
+    pub fn from_bytes(bytes: &[u8]) -> Read {
+        let (text, lossy) = decode_lossy(bytes);
+        let mut document = match Document::parse(text) {
+            Ok(document) => document,
+            Err(unparsed) => return Read::Unparsed(unparsed),
         };
-        let mut document = Document::parse(text).map_err(Ok)?;
-        document.lossy = lossy;
-        Ok(document)
+        if lossy {
+            // JSON is UTF-8 (RFC 8259).
+            document.notes.push(
+                Diagnostic::new(
+                    Code::InvalidUtf8,
+                    FILE,
+                    "the document is not valid UTF-8; invalid bytes were read as U+FFFD",
+                )
+                .help("save the file as UTF-8"),
+            );
+        }
+        Read::Parsed(document)
+    }
+
+    /// Reads and parses a file; only an I/O failure is an error.
+    pub fn read(path: &Path) -> std::io::Result<Read> {
+        Ok(match read_bytes(path)? {
+            Ok(bytes) => Document::from_bytes(&bytes),
+            Err(too_large) => Read::Unparsed(too_large),
+        })
     }
 
     /// The node at a JSON pointer (RFC 6901), if it exists.
@@ -136,6 +149,24 @@ impl Document {
             .span(self.span(pointer))
             .pointer(display_pointer(pointer))
     }
+}
+
+/// A document file's bytes, unless it is larger than squad reads (a finding).
+pub fn read_bytes(path: &Path) -> std::io::Result<Result<Vec<u8>, Box<Unparsed>>> {
+    let size = std::fs::metadata(path)?.len();
+    if size > MAX_DOCUMENT_BYTES {
+        return Ok(Err(Box::new(Unparsed {
+            diagnostic: Diagnostic::new(
+                Code::DocumentTooLarge,
+                FILE,
+                format!(
+                    "the document is {size} bytes; squad reads documents of at most {MAX_DOCUMENT_BYTES} bytes"
+                ),
+            ),
+            source: SourceFile::new(String::new()),
+        })));
+    }
+    std::fs::read(path).map(Ok)
 }
 
 /// `""` (the whole document) is shown as `/`, as the reference validators do.
@@ -201,6 +232,20 @@ mod tests {
         assert_eq!(doc.span(""), 0..doc.source.text.len());
         assert_eq!(doc.number_text("/a/b~1c/1"), Some("22"));
         assert_eq!(join("/a", "b/c~"), "/a/b~1c~0");
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_read_on_with_a_note() {
+        let Read::Parsed(doc) = Document::from_bytes(b"{\"a\": \"\xff\"}") else {
+            panic!("not parsed");
+        };
+        assert_eq!(doc.value["a"], "\u{FFFD}");
+        assert_eq!(doc.notes.len(), 1);
+        assert_eq!(doc.notes[0].code, Code::InvalidUtf8);
+        let Read::Parsed(doc) = Document::from_bytes(b"{}") else {
+            panic!("not parsed");
+        };
+        assert!(doc.notes.is_empty());
     }
 
     #[test]

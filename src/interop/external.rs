@@ -2,48 +2,97 @@
 //! squad does not embed the agents.play@1 schema (AGPL-3.0-only) or the AgentHandoff schema (no
 //! stated licence), so users who have them can still hold documents to their exact text.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use jsonschema::Draft;
+use jsonschema::{Draft, Validator};
 use serde_json::Value;
 
 use super::ofp::schema::findings;
 use super::{Document, Kind, Level};
 use crate::diag::Diagnostic;
 
-/// Compiles the schema at `path` for documents of `kind` (the draft is the format's, never
-/// guessed from `$schema`; nothing is fetched) and checks `document` against it. Findings the
-/// built-in rules already reported (same pointer, code and keyword) are left out.
-pub fn check_with_schema(
-    document: &Document,
-    path: &Path,
-    kind: Kind,
-    level: Level,
-    existing: &[Diagnostic],
-) -> Result<Vec<Diagnostic>, String> {
+/// A local schema file, read once and compiled once per draft it is used with, however many
+/// documents a run checks against it. Errors are kept too: every document that needs the
+/// schema reports the same failure.
+pub struct ExternalSchema {
+    path: PathBuf,
+    schema: Option<Result<Value, String>>,
+    validators: Vec<(Draft, bool, Result<Validator, String>)>,
+}
+
+impl ExternalSchema {
+    /// Nothing is read until a document is checked.
+    pub fn new(path: &Path) -> ExternalSchema {
+        ExternalSchema {
+            path: path.to_path_buf(),
+            schema: None,
+            validators: Vec::new(),
+        }
+    }
+
+    /// Checks `document` of `kind` against the schema (the draft is the format's, never
+    /// guessed from `$schema`; nothing is fetched). Findings the built-in rules already
+    /// reported (same pointer, code and keyword) are left out.
+    pub fn check(
+        &mut self,
+        document: &Document,
+        kind: Kind,
+        level: Level,
+        existing: &[Diagnostic],
+    ) -> Result<Vec<Diagnostic>, String> {
+        let (draft, formats) = match kind {
+            // draft-07 annotates formats; squad asserts the deadline only from `spec` on (§4.3).
+            Kind::Handoff => (Draft::Draft7, level != Level::Schema),
+            // openvibe-contracts compiles with Ajv2020 and ajv-formats: formats are assertions.
+            _ => (Draft::Draft202012, true),
+        };
+        let validator = self.validator(draft, formats).map_err(str::to_owned)?;
+        let key = |d: &Diagnostic| (d.pointer.clone(), d.code, d.keyword);
+        let seen: Vec<_> = existing.iter().map(key).collect();
+        Ok(findings(validator, &document.value, "")
+            .into_iter()
+            .map(|finding| finding.into_diagnostic(document))
+            .filter(|diagnostic| !seen.contains(&key(diagnostic)))
+            .collect())
+    }
+
+    fn validator(&mut self, draft: Draft, formats: bool) -> Result<&Validator, &str> {
+        let index = match self
+            .validators
+            .iter()
+            .position(|(d, f, _)| *d == draft && *f == formats)
+        {
+            Some(index) => index,
+            None => {
+                let path = &self.path;
+                let compiled = self
+                    .schema
+                    .get_or_insert_with(|| read(path))
+                    .as_ref()
+                    .map_err(String::clone)
+                    .and_then(|schema| {
+                        jsonschema::options()
+                            .with_draft(draft)
+                            .should_validate_formats(formats)
+                            .offline()
+                            .build(schema)
+                            .map_err(|error| {
+                                format!("schema `{}` does not compile: {error}", path.display())
+                            })
+                    });
+                self.validators.push((draft, formats, compiled));
+                self.validators.len() - 1
+            }
+        };
+        self.validators[index].2.as_ref().map_err(String::as_str)
+    }
+}
+
+fn read(path: &Path) -> Result<Value, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|error| format!("cannot read schema `{}`: {error}", path.display()))?;
-    let schema: Value = serde_json::from_str(&text)
-        .map_err(|error| format!("schema `{}` is not JSON: {error}", path.display()))?;
-    let (draft, formats) = match kind {
-        // draft-07 annotates formats; squad asserts the deadline only from `spec` on (§4.3).
-        Kind::Handoff => (Draft::Draft7, level != Level::Schema),
-        // openvibe-contracts compiles with Ajv2020 and ajv-formats: formats are assertions.
-        _ => (Draft::Draft202012, true),
-    };
-    let validator = jsonschema::options()
-        .with_draft(draft)
-        .should_validate_formats(formats)
-        .offline()
-        .build(&schema)
-        .map_err(|error| format!("schema `{}` does not compile: {error}", path.display()))?;
-    let key = |d: &Diagnostic| (d.pointer.clone(), d.code, d.keyword);
-    let seen: Vec<_> = existing.iter().map(key).collect();
-    Ok(findings(&validator, &document.value, "")
-        .into_iter()
-        .map(|finding| finding.into_diagnostic(document))
-        .filter(|diagnostic| !seen.contains(&key(diagnostic)))
-        .collect())
+    serde_json::from_str(&text)
+        .map_err(|error| format!("schema `{}` is not JSON: {error}", path.display()))
 }
 
 #[cfg(test)]
@@ -66,7 +115,8 @@ mod tests {
         let document =
             Document::parse(r#"{"task_id": "AOS-١٢", "deadline": "soon"}"#.to_owned()).unwrap();
         let found = |level| {
-            check_with_schema(&document, &schema, Kind::Handoff, level, &[])
+            ExternalSchema::new(&schema)
+                .check(&document, Kind::Handoff, level, &[])
                 .unwrap()
                 .into_iter()
                 .map(|d| (d.pointer.unwrap_or_default(), d.code))
@@ -91,6 +141,29 @@ mod tests {
                 .any(|(_, code)| *code == Code::InvalidFormat)
         );
         let missing = dir.path().join("none.json");
-        assert!(check_with_schema(&document, &missing, Kind::Play, Level::Spec, &[]).is_err());
+        assert!(
+            ExternalSchema::new(&missing)
+                .check(&document, Kind::Play, Level::Spec, &[])
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn the_schema_is_read_and_compiled_once_per_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.json");
+        std::fs::write(&path, r#"{"type": "object", "required": ["x"]}"#).unwrap();
+        let mut schema = ExternalSchema::new(&path);
+        let document = Document::parse("{}".to_owned()).unwrap();
+        let first = schema
+            .check(&document, Kind::Play, Level::Spec, &[])
+            .unwrap();
+        std::fs::remove_file(&path).unwrap();
+        let again = schema
+            .check(&document, Kind::Play, Level::Spec, &[])
+            .unwrap();
+        assert_eq!(first, again);
+        assert_eq!(first.len(), 1);
+        assert_eq!(schema.validators.len(), 1);
     }
 }

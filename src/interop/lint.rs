@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use super::document::Read;
 use super::router::conformance::{self, Case};
 use super::router::{Contract, Profile, contract, implementation};
 use super::{Document, Kind, Options};
@@ -87,14 +88,20 @@ pub fn lint(workspace: &Path, options: &Options) -> Result<Vec<Linted>, String> 
             })
         })
         .collect();
-    // Recorded runs are judged against the workspace's one contract, or ck-brain's.
-    let case_contract = match contracts.as_slice() {
-        [only] => Document::read(only)
-            .ok()
-            .map(|doc| Contract::from_value(&doc.value)),
+    // Recorded runs are judged against the workspace's one contract, or ck-brain's. That
+    // contract is linted below from this same parse.
+    let mut only_contract = match contracts.as_slice() {
+        [only] => match Document::read(only) {
+            Ok(Read::Parsed(doc)) => Some(((*only).clone(), doc)),
+            _ => None,
+        },
         _ => None,
-    }
-    .unwrap_or_else(Contract::ck_brain);
+    };
+    let case_contract = only_contract
+        .as_ref()
+        .map_or_else(Contract::ck_brain, |(_, doc)| {
+            Contract::from_value(&doc.value)
+        });
     let mut linted = Vec::new();
     for path in &files {
         let Some(relative) = relative(workspace, path) else {
@@ -103,9 +110,13 @@ pub fn lint(workspace: &Path, options: &Options) -> Result<Vec<Linted>, String> 
         let Some(place) = kind_by_place(&relative) else {
             continue;
         };
-        let document = match Document::read(path) {
-            Ok(document) => document,
-            Err(Ok(unparsed)) => {
+        let read = match only_contract.take_if(|(contract, _)| contract == path) {
+            Some((_, document)) => Ok(Read::Parsed(document)),
+            None => Document::read(path),
+        };
+        let document = match read {
+            Ok(Read::Parsed(document)) => document,
+            Ok(Read::Unparsed(unparsed)) => {
                 linted.push(Linted {
                     path: relative,
                     kind: Kind::Unknown,
@@ -114,7 +125,7 @@ pub fn lint(workspace: &Path, options: &Options) -> Result<Vec<Linted>, String> 
                 });
                 continue;
             }
-            Err(Err(error)) => return Err(format!("cannot read `{}`: {error}", path.display())),
+            Err(error) => return Err(format!("cannot read `{}`: {error}", path.display())),
         };
         let place = match place {
             Some(place) => place,
@@ -127,10 +138,12 @@ pub fn lint(workspace: &Path, options: &Options) -> Result<Vec<Linted>, String> 
                     )
                     .pointer("/")
                     .help("move it under the interop/ folder of its format (seed-formats §0.2), or out of interop/");
+                    let mut diagnostics = document.notes;
+                    diagnostics.push(diagnostic);
                     linted.push(Linted {
                         path: relative,
                         kind: Kind::Unknown,
-                        diagnostics: vec![diagnostic],
+                        diagnostics,
                         source: document.source,
                     });
                     continue;
@@ -141,7 +154,7 @@ pub fn lint(workspace: &Path, options: &Options) -> Result<Vec<Linted>, String> 
         let (kind, diagnostics) = match place {
             Place::Kind(kind) => (kind, super::check(&document, kind, options)),
             Place::Contract => {
-                let mut diagnostics = Vec::new();
+                let mut diagnostics = document.notes.clone();
                 contract::lint(&document, Profile::Generic, &mut diagnostics);
                 for implementation in implementation::discover(path, Profile::Generic) {
                     let shown = relative_or_display(workspace, &implementation);
@@ -157,7 +170,7 @@ pub fn lint(workspace: &Path, options: &Options) -> Result<Vec<Linted>, String> 
             Place::RouterCase => (Kind::RouterInput, router_case(&document, &case_contract)),
         };
         let mut diagnostics = diagnostics;
-        diagnostics.sort_by_key(|d| d.span.as_ref().map(|span| (span.start, span.end)));
+        super::sort_by_span(&mut diagnostics);
         linted.push(Linted {
             path: relative,
             kind,
@@ -171,7 +184,7 @@ pub fn lint(workspace: &Path, options: &Options) -> Result<Vec<Linted>, String> 
 /// A recorded run `{input, output, expect?, delegate_result?}` (§2.7 B2), judged by the
 /// conformance rules; findings are placed in the case file.
 fn router_case(document: &Document, contract: &Contract) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
+    let mut out = document.notes.clone();
     let mut fields = super::fields::Fields::new(document, &mut out);
     let Some(case) = fields.object(
         "",

@@ -182,23 +182,23 @@ fn known_id(id: &str) -> Option<Kind> {
     }
 }
 
+/// Orders findings as they appear in the file; findings without a span (about the whole file)
+/// come first, and equal spans keep the order the rules found them in.
+pub fn sort_by_span(diagnostics: &mut [Diagnostic]) {
+    diagnostics
+        .sort_by_key(|diagnostic| diagnostic.span.as_ref().map(|span| (span.start, span.end)));
+}
+
 /// Checks one parsed document as `kind` (any kind but `Package`, which is a folder).
 pub fn check(document: &Document, kind: Kind, options: &Options) -> Vec<Diagnostic> {
-    let mut diagnostics = Vec::new();
-    if document.lossy {
-        // JSON is UTF-8 (RFC 8259); read on as the manifest is, but say so.
-        diagnostics.push(
-            Diagnostic::new(
-                crate::diag::Code::InvalidUtf8,
-                document::FILE,
-                "the document is not valid UTF-8; invalid bytes were read as U+FFFD",
-            )
-            .help("save the file as UTF-8"),
-        );
-    }
+    let mut diagnostics = document.notes.clone();
     match kind {
         Kind::Package | Kind::Unknown => {}
-        Kind::Collab => collab::check_document(document, None, &mut diagnostics),
+        Kind::Collab => {
+            if collab::check_document(document, None, &mut diagnostics) {
+                diagnostics.push(collab::squads_unchecked());
+            }
+        }
         Kind::Play => play::check(document, options.level, &mut diagnostics),
         Kind::RouterContract => router::check_contract(document, options, &mut diagnostics),
         Kind::RouterInput => router::check_input(document, options, &mut diagnostics),

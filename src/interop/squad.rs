@@ -5,7 +5,8 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::jsonc;
+use super::document::{Document, display_pointer};
+use crate::diag::{Code, Diagnostic};
 use crate::manifest::MANIFEST_FILE;
 use crate::package::{self, Report, ValidateError};
 
@@ -20,6 +21,9 @@ pub struct Squad {
     pub agents: Vec<Agent>,
     /// `capability_projection.virtual_workflows`, in manifest order.
     pub workflows: Vec<Workflow>,
+    /// expert-squad.jsonc as parsed for this model, to place findings about the squad in it.
+    /// `None` for a squad made from a bare value.
+    pub manifest: Option<Document>,
 }
 
 #[derive(Debug, Clone)]
@@ -80,12 +84,31 @@ impl Squad {
         let Some(squad) = report
             .sources
             .get(MANIFEST_FILE)
-            .and_then(|source| jsonc::parse(&source.text).ok())
-            .and_then(|root| Squad::from_value(&jsonc::to_value(&root)))
+            .and_then(|source| Document::parse(source.text.clone()).ok())
+            .and_then(Squad::from_document)
         else {
             return Err(LoadError::Invalid(Box::new(report)));
         };
         Ok((squad, report))
+    }
+
+    /// The model of a parsed manifest that passed validation, keeping the document.
+    pub fn from_document(manifest: Document) -> Option<Squad> {
+        let mut squad = Squad::from_value(&manifest.value)?;
+        squad.manifest = Some(manifest);
+        Some(squad)
+    }
+
+    /// A finding about the manifest value at `pointer`, positioned there when the manifest
+    /// document is known.
+    pub fn at(&self, code: Code, pointer: &str, message: impl Into<String>) -> Diagnostic {
+        match &self.manifest {
+            Some(manifest) => Diagnostic {
+                file: MANIFEST_FILE.to_owned(),
+                ..manifest.at(code, pointer, message)
+            },
+            None => Diagnostic::new(code, MANIFEST_FILE, message).pointer(display_pointer(pointer)),
+        }
     }
 
     /// The model of a manifest value that passed validation.
@@ -140,6 +163,7 @@ impl Squad {
             description: text(manifest, "description"),
             agents,
             workflows,
+            manifest: None,
         })
     }
 
@@ -207,6 +231,13 @@ mod tests {
         assert_eq!(squad.id, "academic-paper-review");
         assert_eq!(squad.agents.len(), 8);
         assert!(squad.agents.iter().all(|agent| agent.description.is_some()));
+        let placed = squad.at(Code::RoutesNone, "/capability_projection/agents", "x");
+        assert_eq!(placed.file, MANIFEST_FILE);
+        let manifest = squad.manifest.as_ref().unwrap();
+        let span = placed
+            .span
+            .expect("findings are placed in the kept manifest");
+        assert!(manifest.source.text[span].starts_with('{'));
         let workflow = &squad.workflows[0];
         let order = workflow.topological_order();
         assert_eq!(order.len(), workflow.nodes.len());

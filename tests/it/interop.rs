@@ -255,3 +255,92 @@ fn levels_kinds_and_deny_warnings_on_the_command_line() {
     assert_eq!(output.status.code(), Some(1));
     assert!(codes(&output.stdout).contains(&"missing-field".to_owned()));
 }
+
+/// `file` with a byte that is not UTF-8 put into its first string.
+fn spoil_utf8(file: &std::path::Path) {
+    let mut bytes = fs::read(file).unwrap();
+    let at = bytes.iter().position(|&b| b == b'"').unwrap() + 1;
+    bytes.insert(at, 0xFF);
+    fs::write(file, bytes).unwrap();
+}
+
+/// Every command that reads a document says when it is not UTF-8, not only `squad validate`.
+#[test]
+fn every_command_reports_a_document_that_is_not_utf8() {
+    let dir = tempfile::tempdir().unwrap();
+    let has_warning = |args: &[&str]| {
+        let output = squad(args, dir.path(), dir.path());
+        let stdout = text(&output.stdout);
+        assert!(
+            stdout.contains("\"code\": \"invalid-utf8\"")
+                || stdout.contains(" invalid-utf8 warning: "),
+            "{args:?}: {stdout}{}",
+            text(&output.stderr)
+        );
+    };
+
+    let collab = dir.path().join("c.json");
+    fs::copy(
+        fixtures().join("interop/collab/example-delivery.collab.json"),
+        &collab,
+    )
+    .unwrap();
+    spoil_utf8(&collab);
+    let squads = fixtures().join("interop/collab/squads");
+    has_warning(&[
+        "collab",
+        "validate",
+        collab.to_str().unwrap(),
+        "--squad",
+        squads.join("source-squad").to_str().unwrap(),
+        "--squad",
+        squads.join("delivery-squad").to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+
+    let workspace = dir.path().join("ws");
+    crate::support::copy_tree(&fixtures().join("interop/workspace"), &workspace);
+    let contract = workspace.join("interop/ck/ck-brain.contract.json");
+    spoil_utf8(&contract);
+    let contract = contract.to_str().unwrap();
+    has_warning(&["router", "contract", contract, "--format", "json"]);
+
+    let case = fixtures().join("interop/router/cases/routed");
+    for spoilt in ["input.json", "output.json", "delegate_result.json"] {
+        let run = dir.path().join(spoilt.trim_end_matches(".json"));
+        crate::support::copy_tree(&case, &run);
+        spoil_utf8(&run.join(spoilt));
+        let file = |name: &str| run.join(name).to_str().unwrap().to_owned();
+        has_warning(&[
+            "router",
+            "check",
+            "--input",
+            &file("input.json"),
+            "--output",
+            &file("output.json"),
+            "--delegate-result",
+            &file("delegate_result.json"),
+            "--format",
+            "json",
+        ]);
+    }
+
+    // The contract above is spoilt; so is a recorded run. lint prints `path#pointer CODE ...`.
+    spoil_utf8(&workspace.join("interop/ck/cases/routed.json"));
+    let output = squad(
+        &["lint", workspace.to_str().unwrap()],
+        dir.path(),
+        dir.path(),
+    );
+    let stdout = text(&output.stdout);
+    for file in [
+        "interop/ck/ck-brain.contract.json",
+        "interop/ck/cases/routed.json",
+    ] {
+        assert!(
+            stdout.contains(&format!("{file}#/ invalid-utf8 warning: ")),
+            "{file}: {stdout}"
+        );
+    }
+}

@@ -7,7 +7,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::ORCHESTRATOR;
-use crate::interop::document::{Document, join};
+use crate::interop::document::{Document, Read, join};
 use crate::interop::squad::{Squad, Workflow};
 
 #[derive(Debug, Clone, Default)]
@@ -75,10 +75,17 @@ pub fn default_extras_path(package: &Path, squad_id: &str) -> PathBuf {
 /// `budget` that is the split itself; bars from `checks[]` `{of, bar}`. Anything else in the
 /// file is ignored: it belongs to the importer.
 pub fn read_extras(path: &Path) -> Result<Extras, String> {
-    let document = Document::read(path).map_err(|error| match error {
-        Ok(unparsed) => format!("`{}`: {}", path.display(), unparsed.diagnostic.message),
-        Err(error) => format!("cannot read `{}`: {error}", path.display()),
-    })?;
+    let document = match Document::read(path) {
+        Ok(Read::Parsed(document)) => document,
+        Ok(Read::Unparsed(unparsed)) => {
+            return Err(format!(
+                "`{}`: {}",
+                path.display(),
+                unparsed.diagnostic.message
+            ));
+        }
+        Err(error) => return Err(format!("cannot read `{}`: {error}", path.display())),
+    };
     let mut extras = Extras::default();
     let budget = document.value.get("budget");
     let (split, pointer) = match budget.and_then(|budget| budget.get("split")) {
@@ -275,6 +282,7 @@ mod tests {
                     node("a", &[], Some("  ")),
                 ],
             }],
+            manifest: None,
         }
     }
 

@@ -8,7 +8,6 @@ use super::envelope::PUBLISH;
 use crate::diag::{Code, Diagnostic};
 use crate::interop::document::join;
 use crate::interop::squad::Squad;
-use crate::manifest::MANIFEST_FILE;
 
 /// About five seconds spoken (Assistant Manifest spec).
 pub const SYNOPSIS_MAX_CHARS: usize = 75;
@@ -198,32 +197,29 @@ pub fn publish(squad: &Squad, request: &Request) -> Result<Published, String> {
         let synopsis = speaker.description.map(str::trim).unwrap_or("");
         if synopsis.is_empty() {
             diagnostics.push(
-                Diagnostic::new(
-                    Code::OfpManifestSynopsis,
-                    MANIFEST_FILE,
-                    format!(
-                        "`{}` has no description, and an assistant manifest's synopsis is mandatory",
-                        speaker.id
-                    ),
-                )
-                .pointer(speaker.pointer.clone())
-                .help("add a one-sentence `description`; it becomes the manifest's synopsis"),
+                squad
+                    .at(
+                        Code::OfpManifestSynopsis,
+                        &speaker.pointer,
+                        format!(
+                            "`{}` has no description, and an assistant manifest's synopsis is mandatory",
+                            speaker.id
+                        ),
+                    )
+                    .help("add a one-sentence `description`; it becomes the manifest's synopsis"),
             );
             continue;
         }
         let length = synopsis.chars().count();
         if length > SYNOPSIS_MAX_CHARS {
-            diagnostics.push(
-                Diagnostic::new(
-                    Code::OfpSynopsisLong,
-                    MANIFEST_FILE,
-                    format!(
-                        "`{}`'s description becomes a synopsis of {length} characters; the spec asks for about {SYNOPSIS_MAX_CHARS} (5 seconds spoken)",
-                        speaker.id
-                    ),
-                )
-                .pointer(speaker.pointer.clone()),
-            );
+            diagnostics.push(squad.at(
+                Code::OfpSynopsisLong,
+                &speaker.pointer,
+                format!(
+                    "`{}`'s description becomes a synopsis of {length} characters; the spec asks for about {SYNOPSIS_MAX_CHARS} (5 seconds spoken)",
+                    speaker.id
+                ),
+            ));
         }
         manifests.push(manifest(
             squad, speaker, synopsis, &tag, &base.text, request,
@@ -394,6 +390,7 @@ mod tests {
                 })
                 .collect(),
             workflows: Vec::new(),
+            manifest: None,
         }
     }
 

@@ -7,7 +7,6 @@ use serde_json::{Map, Value, json};
 
 use crate::diag::{Code, Diagnostic};
 use crate::interop::squad::{Squad, Workflow};
-use crate::manifest::MANIFEST_FILE;
 
 #[derive(Debug, Clone, Default)]
 pub struct ExportOptions {
@@ -31,9 +30,7 @@ pub fn export(
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
     let pointer = |path: &str| format!("/capability_projection/{path}");
-    let finding = |code: Code, at: String, message: String| {
-        Diagnostic::new(code, MANIFEST_FILE, message).pointer(at)
-    };
+    let finding = |code: Code, at: String, message: String| squad.at(code, &at, message);
     if squad.id.chars().count() > MAX_SLUG {
         errors.push(finding(
             Code::ExportPlayId,

@@ -5,9 +5,8 @@
 use serde::Serialize;
 
 use crate::diag::{Code, Diagnostic};
-use crate::interop::document::{Document, join};
+use crate::interop::document::join;
 use crate::interop::squad::Squad;
-use crate::manifest::MANIFEST_FILE;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Route {
@@ -24,17 +23,9 @@ pub struct Input<'a> {
 }
 
 /// The routes of a squad, or why it has none a router could classify: an agent without a
-/// description (E-ROUTE-DESC) or no agent at all (E-ROUTE-NONE). `manifest` positions the
-/// findings in expert-squad.jsonc when given.
-pub fn derive(squad: &Squad, manifest: Option<&Document>) -> Result<Vec<Route>, Vec<Diagnostic>> {
-    let at = |code: Code, pointer: &str, message: String| {
-        let mut diagnostic = match manifest {
-            Some(doc) => doc.at(code, pointer, message),
-            None => Diagnostic::new(code, MANIFEST_FILE, message).pointer(pointer),
-        };
-        diagnostic.file = MANIFEST_FILE.to_owned();
-        diagnostic
-    };
+/// description (E-ROUTE-DESC) or no agent at all (E-ROUTE-NONE).
+pub fn derive(squad: &Squad) -> Result<Vec<Route>, Vec<Diagnostic>> {
+    let at = |code: Code, pointer: &str, message: String| squad.at(code, pointer, message);
     if squad.agents.is_empty() {
         return Err(vec![
             at(
@@ -101,12 +92,13 @@ mod tests {
                 })
                 .collect(),
             workflows: Vec::new(),
+            manifest: None,
         }
     }
 
     #[test]
     fn routes_are_sorted_by_agent_id() {
-        let routes = derive(&squad(&[("b", Some("B")), ("a", Some("A"))]), None).unwrap();
+        let routes = derive(&squad(&[("b", Some("B")), ("a", Some("A"))])).unwrap();
         let names: Vec<_> = routes.iter().map(|r| r.name.as_str()).collect();
         assert_eq!(names, ["a", "b"]);
         assert_eq!(routes[0].agent, "a");
@@ -115,10 +107,10 @@ mod tests {
 
     #[test]
     fn a_missing_description_or_no_agent_is_an_error() {
-        let errors = derive(&squad(&[("a", None), ("b", Some("  "))]), None).unwrap_err();
+        let errors = derive(&squad(&[("a", None), ("b", Some("  "))])).unwrap_err();
         assert_eq!(errors.len(), 2);
         assert!(errors.iter().all(|d| d.code == Code::RoutesDesc));
-        let errors = derive(&squad(&[]), None).unwrap_err();
+        let errors = derive(&squad(&[])).unwrap_err();
         assert_eq!(errors[0].code, Code::RoutesNone);
     }
 }
