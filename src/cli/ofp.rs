@@ -238,7 +238,7 @@ fn manifests(args: &ManifestsArgs, printer: &Printer) -> ExitStatus {
                 &format!(
                     "{} ({count} manifest{})",
                     path.display(),
-                    if count == 1 { "" } else { "s" }
+                    crate::interop::fields::plural(count)
                 ),
             );
         }

@@ -256,9 +256,9 @@ fn summary_line(printer: &Printer, shown: &str, checked: &Checked) {
     let counts = format!(
         "{} error{}, {} warning{}",
         summary.errors,
-        plural(summary.errors),
+        crate::interop::fields::plural(summary.errors),
         summary.warnings,
-        plural(summary.warnings)
+        crate::interop::fields::plural(summary.warnings)
     );
     if is_valid(diagnostics) {
         printer.status("Valid", &format!("{shown} ({counts})"));
@@ -268,10 +268,6 @@ fn summary_line(printer: &Printer, shown: &str, checked: &Checked) {
             None,
         );
     }
-}
-
-fn plural(count: usize) -> &'static str {
-    if count == 1 { "" } else { "s" }
 }
 
 fn json(outcomes: &[Outcome]) -> String {

@@ -458,7 +458,7 @@ fn finish_with(
                 &format!(
                     "the run `{}` does not conform: {errors} error{}",
                     output.display(),
-                    if errors == 1 { "" } else { "s" }
+                    crate::interop::fields::plural(errors)
                 ),
                 None,
             );

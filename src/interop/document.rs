@@ -170,12 +170,8 @@ pub fn read_bytes(path: &Path) -> std::io::Result<Result<Vec<u8>, Box<Unparsed>>
 }
 
 /// `""` (the whole document) is shown as `/`, as the reference validators do.
-pub fn display_pointer(pointer: &str) -> String {
-    if pointer.is_empty() {
-        "/".to_owned()
-    } else {
-        pointer.to_owned()
-    }
+pub fn display_pointer(pointer: &str) -> &str {
+    if pointer.is_empty() { "/" } else { pointer }
 }
 
 /// Appends one reference token to a pointer, escaping `~` and `/`.

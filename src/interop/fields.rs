@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use super::document::{Document, join};
+use super::document::{Document, display_pointer, join};
 use crate::diag::{Code, Diagnostic};
 
 /// Pushes schema-level findings about one document.
@@ -56,7 +56,7 @@ impl<'a> Fields<'a> {
                 pointer,
                 format!(
                     "`{}` must be {expected}, found {}",
-                    shown(pointer),
+                    display_pointer(pointer),
                     type_name(value)
                 ),
             )
@@ -84,7 +84,7 @@ impl<'a> Fields<'a> {
                 let mut diagnostic = Diagnostic::new(
                     Code::UnknownField,
                     super::document::FILE,
-                    format!("unknown field `{key}` in `{}`", shown(pointer)),
+                    format!("unknown field `{key}` in `{}`", display_pointer(pointer)),
                 )
                 .span(self.doc.key_span(&member))
                 .pointer(member)
@@ -103,7 +103,10 @@ impl<'a> Fields<'a> {
                     .at(
                         Code::MissingField,
                         pointer,
-                        format!("`{}` is missing required field `{key}`", shown(pointer)),
+                        format!(
+                            "`{}` is missing required field `{key}`",
+                            display_pointer(pointer)
+                        ),
                     )
                     .keyword("required");
                 self.out.push(diagnostic);
@@ -206,7 +209,7 @@ impl<'a> Fields<'a> {
                         pointer,
                         format!(
                             "`{}` must be one of {}, found {}",
-                            shown(pointer),
+                            display_pointer(pointer),
                             allowed
                                 .iter()
                                 .map(|item| format!("`{item}`"))
@@ -276,7 +279,7 @@ impl<'a> Fields<'a> {
             .at(
                 Code::OutOfRange,
                 pointer,
-                format!("`{}` {message}", shown(pointer)),
+                format!("`{}` {message}", display_pointer(pointer)),
             )
             .keyword(keyword);
         self.out.push(diagnostic);
@@ -291,18 +294,13 @@ impl<'a> Fields<'a> {
                 pointer,
                 format!(
                     "`{}` must match `{pattern}`, found {}",
-                    shown(pointer),
+                    display_pointer(pointer),
                     compact(&Value::String(text.to_owned()))
                 ),
             )
             .keyword("pattern");
         self.out.push(diagnostic);
     }
-}
-
-/// A pointer as shown in messages (`/` for the whole document).
-pub fn shown(pointer: &str) -> &str {
-    if pointer.is_empty() { "/" } else { pointer }
 }
 
 /// A value in one short line, for messages.
@@ -315,7 +313,8 @@ pub fn compact(value: &Value) -> String {
     }
 }
 
-fn plural(count: usize) -> &'static str {
+/// `s` unless there is exactly one.
+pub fn plural(count: usize) -> &'static str {
     if count == 1 { "" } else { "s" }
 }
 

@@ -10,8 +10,9 @@ use serde_json::Value;
 
 use super::finding::Finding;
 use crate::diag::Code;
+use crate::interop::document::display_pointer;
 use crate::interop::document::join;
-use crate::interop::fields::{compact, shown, type_name};
+use crate::interop::fields::{compact, type_name};
 
 const ENVELOPE_JS: &str = include_str!(
     "../../../schemas/open-floor/openfloor-js/conversation-envelope/1.0.0/conversation-envelope-schema.json"
@@ -123,7 +124,7 @@ pub fn findings(validator: &Validator, value: &Value, base: &str) -> Vec<Finding
 fn map_error(error: &ValidationError<'_>, root: &Value, base: &str, out: &mut Vec<Finding>) {
     let pointer = format!("{base}{}", error.instance_path().as_str());
     let instance = error.instance();
-    let at = shown(&pointer).to_owned();
+    let at = display_pointer(&pointer).to_owned();
     let finding = match error.kind() {
         // `additionalProperties: false` beside no `properties` is compiled to a false schema
         // reported once at the object; every member of that object is unexpected.
