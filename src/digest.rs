@@ -178,6 +178,8 @@ pub fn digest_folder(
 /// Counts of work done, readable from another thread (for a progress display).
 #[derive(Debug, Default)]
 pub struct Progress {
+    /// Files to hash, known once the list is.
+    pub total: AtomicU64,
     pub files: AtomicU64,
     pub bytes: AtomicU64,
 }
@@ -189,6 +191,7 @@ pub fn digest_folder_with_progress(
     with_files: bool,
     progress: &Progress,
 ) -> Result<TreeDigest, DigestError> {
+    progress.total.store(paths.len() as u64, Ordering::Relaxed);
     let mut order: Vec<&String> = paths.iter().collect();
     sort_for_digest(&mut order, |path| path.as_str());
     // Opening and reading many small files is system-call bound, so READERS threads read

@@ -8,11 +8,9 @@ use super::report::{Checked, Outcome, emit, print_diagnostics};
 use super::validate::is_archive;
 use super::{ExitStatus, Format};
 use crate::archive::reader::{Limits, read_package_file};
-use crate::diag::Severity;
-use crate::digest::{
-    FileRecord, Progress, TreeDigest, digest_entries_with_files, digest_folder_with_progress,
-};
+use crate::digest::{FileRecord, Progress, TreeDigest, digest_entries_with_files};
 use crate::output::{Printer, ProgressLine};
+use crate::package::{ContractDigestError, contract_digest};
 use std::sync::atomic::Ordering;
 
 /// Print the package digest (SHA-256, package-tree v1) of a folder or of a `squad pack` archive.
@@ -101,56 +99,51 @@ pub(super) fn digest_path(
         }
         return Ok(tree);
     }
-    let (tree, diagnostics) =
-        crate::package::capture_contract(path, check_root).map_err(|error| {
-            printer.error(&error.to_string(), None);
-            ExitStatus::Error
-        })?;
-    if diagnostics
-        .iter()
-        .any(|diagnostic| diagnostic.severity() == Severity::Error)
-    {
-        let sources = Default::default();
-        match format {
-            Format::Human => print_diagnostics(printer, &shown, &diagnostics, &sources),
-            format => emit(
-                printer,
-                format,
-                &[Outcome {
-                    shown: shown.clone(),
-                    result: Ok(Checked {
-                        diagnostics: &diagnostics,
-                        sources: &sources,
-                        kind: crate::interop::Kind::Package,
-                    }),
-                }],
-            ),
-        }
-        printer.error(
-            &format!("`{shown}` breaks the package tree contract; it has no digest"),
-            None,
-        );
-        return Err(ExitStatus::Failure);
-    }
-    let paths: Vec<String> = tree.files().map(|entry| entry.path.clone()).collect();
     let progress = std::sync::Arc::new(Progress::default());
-    let total = paths.len();
     let display = {
         let progress = progress.clone();
         ProgressLine::start(move || {
             format!(
-                "    Digesting {}/{total} files, {} MiB",
+                "    Digesting {}/{} files, {} MiB",
                 progress.files.load(Ordering::Relaxed),
+                progress.total.load(Ordering::Relaxed),
                 progress.bytes.load(Ordering::Relaxed) >> 20
             )
         })
     };
-    let result = digest_folder_with_progress(path, &paths, with_files, &progress);
+    let result = contract_digest(path, check_root, with_files, &progress);
+    // The progress line is erased before anything else is printed.
     drop(display);
-    result.map_err(|error| {
-        printer.error(&error.to_string(), None);
-        ExitStatus::Error
-    })
+    match result {
+        Ok(tree) => Ok(tree),
+        Err(ContractDigestError::Contract(diagnostics)) => {
+            let sources = Default::default();
+            match format {
+                Format::Human => print_diagnostics(printer, &shown, &diagnostics, &sources),
+                format => emit(
+                    printer,
+                    format,
+                    &[Outcome {
+                        shown: shown.clone(),
+                        result: Ok(Checked {
+                            diagnostics: &diagnostics,
+                            sources: &sources,
+                            kind: crate::interop::Kind::Package,
+                        }),
+                    }],
+                ),
+            }
+            printer.error(
+                &format!("`{shown}` breaks the package tree contract; it has no digest"),
+                None,
+            );
+            Err(ExitStatus::Failure)
+        }
+        Err(error) => {
+            printer.error(&error.to_string(), None);
+            Err(ExitStatus::Error)
+        }
+    }
 }
 
 pub fn run(args: &DigestArgs, printer: &Printer) -> ExitStatus {
