@@ -19,8 +19,10 @@ use crate::text::cmp_code_units;
 /// The domain prefix of package-tree v1.
 pub const DOMAIN: &[u8] = b"opencorvus.expert-squad.package-tree.v1";
 
-/// Files up to this size are read whole by the reader thread; larger ones are streamed.
-const STREAM_THRESHOLD: u64 = 4 << 20;
+/// Files up to this size are read whole; larger ones are streamed in chunks and never held in
+/// memory, here and by `pack`. It is the reference's per-file import limit, so a package within
+/// the limits is read whole.
+pub(crate) const STREAM_THRESHOLD: u64 = 4 << 20;
 const CHUNK: usize = 1 << 20;
 /// Threads that open and read files while the calling thread hashes.
 const READERS: usize = 2;
@@ -133,14 +135,55 @@ pub fn sort_for_digest<T>(items: &mut [T], path: impl Fn(&T) -> &str) {
 
 /// The digest of an in-memory file map (DG-5), in any input order.
 pub fn digest_entries(entries: &[(String, Vec<u8>)]) -> Sha256Digest {
-    let mut order: Vec<&(String, Vec<u8>)> = entries.iter().collect();
-    sort_for_digest(&mut order, |entry| entry.0.as_str());
+    let Ok(digest) = hash_sorted(
+        entries,
+        |entry| entry.0.as_str(),
+        |hasher, (path, content)| -> Result<(), std::convert::Infallible> {
+            hasher.begin_file(path, content.len() as u64);
+            hasher.content(content);
+            Ok(())
+        },
+    );
+    digest
+}
+
+/// The digest of files each either held in memory (`Some`) or left on disk under `root`
+/// (`None`, streamed), in any input order.
+pub(crate) fn digest_mixed(
+    root: &Path,
+    files: &[(&str, Option<&[u8]>)],
+) -> Result<Sha256Digest, DigestError> {
+    hash_sorted(
+        files,
+        |file| file.0,
+        |hasher, (path, content)| {
+            match content {
+                Some(content) => {
+                    hasher.begin_file(path, content.len() as u64);
+                    hasher.content(content);
+                }
+                None => {
+                    stream_large(root, path, hasher, false, &Progress::default())?;
+                }
+            }
+            Ok(())
+        },
+    )
+}
+
+/// Feeds `items` to one package hasher in digest order.
+fn hash_sorted<T, E>(
+    items: &[T],
+    path: impl Fn(&T) -> &str,
+    mut add: impl FnMut(&mut PackageHasher, &T) -> Result<(), E>,
+) -> Result<Sha256Digest, E> {
+    let mut order: Vec<&T> = items.iter().collect();
+    sort_for_digest(&mut order, |item| path(item));
     let mut hasher = PackageHasher::default();
-    for (path, content) in order {
-        hasher.begin_file(path, content.len() as u64);
-        hasher.content(content);
+    for item in order {
+        add(&mut hasher, item)?;
     }
-    hasher.finish()
+    Ok(hasher.finish())
 }
 
 /// The digest of an in-memory file map with every file's record (in digest order).
@@ -287,7 +330,8 @@ fn load(root: &Path, path: &str, with_files: bool) -> Result<Loaded, DigestError
     Ok(Loaded::Whole(bytes, own))
 }
 
-fn stream_large(
+/// Frames and streams the file `path` under `root` into `hasher`, in chunks.
+pub(crate) fn stream_large(
     root: &Path,
     path: &str,
     hasher: &mut PackageHasher,

@@ -7,11 +7,8 @@ use std::path::{Path, PathBuf};
 
 use crate::archive::reader::Limits;
 use crate::archive::writer::{self, Entry, Source};
-use crate::digest::{PackageHasher, Sha256Digest, sort_for_digest};
+use crate::digest::{DigestError, STREAM_THRESHOLD, Sha256Digest, digest_mixed};
 use crate::package::{Identity, Report};
-
-/// Files above this size are streamed from disk instead of read whole.
-const STREAM_THRESHOLD: u64 = 8 << 20;
 
 /// What `pack` produced.
 #[derive(Debug, Clone)]
@@ -31,6 +28,7 @@ pub enum PackError {
     OutputInsidePackage(PathBuf),
     OutputExists(PathBuf),
     Io(PathBuf, std::io::Error),
+    Read(DigestError),
     Other(String),
 }
 
@@ -49,6 +47,7 @@ impl std::fmt::Display for PackError {
             PackError::Io(path, error) => {
                 write!(f, "cannot write or read `{}`: {error}", path.display())
             }
+            PackError::Read(error) => error.fmt(f),
             PackError::Other(message) => f.write_str(message),
         }
     }
@@ -91,7 +90,14 @@ pub fn pack(
         };
         sources.push((path.clone(), source));
     }
-    let package_digest = digest_sources(&report.root, &sources)?;
+    let contents: Vec<(&str, Option<&[u8]>)> = sources
+        .iter()
+        .map(|(path, source)| match source {
+            Source::Bytes(bytes) => (path.as_str(), Some(bytes.as_slice())),
+            Source::File(_) => (path.as_str(), None),
+        })
+        .collect();
+    let package_digest = digest_mixed(&report.root, &contents).map_err(PackError::Read)?;
     let prefix = format!("{}/{}/", identity.namespace, identity.id);
     let mut entries: Vec<Entry> = sources
         .into_iter()
@@ -181,51 +187,6 @@ fn check_limits(files: &[(String, u64)], limits: &Limits) -> Result<(), PackErro
     {
         return Err(PackError::Limit(format!(
             "`{path}` is too long to install everywhere (names up to 255 bytes, paths up to 240 characters)"
-        )));
-    }
-    Ok(())
-}
-
-fn digest_sources(root: &Path, sources: &[(String, Source)]) -> Result<Sha256Digest, PackError> {
-    let mut order: Vec<&(String, Source)> = sources.iter().collect();
-    sort_for_digest(&mut order, |item| item.0.as_str());
-    let mut hasher = PackageHasher::default();
-    for (path, source) in order {
-        match source {
-            Source::Bytes(bytes) => {
-                hasher.begin_file(path, bytes.len() as u64);
-                hasher.content(bytes);
-            }
-            Source::File(_) => stream_into(&mut hasher, root, path)?,
-        }
-    }
-    Ok(hasher.finish())
-}
-
-fn stream_into(hasher: &mut PackageHasher, root: &Path, path: &str) -> Result<(), PackError> {
-    use std::io::Read;
-    let full = root.join(path);
-    let mut file = File::open(&full).map_err(|error| PackError::Io(full.clone(), error))?;
-    let size = file
-        .metadata()
-        .map_err(|error| PackError::Io(full.clone(), error))?
-        .len();
-    hasher.begin_file(path, size);
-    let mut buffer = vec![0u8; 1 << 20];
-    let mut total = 0;
-    loop {
-        let read = file
-            .read(&mut buffer)
-            .map_err(|error| PackError::Io(full.clone(), error))?;
-        if read == 0 {
-            break;
-        }
-        total += read as u64;
-        hasher.content(&buffer[..read]);
-    }
-    if total != size {
-        return Err(PackError::Other(format!(
-            "`{path}` changed while it was packed"
         )));
     }
     Ok(())

@@ -220,11 +220,23 @@ fn pack_refuses_packages_beyond_the_import_limits() {
         text(&output.stderr)
     );
     let output = squad(
-        &["pack", "package", "-o", "big.zip", "--no-limits"],
+        &[
+            "pack",
+            "package",
+            "-o",
+            "big.zip",
+            "--no-limits",
+            "--format",
+            "json",
+        ],
         dir.path(),
         home.path(),
     );
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    // The big file is streamed, not read whole, by pack's digest: it must still agree.
+    let packed: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let folder = squad(&["digest", "package"], dir.path(), home.path());
+    assert_eq!(packed["package_digest"], stdout_line(&folder));
 }
 
 #[test]
