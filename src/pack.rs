@@ -1,7 +1,7 @@
 //! `squad pack`: a validated package folder to its canonical ZIP (PACK-1…PACK-6), written
 //! atomically next to its destination and never over an existing file unless asked.
 
-use std::fs::{self, File};
+use std::fs;
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 
@@ -136,10 +136,7 @@ pub fn pack(
 }
 
 fn check_output(root: &Path, output: &Path, force: bool) -> Result<(), PackError> {
-    let parent = output
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
+    let parent = crate::fs::parent_directory(output);
     let canonical_parent = parent
         .canonicalize()
         .map_err(|error| PackError::Io(parent.to_path_buf(), error))?;
@@ -194,60 +191,33 @@ fn check_limits(files: &[(String, u64)], limits: &Limits) -> Result<(), PackErro
 
 /// Writes the archive to a unique temporary file beside `output` and syncs it.
 fn write_temporary(output: &Path, entries: &[Entry]) -> Result<PathBuf, PackError> {
-    let parent = output
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = output
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    for attempt in 0..100u32 {
-        let temporary = parent.join(format!(".{name}.tmp-{}-{attempt}", std::process::id()));
-        let file = match File::options()
-            .write(true)
-            .create_new(true)
-            .open(&temporary)
-        {
-            Ok(file) => file,
-            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(error) => return Err(PackError::Io(temporary, error)),
-        };
-        let mut writer = BufWriter::with_capacity(1 << 20, file);
-        let written = writer::write(&mut writer, entries, 0)
-            .and_then(|()| writer.into_inner().map_err(|error| error.into_error()))
-            .and_then(|file| file.sync_all());
-        if let Err(error) = written {
-            let _ = fs::remove_file(&temporary);
-            return Err(PackError::Io(temporary, error));
-        }
-        return Ok(temporary);
+    let (temporary, file) = crate::fs::create_beside(output)
+        .map_err(|error| PackError::Io(output.to_path_buf(), error))?;
+    let mut writer = BufWriter::with_capacity(1 << 20, file);
+    let written = writer::write(&mut writer, entries, 0)
+        .and_then(|()| writer.into_inner().map_err(|error| error.into_error()))
+        .and_then(|file| file.sync_all());
+    if let Err(error) = written {
+        let _ = fs::remove_file(&temporary);
+        return Err(PackError::Io(temporary, error));
     }
-    Err(PackError::Other(format!(
-        "cannot create a temporary file beside `{}`",
-        output.display()
-    )))
+    Ok(temporary)
 }
 
 /// Moves the finished archive into place: never over an existing file unless `force`.
 fn publish(temporary: &Path, output: &Path, force: bool) -> Result<(), PackError> {
-    if force {
+    let moved = if force {
         fs::rename(temporary, output)
-            .map_err(|error| PackError::Io(output.to_path_buf(), error))?;
     } else {
-        // A hard link fails if the destination exists, atomically: a no-replace publish.
-        match fs::hard_link(temporary, output) {
-            Ok(()) => {}
-            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {
-                return Err(PackError::OutputExists(output.to_path_buf()));
-            }
-            Err(error) => return Err(PackError::Io(output.to_path_buf(), error)),
+        crate::fs::rename_no_replace(temporary, output)
+    };
+    match moved {
+        Ok(()) => {}
+        Err(error) if !force && error.kind() == std::io::ErrorKind::AlreadyExists => {
+            return Err(PackError::OutputExists(output.to_path_buf()));
         }
+        Err(error) => return Err(PackError::Io(output.to_path_buf(), error)),
     }
-    if let Some(parent) = output.parent().filter(|p| !p.as_os_str().is_empty()) {
-        if let Ok(directory) = File::open(parent) {
-            let _ = directory.sync_all();
-        }
-    }
+    crate::fs::sync_directory(crate::fs::parent_directory(output));
     Ok(())
 }
