@@ -61,6 +61,24 @@ impl Sha256Digest {
     }
 }
 
+/// A digest travels in JSON as its hex text; reading it back is as strict as [`Sha256Digest::parse`].
+impl serde::Serialize for Sha256Digest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.hex())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Sha256Digest {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        Sha256Digest::parse(&text).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "`{text}` is not a SHA-256: 64 lowercase hex characters"
+            ))
+        })
+    }
+}
+
 impl std::fmt::Display for Sha256Digest {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.hex())
@@ -68,7 +86,7 @@ impl std::fmt::Display for Sha256Digest {
 }
 
 /// One file's own digest, for `--files` and drift reports.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FileRecord {
     pub path: String,
     pub size: u64,
@@ -80,6 +98,25 @@ pub struct FileRecord {
 pub struct TreeDigest {
     pub package_digest: Sha256Digest,
     pub files: Vec<FileRecord>,
+}
+
+/// The JSON of `squad digest --format json` and of an install receipt (`type` tells which),
+/// which `squad verify --record` reads back: one type, so writers and reader cannot disagree.
+/// Only `package_digest` is required on input.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+pub struct DigestDocument<'a> {
+    #[serde(default)]
+    pub schema_version: u32,
+    #[serde(rename = "type", default)]
+    pub kind: String,
+    #[serde(default)]
+    pub path: String,
+    /// `folder` or `archive` for `squad digest`; receipts leave it out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    pub package_digest: Sha256Digest,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub files: Option<std::borrow::Cow<'a, [FileRecord]>>,
 }
 
 /// A failure to read a file while hashing, with the path that failed.
@@ -468,6 +505,47 @@ mod tests {
         assert!(error.to_string().contains("a-missing.md"), "{error}");
         let error = digest_folder(dir.path(), &["nope.md".to_owned()], false).unwrap_err();
         assert!(error.to_string().contains("nope.md"), "{error}");
+    }
+
+    #[test]
+    fn digest_document_keeps_its_field_order_and_reads_back_strictly() {
+        let files = [FileRecord {
+            path: "README.md".to_owned(),
+            size: 1,
+            sha256: Sha256Digest::of(b"x"),
+        }];
+        let document = DigestDocument {
+            schema_version: 1,
+            kind: "digest".to_owned(),
+            path: "pkg".to_owned(),
+            source: Some("folder".to_owned()),
+            package_digest: Sha256Digest::of(b""),
+            files: Some(files[..].into()),
+        };
+        let text = serde_json::to_string(&document).unwrap();
+        assert_eq!(
+            text,
+            format!(
+                "{{\"schema_version\":1,\"type\":\"digest\",\"path\":\"pkg\",\"source\":\"folder\",\
+                 \"package_digest\":\"{}\",\"files\":[{{\"path\":\"README.md\",\"size\":1,\
+                 \"sha256\":\"{}\"}}]}}",
+                Sha256Digest::of(b""),
+                Sha256Digest::of(b"x")
+            )
+        );
+        let read: DigestDocument = serde_json::from_str(&text).unwrap();
+        assert_eq!(read.files.as_deref(), Some(&files[..]));
+        let upper = text.replace(
+            &Sha256Digest::of(b"x").hex(),
+            &Sha256Digest::of(b"x").hex().to_uppercase(),
+        );
+        assert!(serde_json::from_str::<DigestDocument>(&upper).is_err());
+        let minimal: DigestDocument = serde_json::from_str(&format!(
+            "{{\"package_digest\":\"{}\"}}",
+            Sha256Digest::of(b"")
+        ))
+        .unwrap();
+        assert!(minimal.files.is_none());
     }
 
     #[test]

@@ -2,13 +2,11 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
-
 use super::report::{Checked, Outcome, emit, print_diagnostics};
 use super::validate::is_archive;
 use super::{ExitStatus, Format};
 use crate::archive::reader::{Limits, read_package_file};
-use crate::digest::{FileRecord, Progress, TreeDigest, digest_entries_with_files};
+use crate::digest::{DigestDocument, Progress, TreeDigest, digest_entries_with_files};
 use crate::output::{Printer, ProgressLine};
 use crate::package::{ContractDigestError, contract_digest};
 use std::sync::atomic::Ordering;
@@ -42,36 +40,6 @@ pub struct DigestArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
-}
-
-#[derive(Serialize)]
-struct JsonDigest<'a> {
-    schema_version: u32,
-    #[serde(rename = "type")]
-    kind: &'static str,
-    path: String,
-    source: &'static str,
-    package_digest: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    files: Option<Vec<JsonFile<'a>>>,
-}
-
-#[derive(Serialize)]
-pub(super) struct JsonFile<'a> {
-    pub path: &'a str,
-    pub size: u64,
-    pub sha256: String,
-}
-
-pub(super) fn json_files(files: &[FileRecord]) -> Vec<JsonFile<'_>> {
-    files
-        .iter()
-        .map(|file| JsonFile {
-            path: &file.path,
-            size: file.size,
-            sha256: file.sha256.hex(),
-        })
-        .collect()
 }
 
 /// Digests a folder under the raw tree contract, rendering contract violations on failure.
@@ -158,17 +126,20 @@ pub fn run(args: &DigestArgs, printer: &Printer) -> ExitStatus {
     };
     match args.format {
         Format::Json => {
-            let document = JsonDigest {
+            let document = DigestDocument {
                 schema_version: crate::diag::json::SCHEMA_VERSION,
-                kind: "digest",
+                kind: "digest".to_owned(),
                 path: args.path.display().to_string(),
-                source: if is_archive(&args.path) {
-                    "archive"
-                } else {
-                    "folder"
-                },
-                package_digest: tree.package_digest.hex(),
-                files: args.files.then(|| json_files(&tree.files)),
+                source: Some(
+                    if is_archive(&args.path) {
+                        "archive"
+                    } else {
+                        "folder"
+                    }
+                    .to_owned(),
+                ),
+                package_digest: tree.package_digest,
+                files: args.files.then(|| tree.files.as_slice().into()),
             };
             printer.data(&(serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"));
         }
