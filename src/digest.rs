@@ -59,6 +59,20 @@ impl Sha256Digest {
     pub fn of(bytes: &[u8]) -> Sha256Digest {
         Sha256Digest(Sha256::digest(bytes).into())
     }
+
+    /// The SHA-256 of a file's bytes, read in chunks rather than held in memory.
+    pub fn of_file(path: &Path) -> std::io::Result<Sha256Digest> {
+        let mut file = File::open(path)?;
+        let mut hasher = Sha256::new();
+        let mut buffer = vec![0u8; CHUNK];
+        loop {
+            let read = file.read(&mut buffer)?;
+            if read == 0 {
+                return Ok(Sha256Digest(hasher.finalize().into()));
+            }
+            hasher.update(&buffer[..read]);
+        }
+    }
 }
 
 /// A digest travels in JSON as its hex text; reading it back is as strict as [`Sha256Digest::parse`].
@@ -489,6 +503,10 @@ mod tests {
             digest_entries(&[("big.bin".to_owned(), big.clone())])
         );
         assert_eq!(tree.files[0].sha256, Sha256Digest::of(&big));
+        assert_eq!(
+            Sha256Digest::of_file(&dir.path().join("big.bin")).unwrap(),
+            Sha256Digest::of(&big)
+        );
     }
 
     #[test]

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use crate::archive::reader::Limits;
 use crate::archive::writer::{self, Entry, Source};
+use crate::diag::Code;
 use crate::digest::{DigestError, STREAM_THRESHOLD, Sha256Digest, digest_mixed};
 use crate::package::{Identity, Report};
 
@@ -60,16 +61,15 @@ pub fn default_file_name(id: &str) -> String {
     format!("{id}-expert-squad.zip")
 }
 
-/// Packs a package that `report` found valid into `output`.
+/// Packs a package that `report` found valid, with the `identity` its manifest declares, into
+/// `output`.
 pub fn pack(
     report: &Report,
+    identity: &Identity,
     output: &Path,
     force: bool,
     limits: &Limits,
 ) -> Result<Packed, PackError> {
-    let identity = report.identity.clone().ok_or_else(|| {
-        PackError::Other("the manifest has no valid namespace, id and version".to_owned())
-    })?;
     check_output(&report.root, output, force)?;
     let mut files: Vec<(String, u64)> = Vec::new();
     for entry in report.tree.files() {
@@ -80,6 +80,7 @@ pub fn pack(
         files.push((entry.path.clone(), size));
     }
     check_limits(&files, limits)?;
+    check_lengths(report)?;
     let mut sources = Vec::with_capacity(files.len());
     for (path, size) in &files {
         let full = report.root.join(path);
@@ -110,21 +111,22 @@ pub fn pack(
     entries.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
     let file_count = entries.len();
     let temporary = write_temporary(output, &entries)?;
-    let archive_bytes = fs::metadata(&temporary).map(|m| m.len()).unwrap_or(0);
     let result = (|| {
+        let archive_bytes = fs::metadata(&temporary)
+            .map_err(|error| PackError::Io(temporary.clone(), error))?
+            .len();
         if archive_bytes > limits.archive_bytes {
             return Err(PackError::Limit(format!(
                 "the archive would be {archive_bytes} bytes, more than the reference's import limit of {} (LIM-2)",
                 limits.archive_bytes
             )));
         }
-        let archive_sha256 = Sha256Digest::of(
-            &fs::read(&temporary).map_err(|error| PackError::Io(temporary.clone(), error))?,
-        );
+        let archive_sha256 = Sha256Digest::of_file(&temporary)
+            .map_err(|error| PackError::Io(temporary.clone(), error))?;
         publish(&temporary, output, force)?;
         Ok(Packed {
             path: output.to_path_buf(),
-            identity,
+            identity: identity.clone(),
             package_digest,
             archive_sha256,
             file_count,
@@ -178,15 +180,25 @@ fn check_limits(files: &[(String, u64)], limits: &Limits) -> Result<(), PackErro
             limits.total_bytes
         )));
     }
-    if let Some((path, _)) = files
-        .iter()
-        .find(|(path, _)| crate::package::length_problem(path).is_some())
-    {
-        return Err(PackError::Limit(format!(
-            "`{path}` is too long to install everywhere (names up to 255 bytes, paths up to 240 characters)"
-        )));
-    }
     Ok(())
+}
+
+/// Validation only warns about a path too long to install everywhere (PATH-S); an archive
+/// would carry it to every machine, so pack refuses it.
+fn check_lengths(report: &Report) -> Result<(), PackError> {
+    match report
+        .diagnostics
+        .iter()
+        // Directories are not archived, only the files below them.
+        .find(|diagnostic| {
+            diagnostic.code == Code::LongPath && report.tree.is_file(&diagnostic.file)
+        }) {
+        Some(long) => Err(PackError::Limit(format!(
+            "`{}` is too long to install everywhere: {}",
+            long.file, long.message
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// Writes the archive to a unique temporary file beside `output` and syncs it.
