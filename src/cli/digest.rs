@@ -6,7 +6,9 @@ use super::report::{Checked, Outcome, emit, print_diagnostics};
 use super::validate::is_archive;
 use super::{ExitStatus, Format};
 use crate::archive::reader::{Limits, read_package_file};
-use crate::digest::{DigestDocument, Progress, TreeDigest, digest_entries_with_files};
+use crate::digest::{
+    DigestDocument, Progress, TreeDigest, digest_entries, digest_entries_with_files,
+};
 use crate::output::{Printer, ProgressLine};
 use crate::package::{ContractDigestError, contract_digest};
 use std::sync::atomic::Ordering;
@@ -61,11 +63,14 @@ pub(super) fn digest_path(
             );
             ExitStatus::Failure
         })?;
-        let mut tree = digest_entries_with_files(&package.files);
-        if !with_files {
-            tree.files.clear();
-        }
-        return Ok(tree);
+        return Ok(if with_files {
+            digest_entries_with_files(&package.files)
+        } else {
+            TreeDigest {
+                package_digest: digest_entries(&package.files),
+                files: Vec::new(),
+            }
+        });
     }
     let progress = std::sync::Arc::new(Progress::default());
     let display = {
