@@ -19,8 +19,10 @@ use crate::text::cmp_code_units;
 /// The domain prefix of package-tree v1.
 pub const DOMAIN: &[u8] = b"opencorvus.expert-squad.package-tree.v1";
 
-/// Files up to this size are read whole by the reader thread; larger ones are streamed.
-const STREAM_THRESHOLD: u64 = 4 << 20;
+/// Files up to this size are read whole; larger ones are streamed in chunks and never held in
+/// memory, here and by `pack`. It is the reference's per-file import limit, so a package within
+/// the limits is read whole.
+pub(crate) const STREAM_THRESHOLD: u64 = 4 << 20;
 const CHUNK: usize = 1 << 20;
 /// Threads that open and read files while the calling thread hashes.
 const READERS: usize = 2;
@@ -57,6 +59,38 @@ impl Sha256Digest {
     pub fn of(bytes: &[u8]) -> Sha256Digest {
         Sha256Digest(Sha256::digest(bytes).into())
     }
+
+    /// The SHA-256 of a file's bytes, read in chunks rather than held in memory.
+    pub fn of_file(path: &Path) -> std::io::Result<Sha256Digest> {
+        let mut file = File::open(path)?;
+        let mut hasher = Sha256::new();
+        let mut buffer = vec![0u8; CHUNK];
+        loop {
+            let read = file.read(&mut buffer)?;
+            if read == 0 {
+                return Ok(Sha256Digest(hasher.finalize().into()));
+            }
+            hasher.update(&buffer[..read]);
+        }
+    }
+}
+
+/// A digest travels in JSON as its hex text; reading it back is as strict as [`Sha256Digest::parse`].
+impl serde::Serialize for Sha256Digest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.hex())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Sha256Digest {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        Sha256Digest::parse(&text).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "`{text}` is not a SHA-256: 64 lowercase hex characters"
+            ))
+        })
+    }
 }
 
 impl std::fmt::Display for Sha256Digest {
@@ -66,7 +100,7 @@ impl std::fmt::Display for Sha256Digest {
 }
 
 /// One file's own digest, for `--files` and drift reports.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FileRecord {
     pub path: String,
     pub size: u64,
@@ -78,6 +112,25 @@ pub struct FileRecord {
 pub struct TreeDigest {
     pub package_digest: Sha256Digest,
     pub files: Vec<FileRecord>,
+}
+
+/// The JSON of `squad digest --format json` and of an install receipt (`type` tells which),
+/// which `squad verify --record` reads back: one type, so writers and reader cannot disagree.
+/// Only `package_digest` is required on input.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+pub struct DigestDocument<'a> {
+    #[serde(default)]
+    pub schema_version: u32,
+    #[serde(rename = "type", default)]
+    pub kind: String,
+    #[serde(default)]
+    pub path: String,
+    /// `folder` or `archive` for `squad digest`; receipts leave it out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    pub package_digest: Sha256Digest,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub files: Option<std::borrow::Cow<'a, [FileRecord]>>,
 }
 
 /// A failure to read a file while hashing, with the path that failed.
@@ -133,14 +186,55 @@ pub fn sort_for_digest<T>(items: &mut [T], path: impl Fn(&T) -> &str) {
 
 /// The digest of an in-memory file map (DG-5), in any input order.
 pub fn digest_entries(entries: &[(String, Vec<u8>)]) -> Sha256Digest {
-    let mut order: Vec<&(String, Vec<u8>)> = entries.iter().collect();
-    sort_for_digest(&mut order, |entry| entry.0.as_str());
+    let Ok(digest) = hash_sorted(
+        entries,
+        |entry| entry.0.as_str(),
+        |hasher, (path, content)| -> Result<(), std::convert::Infallible> {
+            hasher.begin_file(path, content.len() as u64);
+            hasher.content(content);
+            Ok(())
+        },
+    );
+    digest
+}
+
+/// The digest of files each either held in memory (`Some`) or left on disk under `root`
+/// (`None`, streamed), in any input order.
+pub(crate) fn digest_mixed(
+    root: &Path,
+    files: &[(&str, Option<&[u8]>)],
+) -> Result<Sha256Digest, DigestError> {
+    hash_sorted(
+        files,
+        |file| file.0,
+        |hasher, (path, content)| {
+            match content {
+                Some(content) => {
+                    hasher.begin_file(path, content.len() as u64);
+                    hasher.content(content);
+                }
+                None => {
+                    stream_large(root, path, hasher, false, &Progress::default())?;
+                }
+            }
+            Ok(())
+        },
+    )
+}
+
+/// Feeds `items` to one package hasher in digest order.
+fn hash_sorted<T, E>(
+    items: &[T],
+    path: impl Fn(&T) -> &str,
+    mut add: impl FnMut(&mut PackageHasher, &T) -> Result<(), E>,
+) -> Result<Sha256Digest, E> {
+    let mut order: Vec<&T> = items.iter().collect();
+    sort_for_digest(&mut order, |item| path(item));
     let mut hasher = PackageHasher::default();
-    for (path, content) in order {
-        hasher.begin_file(path, content.len() as u64);
-        hasher.content(content);
+    for item in order {
+        add(&mut hasher, item)?;
     }
-    hasher.finish()
+    Ok(hasher.finish())
 }
 
 /// The digest of an in-memory file map with every file's record (in digest order).
@@ -178,6 +272,8 @@ pub fn digest_folder(
 /// Counts of work done, readable from another thread (for a progress display).
 #[derive(Debug, Default)]
 pub struct Progress {
+    /// Files to hash, known once the list is.
+    pub total: AtomicU64,
     pub files: AtomicU64,
     pub bytes: AtomicU64,
 }
@@ -189,6 +285,7 @@ pub fn digest_folder_with_progress(
     with_files: bool,
     progress: &Progress,
 ) -> Result<TreeDigest, DigestError> {
+    progress.total.store(paths.len() as u64, Ordering::Relaxed);
     let mut order: Vec<&String> = paths.iter().collect();
     sort_for_digest(&mut order, |path| path.as_str());
     // Opening and reading many small files is system-call bound, so READERS threads read
@@ -284,7 +381,8 @@ fn load(root: &Path, path: &str, with_files: bool) -> Result<Loaded, DigestError
     Ok(Loaded::Whole(bytes, own))
 }
 
-fn stream_large(
+/// Frames and streams the file `path` under `root` into `hasher`, in chunks.
+pub(crate) fn stream_large(
     root: &Path,
     path: &str,
     hasher: &mut PackageHasher,
@@ -405,6 +503,10 @@ mod tests {
             digest_entries(&[("big.bin".to_owned(), big.clone())])
         );
         assert_eq!(tree.files[0].sha256, Sha256Digest::of(&big));
+        assert_eq!(
+            Sha256Digest::of_file(&dir.path().join("big.bin")).unwrap(),
+            Sha256Digest::of(&big)
+        );
     }
 
     #[test]
@@ -421,6 +523,47 @@ mod tests {
         assert!(error.to_string().contains("a-missing.md"), "{error}");
         let error = digest_folder(dir.path(), &["nope.md".to_owned()], false).unwrap_err();
         assert!(error.to_string().contains("nope.md"), "{error}");
+    }
+
+    #[test]
+    fn digest_document_keeps_its_field_order_and_reads_back_strictly() {
+        let files = [FileRecord {
+            path: "README.md".to_owned(),
+            size: 1,
+            sha256: Sha256Digest::of(b"x"),
+        }];
+        let document = DigestDocument {
+            schema_version: 1,
+            kind: "digest".to_owned(),
+            path: "pkg".to_owned(),
+            source: Some("folder".to_owned()),
+            package_digest: Sha256Digest::of(b""),
+            files: Some(files[..].into()),
+        };
+        let text = serde_json::to_string(&document).unwrap();
+        assert_eq!(
+            text,
+            format!(
+                "{{\"schema_version\":1,\"type\":\"digest\",\"path\":\"pkg\",\"source\":\"folder\",\
+                 \"package_digest\":\"{}\",\"files\":[{{\"path\":\"README.md\",\"size\":1,\
+                 \"sha256\":\"{}\"}}]}}",
+                Sha256Digest::of(b""),
+                Sha256Digest::of(b"x")
+            )
+        );
+        let read: DigestDocument = serde_json::from_str(&text).unwrap();
+        assert_eq!(read.files.as_deref(), Some(&files[..]));
+        let upper = text.replace(
+            &Sha256Digest::of(b"x").hex(),
+            &Sha256Digest::of(b"x").hex().to_uppercase(),
+        );
+        assert!(serde_json::from_str::<DigestDocument>(&upper).is_err());
+        let minimal: DigestDocument = serde_json::from_str(&format!(
+            "{{\"package_digest\":\"{}\"}}",
+            Sha256Digest::of(b"")
+        ))
+        .unwrap();
+        assert!(minimal.files.is_none());
     }
 
     #[test]

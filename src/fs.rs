@@ -2,7 +2,7 @@
 //! replacing what is at the destination, and syncing what was written.
 
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Renames `from` to `to`, failing with `AlreadyExists` if anything exists at `to` — even an
 /// empty directory created a moment earlier, which plain `rename` would silently replace.
@@ -78,26 +78,53 @@ pub fn write_new_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
     file.sync_all()
 }
 
-/// Replaces (or creates) a file atomically: a synced temporary file beside it, renamed over it,
-/// keeping the old file's permissions; the directory is synced.
-pub fn replace_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let directory = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
+/// The directory `path` is in: `.` for a bare file name.
+pub fn parent_directory(path: &Path) -> &Path {
+    path.parent()
+        .filter(|parent| !parent.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+}
+
+/// Creates a new, empty file beside `path`, to be written and then renamed onto `path`: the
+/// same directory keeps the rename on one filesystem (atomic), the leading `.` hides it, and
+/// the name of `path` and the process id say whose it is if a crash leaves it behind.
+pub fn create_beside(path: &Path) -> io::Result<(PathBuf, std::fs::File)> {
+    let directory = parent_directory(path);
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let temporary = directory.join(format!(".{name}.tmp-{}", std::process::id()));
-    let _ = std::fs::remove_file(&temporary);
+    for attempt in 0..100u32 {
+        let temporary = directory.join(format!(".{name}.tmp-{}-{attempt}", std::process::id()));
+        match std::fs::File::options()
+            .write(true)
+            .create_new(true)
+            .open(&temporary)
+        {
+            Ok(file) => return Ok((temporary, file)),
+            Err(error) if error.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(error) => return Err(error),
+        }
+    }
+    Err(io::Error::new(
+        io::ErrorKind::AlreadyExists,
+        "no free temporary name beside it",
+    ))
+}
+
+/// Replaces (or creates) a file atomically: a synced temporary file beside it, renamed over it,
+/// keeping the old file's permissions; the directory is synced.
+pub fn replace_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    use std::io::Write;
+    let (temporary, mut file) = create_beside(path)?;
     let result = (|| {
-        write_new_synced(&temporary, bytes)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
         if let Ok(metadata) = std::fs::metadata(path) {
             std::fs::set_permissions(&temporary, metadata.permissions())?;
         }
         std::fs::rename(&temporary, path)?;
-        sync_directory(directory);
+        sync_directory(parent_directory(path));
         Ok(())
     })();
     if result.is_err() {
@@ -140,5 +167,43 @@ mod tests {
             std::os::unix::fs::symlink(dir.path().join("d"), dir.path().join("l")).unwrap();
             assert!(matches!(found("l"), RealDirectory::Refused));
         }
+    }
+
+    #[test]
+    fn replace_file_keeps_permissions_and_leaves_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.json");
+        replace_file(&path, b"one").unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
+        }
+        let before = std::fs::metadata(&path).unwrap().permissions();
+        replace_file(&path, b"two").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"two");
+        assert_eq!(std::fs::metadata(&path).unwrap().permissions(), before);
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["f.json"]);
+    }
+
+    #[test]
+    fn temporaries_beside_a_file_are_distinct() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.zip");
+        let (first, _) = create_beside(&path).unwrap();
+        let (second, _) = create_beside(&path).unwrap();
+        assert_ne!(first, second);
+        assert_eq!(first.parent(), Some(dir.path()));
+        assert!(
+            first
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with(".out.zip.tmp-")
+        );
     }
 }

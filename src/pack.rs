@@ -1,17 +1,15 @@
 //! `squad pack`: a validated package folder to its canonical ZIP (PACK-1…PACK-6), written
 //! atomically next to its destination and never over an existing file unless asked.
 
-use std::fs::{self, File};
+use std::fs;
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 
 use crate::archive::reader::Limits;
 use crate::archive::writer::{self, Entry, Source};
-use crate::digest::{PackageHasher, Sha256Digest, sort_for_digest};
+use crate::diag::Code;
+use crate::digest::{DigestError, STREAM_THRESHOLD, Sha256Digest, digest_mixed};
 use crate::package::{Identity, Report};
-
-/// Files above this size are streamed from disk instead of read whole.
-const STREAM_THRESHOLD: u64 = 8 << 20;
 
 /// What `pack` produced.
 #[derive(Debug, Clone)]
@@ -31,6 +29,7 @@ pub enum PackError {
     OutputInsidePackage(PathBuf),
     OutputExists(PathBuf),
     Io(PathBuf, std::io::Error),
+    Read(DigestError),
     Other(String),
 }
 
@@ -49,6 +48,7 @@ impl std::fmt::Display for PackError {
             PackError::Io(path, error) => {
                 write!(f, "cannot write or read `{}`: {error}", path.display())
             }
+            PackError::Read(error) => error.fmt(f),
             PackError::Other(message) => f.write_str(message),
         }
     }
@@ -61,16 +61,15 @@ pub fn default_file_name(id: &str) -> String {
     format!("{id}-expert-squad.zip")
 }
 
-/// Packs a package that `report` found valid into `output`.
+/// Packs a package that `report` found valid, with the `identity` its manifest declares, into
+/// `output`.
 pub fn pack(
     report: &Report,
+    identity: &Identity,
     output: &Path,
     force: bool,
     limits: &Limits,
 ) -> Result<Packed, PackError> {
-    let identity = report.identity.clone().ok_or_else(|| {
-        PackError::Other("the manifest has no valid namespace, id and version".to_owned())
-    })?;
     check_output(&report.root, output, force)?;
     let mut files: Vec<(String, u64)> = Vec::new();
     for entry in report.tree.files() {
@@ -81,6 +80,7 @@ pub fn pack(
         files.push((entry.path.clone(), size));
     }
     check_limits(&files, limits)?;
+    check_lengths(report)?;
     let mut sources = Vec::with_capacity(files.len());
     for (path, size) in &files {
         let full = report.root.join(path);
@@ -91,7 +91,14 @@ pub fn pack(
         };
         sources.push((path.clone(), source));
     }
-    let package_digest = digest_sources(&report.root, &sources)?;
+    let contents: Vec<(&str, Option<&[u8]>)> = sources
+        .iter()
+        .map(|(path, source)| match source {
+            Source::Bytes(bytes) => (path.as_str(), Some(bytes.as_slice())),
+            Source::File(_) => (path.as_str(), None),
+        })
+        .collect();
+    let package_digest = digest_mixed(&report.root, &contents).map_err(PackError::Read)?;
     let prefix = format!("{}/{}/", identity.namespace, identity.id);
     let mut entries: Vec<Entry> = sources
         .into_iter()
@@ -104,21 +111,22 @@ pub fn pack(
     entries.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
     let file_count = entries.len();
     let temporary = write_temporary(output, &entries)?;
-    let archive_bytes = fs::metadata(&temporary).map(|m| m.len()).unwrap_or(0);
     let result = (|| {
+        let archive_bytes = fs::metadata(&temporary)
+            .map_err(|error| PackError::Io(temporary.clone(), error))?
+            .len();
         if archive_bytes > limits.archive_bytes {
             return Err(PackError::Limit(format!(
                 "the archive would be {archive_bytes} bytes, more than the reference's import limit of {} (LIM-2)",
                 limits.archive_bytes
             )));
         }
-        let archive_sha256 = Sha256Digest::of(
-            &fs::read(&temporary).map_err(|error| PackError::Io(temporary.clone(), error))?,
-        );
+        let archive_sha256 = Sha256Digest::of_file(&temporary)
+            .map_err(|error| PackError::Io(temporary.clone(), error))?;
         publish(&temporary, output, force)?;
         Ok(Packed {
             path: output.to_path_buf(),
-            identity,
+            identity: identity.clone(),
             package_digest,
             archive_sha256,
             file_count,
@@ -130,10 +138,7 @@ pub fn pack(
 }
 
 fn check_output(root: &Path, output: &Path, force: bool) -> Result<(), PackError> {
-    let parent = output
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
+    let parent = crate::fs::parent_directory(output);
     let canonical_parent = parent
         .canonicalize()
         .map_err(|error| PackError::Io(parent.to_path_buf(), error))?;
@@ -175,118 +180,56 @@ fn check_limits(files: &[(String, u64)], limits: &Limits) -> Result<(), PackErro
             limits.total_bytes
         )));
     }
-    if let Some((path, _)) = files
+    Ok(())
+}
+
+/// Validation only warns about a path too long to install everywhere (PATH-S); an archive
+/// would carry it to every machine, so pack refuses it.
+fn check_lengths(report: &Report) -> Result<(), PackError> {
+    match report
+        .diagnostics
         .iter()
-        .find(|(path, _)| crate::package::length_problem(path).is_some())
-    {
-        return Err(PackError::Limit(format!(
-            "`{path}` is too long to install everywhere (names up to 255 bytes, paths up to 240 characters)"
-        )));
+        // Directories are not archived, only the files below them.
+        .find(|diagnostic| {
+            diagnostic.code == Code::LongPath && report.tree.is_file(&diagnostic.file)
+        }) {
+        Some(long) => Err(PackError::Limit(format!(
+            "`{}` is too long to install everywhere: {}",
+            long.file, long.message
+        ))),
+        None => Ok(()),
     }
-    Ok(())
-}
-
-fn digest_sources(root: &Path, sources: &[(String, Source)]) -> Result<Sha256Digest, PackError> {
-    let mut order: Vec<&(String, Source)> = sources.iter().collect();
-    sort_for_digest(&mut order, |item| item.0.as_str());
-    let mut hasher = PackageHasher::default();
-    for (path, source) in order {
-        match source {
-            Source::Bytes(bytes) => {
-                hasher.begin_file(path, bytes.len() as u64);
-                hasher.content(bytes);
-            }
-            Source::File(_) => stream_into(&mut hasher, root, path)?,
-        }
-    }
-    Ok(hasher.finish())
-}
-
-fn stream_into(hasher: &mut PackageHasher, root: &Path, path: &str) -> Result<(), PackError> {
-    use std::io::Read;
-    let full = root.join(path);
-    let mut file = File::open(&full).map_err(|error| PackError::Io(full.clone(), error))?;
-    let size = file
-        .metadata()
-        .map_err(|error| PackError::Io(full.clone(), error))?
-        .len();
-    hasher.begin_file(path, size);
-    let mut buffer = vec![0u8; 1 << 20];
-    let mut total = 0;
-    loop {
-        let read = file
-            .read(&mut buffer)
-            .map_err(|error| PackError::Io(full.clone(), error))?;
-        if read == 0 {
-            break;
-        }
-        total += read as u64;
-        hasher.content(&buffer[..read]);
-    }
-    if total != size {
-        return Err(PackError::Other(format!(
-            "`{path}` changed while it was packed"
-        )));
-    }
-    Ok(())
 }
 
 /// Writes the archive to a unique temporary file beside `output` and syncs it.
 fn write_temporary(output: &Path, entries: &[Entry]) -> Result<PathBuf, PackError> {
-    let parent = output
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = output
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    for attempt in 0..100u32 {
-        let temporary = parent.join(format!(".{name}.tmp-{}-{attempt}", std::process::id()));
-        let file = match File::options()
-            .write(true)
-            .create_new(true)
-            .open(&temporary)
-        {
-            Ok(file) => file,
-            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(error) => return Err(PackError::Io(temporary, error)),
-        };
-        let mut writer = BufWriter::with_capacity(1 << 20, file);
-        let written = writer::write(&mut writer, entries, 0)
-            .and_then(|()| writer.into_inner().map_err(|error| error.into_error()))
-            .and_then(|file| file.sync_all());
-        if let Err(error) = written {
-            let _ = fs::remove_file(&temporary);
-            return Err(PackError::Io(temporary, error));
-        }
-        return Ok(temporary);
+    let (temporary, file) = crate::fs::create_beside(output)
+        .map_err(|error| PackError::Io(output.to_path_buf(), error))?;
+    let mut writer = BufWriter::with_capacity(1 << 20, file);
+    let written = writer::write(&mut writer, entries, 0)
+        .and_then(|()| writer.into_inner().map_err(|error| error.into_error()))
+        .and_then(|file| file.sync_all());
+    if let Err(error) = written {
+        let _ = fs::remove_file(&temporary);
+        return Err(PackError::Io(temporary, error));
     }
-    Err(PackError::Other(format!(
-        "cannot create a temporary file beside `{}`",
-        output.display()
-    )))
+    Ok(temporary)
 }
 
 /// Moves the finished archive into place: never over an existing file unless `force`.
 fn publish(temporary: &Path, output: &Path, force: bool) -> Result<(), PackError> {
-    if force {
+    let moved = if force {
         fs::rename(temporary, output)
-            .map_err(|error| PackError::Io(output.to_path_buf(), error))?;
     } else {
-        // A hard link fails if the destination exists, atomically: a no-replace publish.
-        match fs::hard_link(temporary, output) {
-            Ok(()) => {}
-            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {
-                return Err(PackError::OutputExists(output.to_path_buf()));
-            }
-            Err(error) => return Err(PackError::Io(output.to_path_buf(), error)),
+        crate::fs::rename_no_replace(temporary, output)
+    };
+    match moved {
+        Ok(()) => {}
+        Err(error) if !force && error.kind() == std::io::ErrorKind::AlreadyExists => {
+            return Err(PackError::OutputExists(output.to_path_buf()));
         }
+        Err(error) => return Err(PackError::Io(output.to_path_buf(), error)),
     }
-    if let Some(parent) = output.parent().filter(|p| !p.as_os_str().is_empty()) {
-        if let Ok(directory) = File::open(parent) {
-            let _ = directory.sync_all();
-        }
-    }
+    crate::fs::sync_directory(crate::fs::parent_directory(output));
     Ok(())
 }

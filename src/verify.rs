@@ -4,10 +4,8 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use serde::Deserialize;
-
 use crate::archive::reader::{Limits, read_package};
-use crate::digest::{FileRecord, Sha256Digest, digest_entries_with_files};
+use crate::digest::{DigestDocument, FileRecord, Sha256Digest, digest_entries_with_files};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -64,20 +62,6 @@ pub fn compare(expected: &[FileRecord], actual: &[FileRecord]) -> Vec<Drift> {
     drift
 }
 
-#[derive(Deserialize)]
-struct DigestDocument {
-    package_digest: String,
-    #[serde(default)]
-    files: Option<Vec<DigestFile>>,
-}
-
-#[derive(Deserialize)]
-struct DigestFile {
-    path: String,
-    size: u64,
-    sha256: String,
-}
-
 /// Reads a record: the JSON of `squad digest --files --format json`, or an archive made by
 /// `squad pack`.
 pub fn load_record(path: &Path) -> Result<Record, String> {
@@ -98,38 +82,9 @@ pub fn load_record(path: &Path) -> Result<Record, String> {
             path.display()
         )
     })?;
-    let package_digest = Sha256Digest::parse(&document.package_digest).ok_or_else(|| {
-        format!(
-            "`{}`: package_digest is not 64 lowercase hex characters",
-            path.display()
-        )
-    })?;
-    let files = document
-        .files
-        .map(|files| {
-            files
-                .into_iter()
-                .map(|file| {
-                    Sha256Digest::parse(&file.sha256)
-                        .map(|sha256| FileRecord {
-                            path: file.path.clone(),
-                            size: file.size,
-                            sha256,
-                        })
-                        .ok_or_else(|| {
-                            format!(
-                                "`{}`: sha256 of `{}` is not 64 lowercase hex characters",
-                                path.display(),
-                                file.path
-                            )
-                        })
-                })
-                .collect::<Result<Vec<_>, _>>()
-        })
-        .transpose()?;
     Ok(Record {
-        package_digest,
-        files,
+        package_digest: document.package_digest,
+        files: document.files.map(std::borrow::Cow::into_owned),
     })
 }
 
@@ -168,5 +123,35 @@ mod tests {
             ]
         );
         assert!(compare(&before, &before).is_empty());
+    }
+
+    #[test]
+    fn a_record_with_a_malformed_hash_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("record.json");
+        let good = Sha256Digest::of(b"x").hex();
+        std::fs::write(
+            &path,
+            format!(
+                "{{\"package_digest\":\"{good}\",\"files\":[{{\"path\":\"a\",\"size\":1,\"sha256\":\"{good}\"}}]}}"
+            ),
+        )
+        .unwrap();
+        let record = load_record(&path).unwrap();
+        assert_eq!(record.package_digest.hex(), good);
+        assert_eq!(record.files.unwrap()[0].sha256.hex(), good);
+        for bad in [good.to_uppercase(), good[1..].to_owned()] {
+            std::fs::write(
+                &path,
+                format!(
+                    "{{\"package_digest\":\"{good}\",\"files\":[{{\"path\":\"a\",\"size\":1,\"sha256\":\"{bad}\"}}]}}"
+                ),
+            )
+            .unwrap();
+            let error = load_record(&path).unwrap_err();
+            assert!(error.contains("64 lowercase hex"), "{error}");
+            std::fs::write(&path, format!("{{\"package_digest\":\"{bad}\"}}")).unwrap();
+            assert!(load_record(&path).is_err());
+        }
     }
 }

@@ -2,17 +2,15 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
-
 use super::report::{Checked, Outcome, emit, print_diagnostics};
 use super::validate::is_archive;
 use super::{ExitStatus, Format};
 use crate::archive::reader::{Limits, read_package_file};
-use crate::diag::Severity;
 use crate::digest::{
-    FileRecord, Progress, TreeDigest, digest_entries_with_files, digest_folder_with_progress,
+    DigestDocument, Progress, TreeDigest, digest_entries, digest_entries_with_files,
 };
 use crate::output::{Printer, ProgressLine};
+use crate::package::{ContractDigestError, contract_digest};
 use std::sync::atomic::Ordering;
 
 /// Print the package digest (SHA-256, package-tree v1) of a folder or of a `squad pack` archive.
@@ -46,36 +44,6 @@ pub struct DigestArgs {
     pub format: Format,
 }
 
-#[derive(Serialize)]
-struct JsonDigest<'a> {
-    schema_version: u32,
-    #[serde(rename = "type")]
-    kind: &'static str,
-    path: String,
-    source: &'static str,
-    package_digest: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    files: Option<Vec<JsonFile<'a>>>,
-}
-
-#[derive(Serialize)]
-pub(super) struct JsonFile<'a> {
-    pub path: &'a str,
-    pub size: u64,
-    pub sha256: String,
-}
-
-pub(super) fn json_files(files: &[FileRecord]) -> Vec<JsonFile<'_>> {
-    files
-        .iter()
-        .map(|file| JsonFile {
-            path: &file.path,
-            size: file.size,
-            sha256: file.sha256.hex(),
-        })
-        .collect()
-}
-
 /// Digests a folder under the raw tree contract, rendering contract violations on failure.
 /// The root `.opencorvus-meta.json` of an installed package is excluded, not refused (DG-1).
 pub(super) fn digest_path(
@@ -95,62 +63,60 @@ pub(super) fn digest_path(
             );
             ExitStatus::Failure
         })?;
-        let mut tree = digest_entries_with_files(&package.files);
-        if !with_files {
-            tree.files.clear();
-        }
-        return Ok(tree);
+        return Ok(if with_files {
+            digest_entries_with_files(&package.files)
+        } else {
+            TreeDigest {
+                package_digest: digest_entries(&package.files),
+                files: Vec::new(),
+            }
+        });
     }
-    let (tree, diagnostics) =
-        crate::package::capture_contract(path, check_root).map_err(|error| {
-            printer.error(&error.to_string(), None);
-            ExitStatus::Error
-        })?;
-    if diagnostics
-        .iter()
-        .any(|diagnostic| diagnostic.severity() == Severity::Error)
-    {
-        let sources = Default::default();
-        match format {
-            Format::Human => print_diagnostics(printer, &shown, &diagnostics, &sources),
-            format => emit(
-                printer,
-                format,
-                &[Outcome {
-                    shown: shown.clone(),
-                    result: Ok(Checked {
-                        diagnostics: &diagnostics,
-                        sources: &sources,
-                        kind: crate::interop::Kind::Package,
-                    }),
-                }],
-            ),
-        }
-        printer.error(
-            &format!("`{shown}` breaks the package tree contract; it has no digest"),
-            None,
-        );
-        return Err(ExitStatus::Failure);
-    }
-    let paths: Vec<String> = tree.files().map(|entry| entry.path.clone()).collect();
     let progress = std::sync::Arc::new(Progress::default());
-    let total = paths.len();
     let display = {
         let progress = progress.clone();
         ProgressLine::start(move || {
             format!(
-                "    Digesting {}/{total} files, {} MiB",
+                "    Digesting {}/{} files, {} MiB",
                 progress.files.load(Ordering::Relaxed),
+                progress.total.load(Ordering::Relaxed),
                 progress.bytes.load(Ordering::Relaxed) >> 20
             )
         })
     };
-    let result = digest_folder_with_progress(path, &paths, with_files, &progress);
+    let result = contract_digest(path, check_root, with_files, &progress);
+    // The progress line is erased before anything else is printed.
     drop(display);
-    result.map_err(|error| {
-        printer.error(&error.to_string(), None);
-        ExitStatus::Error
-    })
+    match result {
+        Ok(tree) => Ok(tree),
+        Err(ContractDigestError::Contract(diagnostics)) => {
+            let sources = Default::default();
+            match format {
+                Format::Human => print_diagnostics(printer, &shown, &diagnostics, &sources),
+                format => emit(
+                    printer,
+                    format,
+                    &[Outcome {
+                        shown: shown.clone(),
+                        result: Ok(Checked {
+                            diagnostics: &diagnostics,
+                            sources: &sources,
+                            kind: crate::interop::Kind::Package,
+                        }),
+                    }],
+                ),
+            }
+            printer.error(
+                &format!("`{shown}` breaks the package tree contract; it has no digest"),
+                None,
+            );
+            Err(ExitStatus::Failure)
+        }
+        Err(error) => {
+            printer.error(&error.to_string(), None);
+            Err(ExitStatus::Error)
+        }
+    }
 }
 
 pub fn run(args: &DigestArgs, printer: &Printer) -> ExitStatus {
@@ -165,17 +131,20 @@ pub fn run(args: &DigestArgs, printer: &Printer) -> ExitStatus {
     };
     match args.format {
         Format::Json => {
-            let document = JsonDigest {
+            let document = DigestDocument {
                 schema_version: crate::diag::json::SCHEMA_VERSION,
-                kind: "digest",
+                kind: "digest".to_owned(),
                 path: args.path.display().to_string(),
-                source: if is_archive(&args.path) {
-                    "archive"
-                } else {
-                    "folder"
-                },
-                package_digest: tree.package_digest.hex(),
-                files: args.files.then(|| json_files(&tree.files)),
+                source: Some(
+                    if is_archive(&args.path) {
+                        "archive"
+                    } else {
+                        "folder"
+                    }
+                    .to_owned(),
+                ),
+                package_digest: tree.package_digest,
+                files: args.files.then(|| tree.files.as_slice().into()),
             };
             printer.data(&(serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"));
         }

@@ -106,7 +106,7 @@ pub fn run(args: &PackArgs, printer: &Printer) -> ExitStatus {
     } else {
         Limits::REFERENCE
     };
-    match pack(&report, &output, args.force, &limits) {
+    match pack(&report, identity, &output, args.force, &limits) {
         Ok(packed) => {
             match args.format {
                 Format::Json => {

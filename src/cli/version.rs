@@ -4,8 +4,10 @@ use std::path::{Path, PathBuf};
 
 use super::ExitStatus;
 use crate::archive::reader::{Limits, read_package};
+use crate::digest::{Progress, Sha256Digest, digest_entries_with_files};
 use crate::manifest::MANIFEST_FILE;
 use crate::output::Printer;
+use crate::package::contract_digest;
 use crate::version::{Version, locate_in_manifest, replace_in_manifest};
 
 /// Work with the package's version (YYYY.MM.DD.N).
@@ -178,20 +180,22 @@ fn unchanged_since(path: &Path, archive: &Path) -> Result<(String, bool), String
             *content = without_version(&text)?.into_bytes();
         }
     }
-    let (tree, _) =
-        crate::package::capture_contract(path, false).map_err(|error| error.to_string())?;
-    let mut local: Vec<(String, Vec<u8>)> = Vec::new();
-    for entry in tree.files() {
-        let full = path.join(&entry.path);
-        let mut content = std::fs::read(&full)
+    // Equal records (path, size, SHA-256) in digest order mean equal package digests, so the
+    // folder is hashed file by file instead of held in memory; each side's manifest record is
+    // that of its version-blanked text.
+    let published = digest_entries_with_files(&published).files;
+    let mut local = contract_digest(path, false, true, &Progress::default())
+        .map_err(|error| error.to_string())?
+        .files;
+    if let Some(record) = local.iter_mut().find(|file| file.path == MANIFEST_FILE) {
+        let full = path.join(MANIFEST_FILE);
+        let content = std::fs::read(&full)
             .map_err(|error| format!("cannot read `{}`: {error}", full.display()))?;
-        if entry.path == MANIFEST_FILE {
-            content = without_version(&String::from_utf8_lossy(&content))?.into_bytes();
-        }
-        local.push((entry.path.clone(), content));
+        let content = without_version(&String::from_utf8_lossy(&content))?.into_bytes();
+        record.size = content.len() as u64;
+        record.sha256 = Sha256Digest::of(&content);
     }
-    let same = crate::digest::digest_entries(&published) == crate::digest::digest_entries(&local);
-    Ok((published_version, same))
+    Ok((published_version, published == local))
 }
 
 fn without_version(text: &str) -> Result<String, String> {

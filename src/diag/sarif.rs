@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use serde_json::{Value, json};
 
-use super::{Code, Diagnostic, Severity};
+use super::{Code, Diagnostic};
 use crate::source::SourceFile;
 
 /// The diagnostics of one package, with the path the user gave for it.
@@ -27,14 +27,6 @@ pub fn display_file(package: &str, file: &str) -> String {
     }
 }
 
-fn level(severity: Severity) -> &'static str {
-    match severity {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-        Severity::Note => "note",
-    }
-}
-
 /// The SARIF log for every package of a run.
 pub fn document(packages: &[PackageDiagnostics]) -> Value {
     let rules: Vec<Value> = Code::ALL
@@ -45,7 +37,7 @@ pub fn document(packages: &[PackageDiagnostics]) -> Value {
                 "shortDescription": { "text": code.description() },
                 "fullDescription": { "text": format!("{} (package-format.md: {})", code.description(), code.rules()) },
                 "help": { "text": format!("Run `squad explain {}` for the rule, why it exists and how to fix it.", code.as_str()) },
-                "defaultConfiguration": { "level": level(code.severity()) },
+                "defaultConfiguration": { "level": code.severity().as_str() },
             })
         })
         .collect();
@@ -84,7 +76,7 @@ pub fn document(packages: &[PackageDiagnostics]) -> Value {
             let mut result = json!({
                 "ruleId": diagnostic.code.as_str(),
                 "ruleIndex": rule_index[&diagnostic.code],
-                "level": level(diagnostic.severity()),
+                "level": diagnostic.severity().as_str(),
                 "message": { "text": text },
                 "locations": [location],
             });

@@ -254,16 +254,8 @@ pub fn directory_digest(root: &Path) -> Result<Sha256Digest, String> {
 
 /// [`directory_digest`], with every file's record when `with_files`.
 fn directory_tree(root: &Path, with_files: bool) -> Result<TreeDigest, String> {
-    let (tree, diagnostics) =
-        crate::package::capture_contract(root, false).map_err(|error| error.to_string())?;
-    if let Some(problem) = diagnostics
-        .into_iter()
-        .find(|d| d.severity() == crate::diag::Severity::Error)
-    {
-        return Err(problem.message);
-    }
-    let paths: Vec<String> = tree.files().map(|entry| entry.path.clone()).collect();
-    digest_folder(root, &paths, with_files).map_err(|error| error.to_string())
+    crate::package::contract_digest(root, false, with_files, &Default::default())
+        .map_err(|error| error.to_string())
 }
 
 /// A test hook: `SQUAD_FAILPOINT=<phase>` stops the process at that phase (it says so on

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::digest::{Sha256Digest, TreeDigest};
+use crate::digest::{DigestDocument, Sha256Digest, TreeDigest};
 
 fn receipt_path(opencorvus_root: &Path, target: &Path) -> PathBuf {
     let key = target
@@ -26,18 +26,18 @@ pub fn write(opencorvus_root: &Path, target: &Path, tree: &TreeDigest) -> std::i
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent)?;
     }
-    let files: Vec<serde_json::Value> = tree
-        .files
-        .iter()
-        .map(|file| serde_json::json!({ "path": file.path, "size": file.size, "sha256": file.sha256.hex() }))
-        .collect();
-    let document = serde_json::json!({
-        "schema_version": crate::diag::json::SCHEMA_VERSION,
-        "type": "receipt",
-        "path": target,
-        "package_digest": tree.package_digest.hex(),
-        "files": files,
-    });
+    // A receipt must name its target exactly: a path that is not UTF-8 gets none.
+    let shown = target
+        .to_str()
+        .ok_or_else(|| std::io::Error::other("path contains invalid UTF-8 characters"))?;
+    let document = DigestDocument {
+        schema_version: crate::diag::json::SCHEMA_VERSION,
+        kind: "receipt".to_owned(),
+        path: shown.to_owned(),
+        source: None,
+        package_digest: tree.package_digest,
+        files: Some(tree.files.as_slice().into()),
+    };
     crate::fs::replace_file(
         &path,
         &serde_json::to_vec_pretty(&document).map_err(std::io::Error::other)?,

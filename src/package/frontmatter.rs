@@ -88,7 +88,11 @@ impl Frontmatter<'_> {
         match self.language.to_ascii_lowercase().as_str() {
             "" | "yaml" | "yml" => yaml::load(self.matter).map_err(|error| FrontmatterError {
                 offset: self.matter_offset + error.offset,
-                message: format!("YAML: {}", error.message),
+                message: if error.too_deep {
+                    error.message
+                } else {
+                    format!("YAML: {}", error.message)
+                },
             }),
             "json" => serde_json::from_str::<serde_json::Value>(self.matter)
                 .map(|json| from_json(&json))

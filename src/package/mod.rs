@@ -22,7 +22,8 @@ use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics, Severity};
+use crate::digest::{DigestError, Progress, TreeDigest, digest_folder_with_progress};
 use crate::manifest::{self, MANIFEST_FILE, Manifest};
 use crate::source::{SourceFile, decode_lossy};
 
@@ -73,7 +74,7 @@ impl Report {
         !self
             .diagnostics
             .iter()
-            .any(|diagnostic| diagnostic.severity() == crate::diag::Severity::Error)
+            .any(|diagnostic| diagnostic.severity() == Severity::Error)
     }
 }
 
@@ -203,6 +204,55 @@ pub fn capture_contract(
     Ok((context.tree, diagnostics))
 }
 
+/// Why a folder has no contract digest.
+#[derive(Debug)]
+pub enum ContractDigestError {
+    Root(ValidateError),
+    /// The tree breaks the contract: every diagnostic of the capture, at least one an error,
+    /// so a caller can render them all.
+    Contract(Vec<Diagnostic>),
+    Read(DigestError),
+}
+
+impl std::fmt::Display for ContractDigestError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ContractDigestError::Root(error) => error.fmt(f),
+            ContractDigestError::Contract(diagnostics) => {
+                let first = diagnostics
+                    .iter()
+                    .find(|diagnostic| diagnostic.severity() == Severity::Error);
+                f.write_str(first.map_or("the tree breaks the contract", |d| &d.message))
+            }
+            ContractDigestError::Read(error) => error.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for ContractDigestError {}
+
+/// The package digest of the folder `root` under the tree contract ([`capture_contract`] with
+/// `layout`), refused when the contract reports an error: `squad digest`, `squad verify`,
+/// `squad version check` and the installer's check of an installed directory all mean this
+/// one rule by "the digest of a folder".
+pub fn contract_digest(
+    root: &Path,
+    layout: bool,
+    with_files: bool,
+    progress: &Progress,
+) -> Result<TreeDigest, ContractDigestError> {
+    let (tree, diagnostics) = capture_contract(root, layout).map_err(ContractDigestError::Root)?;
+    if diagnostics
+        .iter()
+        .any(|diagnostic| diagnostic.severity() == Severity::Error)
+    {
+        return Err(ContractDigestError::Contract(diagnostics));
+    }
+    let paths: Vec<String> = tree.files().map(|entry| entry.path.clone()).collect();
+    digest_folder_with_progress(root, &paths, with_files, progress)
+        .map_err(ContractDigestError::Read)
+}
+
 /// Validates the package folder at `root`. Writes nothing.
 pub fn validate(root: &Path) -> Result<Report, ValidateError> {
     let mut diagnostics = Diagnostics::default();
@@ -266,4 +316,28 @@ fn read_manifest(context: &mut Context) -> Option<Manifest> {
         .sources
         .insert(MANIFEST_FILE.to_owned(), SourceFile::new(text));
     manifest
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn contract_digest_is_the_folder_digest_and_refuses_a_broken_contract() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("README.md"), "# R\n").unwrap();
+        let tree = contract_digest(dir.path(), false, true, &Progress::default()).unwrap();
+        assert_eq!(
+            tree.package_digest,
+            crate::digest::digest_entries(&[("README.md".to_owned(), b"# R\n".to_vec())])
+        );
+        assert_eq!(tree.files.len(), 1);
+        fs::create_dir(dir.path().join("runtime")).unwrap();
+        let error = contract_digest(dir.path(), false, false, &Progress::default()).unwrap_err();
+        assert!(
+            matches!(&error, ContractDigestError::Contract(diagnostics) if !diagnostics.is_empty()),
+            "{error}"
+        );
+        assert!(error.to_string().contains("runtime"), "{error}");
+    }
 }

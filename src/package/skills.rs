@@ -179,13 +179,6 @@ fn frontmatter_problems(text: &str) -> Vec<Problem> {
             help: Some(FRONTMATTER_HELP),
         }];
     }
-    if nesting_too_deep(block.matter) {
-        return vec![Problem {
-            message: "YAML nested too deeply".to_owned(),
-            span: opening,
-            help: None,
-        }];
-    }
     let data = match block.data() {
         Ok(data) => data,
         Err(error) => {
@@ -391,26 +384,6 @@ fn auto_detect_problem(value: &Value) -> Option<String> {
         }
     }
     None
-}
-
-/// The YAML parser recurses per nesting level; frontmatter is shallow, so refuse deep nesting
-/// before it can exhaust the stack.
-fn nesting_too_deep(yaml: &str) -> bool {
-    let mut depth: usize = 0;
-    for byte in yaml.bytes() {
-        match byte {
-            b'[' | b'{' => {
-                depth += 1;
-                if depth > 64 {
-                    return true;
-                }
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    yaml.lines()
-        .any(|line| line.len() - line.trim_start_matches([' ', '-']).len() > 256)
 }
 
 #[cfg(test)]

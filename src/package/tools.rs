@@ -178,12 +178,15 @@ fn walk_tool(
             if elided && is_relative(&specifier) {
                 continue;
             }
-            let (target, problem) = resolve_import(context, &file, &specifier, &allowed);
-            if let Some((code, message, help)) = problem {
-                context
-                    .diagnostics
-                    .push(Diagnostic::new(code, &file, message).span(span).help(help));
-            }
+            let target = match resolve_relative(context, &file, &specifier, &allowed) {
+                Ok(target) => target,
+                Err((target, (code, message, help))) => {
+                    context
+                        .diagnostics
+                        .push(Diagnostic::new(code, &file, message).span(span).help(help));
+                    target
+                }
+            };
             if let Some(target) = target {
                 // In the closure even with an unsupported extension: that has its own diagnostic.
                 reached.insert(target.clone());
@@ -197,22 +200,10 @@ fn walk_tool(
 
 type ImportProblem = (Code, String, String);
 
-/// Applies TL-2…TL-4 to one specifier: the package file it brings into the closure (if any)
-/// and the problem with it (if any).
-fn resolve_import(
-    context: &Context,
-    importer: &str,
-    specifier: &str,
-    allowed: &[String],
-) -> (Option<String>, Option<ImportProblem>) {
-    match resolve_relative(context, importer, specifier, allowed) {
-        Ok(target) => (target, None),
-        Err((target, problem)) => (target, Some(problem)),
-    }
-}
-
 type Resolution = Result<Option<String>, (Option<String>, ImportProblem)>;
 
+/// Applies TL-2…TL-4 to one specifier: the package file it brings into the closure (if any),
+/// and with `Err` the problem with it.
 fn resolve_relative(
     context: &Context,
     importer: &str,

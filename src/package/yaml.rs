@@ -61,10 +61,25 @@ pub struct YamlError {
     /// Byte offset in the text.
     pub offset: usize,
     pub message: String,
+    /// Refused before parsing for its nesting ([`MAX_FLOW_DEPTH`], [`MAX_BLOCK_INDENT`]), not
+    /// a syntax error: callers word it differently.
+    pub too_deep: bool,
 }
+
+/// Flow collections (`[`, `{`) nested deeper than this are refused.
+pub const MAX_FLOW_DEPTH: usize = 64;
+/// Lines indented (by spaces and block-sequence dashes) wider than this are refused.
+pub const MAX_BLOCK_INDENT: usize = 256;
 
 /// Loads one YAML document. An empty document is `Null`.
 pub fn load(text: &str) -> Result<Value, YamlError> {
+    if let Some(offset) = nesting_too_deep(text) {
+        return Err(YamlError {
+            offset,
+            message: "YAML nested too deeply".to_owned(),
+            too_deep: true,
+        });
+    }
     if let Some((offset, c)) = text.char_indices().find(|(_, c)| is_non_printable(*c)) {
         return Err(YamlError {
             offset,
@@ -72,6 +87,7 @@ pub fn load(text: &str) -> Result<Value, YamlError> {
                 "the stream contains non-printable character U+{:04X}",
                 c as u32
             ),
+            too_deep: false,
         });
     }
     // js-yaml accepts a tab as the separator after a mapping colon; yaml-rust2 does not. A tab
@@ -90,12 +106,14 @@ pub fn load(text: &str) -> Result<Value, YamlError> {
         return Err(YamlError {
             offset: offset_of(error.marker().index()),
             message: error.info().to_owned(),
+            too_deep: false,
         });
     }
     if let Some((index, message)) = builder.error {
         return Err(YamlError {
             offset: offset_of(index),
             message,
+            too_deep: false,
         });
     }
     match builder.documents.len() {
@@ -104,8 +122,36 @@ pub fn load(text: &str) -> Result<Value, YamlError> {
         _ => Err(YamlError {
             offset: 0,
             message: "expected a single document in the stream, but found more".to_owned(),
+            too_deep: false,
         }),
     }
+}
+
+/// The parser recurses per nesting level, so every document it reads (SKILL.md and README
+/// frontmatter alike) is refused here, before it can exhaust the stack, when nested deeper than
+/// frontmatter ever is. The byte offset where a limit is crossed.
+fn nesting_too_deep(text: &str) -> Option<usize> {
+    let mut depth: usize = 0;
+    for (offset, byte) in text.bytes().enumerate() {
+        match byte {
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_FLOW_DEPTH {
+                    return Some(offset);
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        if line.len() - line.trim_start_matches([' ', '-']).len() > MAX_BLOCK_INDENT {
+            return Some(offset);
+        }
+        offset += line.len();
+    }
+    None
 }
 
 /// js-yaml's non-printable set (C0 controls but tab/LF/CR, DEL, C1 but NEL, U+FFFE, U+FFFF).
@@ -462,6 +508,17 @@ mod tests {
     #[track_caller]
     fn error(text: &str) -> String {
         load(text).unwrap_err().message
+    }
+
+    #[test]
+    fn refuses_deep_nesting_before_parsing() {
+        let error = load(&format!("{}x", "- ".repeat(200_000))).unwrap_err();
+        assert!(error.too_deep && error.offset == 0, "{error:?}");
+        let flow = format!("a: {}", "[".repeat(MAX_FLOW_DEPTH + 1));
+        let error = load(&flow).unwrap_err();
+        assert!(error.too_deep, "{error:?}");
+        assert_eq!(error.offset, flow.len() - 1);
+        assert!(load("a: [[1]]\nb:\n  - - c\n").is_ok());
     }
 
     #[test]

@@ -397,6 +397,7 @@ fn every_corpus_package_installs_from_its_folder_and_its_archive() {
         let archive = sandbox.root.join(format!("{name}.zip"));
         squad::pack::pack(
             &report,
+            report.identity.as_ref().unwrap(),
             &archive,
             false,
             &squad::archive::reader::Limits::REFERENCE,

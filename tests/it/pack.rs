@@ -47,7 +47,14 @@ fn every_corpus_package_has_the_same_digest_packed() {
             "{}.zip",
             package.file_name().unwrap().to_string_lossy()
         ));
-        let packed = squad::pack::pack(&report, &archive, false, &Limits::REFERENCE).unwrap();
+        let packed = squad::pack::pack(
+            &report,
+            report.identity.as_ref().unwrap(),
+            &archive,
+            false,
+            &Limits::REFERENCE,
+        )
+        .unwrap();
         assert_eq!(packed.package_digest, folder, "{}", package.display());
         let read = read_package(&fs::read(&archive).unwrap(), &Limits::REFERENCE).unwrap();
         assert_eq!(digest_entries(&read.files), folder, "{}", package.display());
@@ -58,7 +65,14 @@ fn every_corpus_package_has_the_same_digest_packed() {
         let copied = squad::package::validate(&copy).unwrap();
         let second = out.path().join("second.zip");
         let _ = fs::remove_file(&second);
-        squad::pack::pack(&copied, &second, false, &Limits::REFERENCE).unwrap();
+        squad::pack::pack(
+            &copied,
+            copied.identity.as_ref().unwrap(),
+            &second,
+            false,
+            &Limits::REFERENCE,
+        )
+        .unwrap();
         assert_eq!(
             fs::read(&archive).unwrap(),
             fs::read(&second).unwrap(),
@@ -220,11 +234,54 @@ fn pack_refuses_packages_beyond_the_import_limits() {
         text(&output.stderr)
     );
     let output = squad(
-        &["pack", "package", "-o", "big.zip", "--no-limits"],
+        &[
+            "pack",
+            "package",
+            "-o",
+            "big.zip",
+            "--no-limits",
+            "--format",
+            "json",
+        ],
         dir.path(),
         home.path(),
     );
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    // The big file is streamed, not read whole, by pack's digest: it must still agree.
+    let packed: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let folder = squad(&["digest", "package"], dir.path(), home.path());
+    assert_eq!(packed["package_digest"], stdout_line(&folder));
+}
+
+#[test]
+fn pack_refuses_a_path_validate_warns_is_too_long() {
+    let (dir, package) = temp_copy("valid/release-review");
+    let long = format!("{}/{}/x.txt", "a".repeat(120), "b".repeat(120));
+    fs::create_dir_all(package.join("assets").join(&long).parent().unwrap()).unwrap();
+    fs::write(package.join("assets").join(&long), "x").unwrap();
+    let tool = package.join("tools/summarize-changes.ts");
+    let source = fs::read_to_string(&tool).unwrap();
+    fs::write(
+        &tool,
+        format!("import long from \"../assets/{long}\";\nexport const longLength = long.length;\n{source}"),
+    )
+    .unwrap();
+    assert!(crate::support::error_codes(&package).is_empty());
+    let home = tempfile::tempdir().unwrap();
+    let output = squad(
+        &["pack", "package", "-o", "long.zip", "--no-limits"],
+        dir.path(),
+        home.path(),
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    assert!(
+        text(&output.stderr).contains(
+            "too long to install everywhere: package path is 254 characters long, more than 240"
+        ),
+        "{}",
+        text(&output.stderr)
+    );
+    assert!(!dir.path().join("long.zip").exists());
 }
 
 #[test]

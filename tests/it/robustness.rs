@@ -60,6 +60,22 @@ fn deeply_nested_manifest_through_the_binary() {
 }
 
 #[test]
+fn deeply_nested_readme_frontmatter_is_refused_as_in_skill_md() {
+    let (dir, package) = temp_copy("valid/minimal");
+    let deep = format!("---\n{}x\n---\n# Minimal\n", "- ".repeat(200_000));
+    fs::write(package.join("README.md"), deep).unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let output = squad(&["validate", "package"], dir.path(), home.path());
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    assert!(
+        text(&output.stderr).contains("readme: invalid frontmatter: YAML nested too deeply"),
+        "{}",
+        text(&output.stderr)
+    );
+    assert_eq!(error_codes(&package), ["readme-frontmatter"]);
+}
+
+#[test]
 fn huge_manifest() {
     // 50 MB: a valid manifest padded with a long comment, then with a huge string value.
     let manifest =
