@@ -253,7 +253,7 @@ fn run_validate(args: &ValidateArgs, printer: &Printer) -> ExitStatus {
 
 fn run_scaffold(args: &ScaffoldArgs, printer: &Printer) -> ExitStatus {
     if let Some(budget) = &args.budget_eur
-        && scaffold::decimal::parse(budget).is_none()
+        && crate::interop::decimal::scaled(budget.trim()).is_none()
     {
         printer.error(
             &format!("--budget-eur `{budget}` is not a plain decimal number >= 0"),

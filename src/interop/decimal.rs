@@ -109,6 +109,32 @@ pub fn scaled(text: &str) -> Option<(u128, u32)> {
     }
 }
 
+fn render(mantissa: u128, scale: u32) -> String {
+    let digits = format!("{mantissa:0>width$}", width = scale as usize + 1);
+    let (whole, fraction) = digits.split_at(digits.len() - scale as usize);
+    let fraction = fraction.trim_end_matches('0');
+    if fraction.is_empty() {
+        whole.to_owned()
+    } else {
+        format!("{whole}.{fraction}")
+    }
+}
+
+/// The exact product of two non-negative number literals, as decimal text: a share of 0.1 of
+/// 30 EUR is 3, not 3.0000000000000004.
+pub fn product(a: &str, b: &str) -> Option<String> {
+    let (ma, sa) = scaled(a.trim())?;
+    let (mb, sb) = scaled(b.trim())?;
+    Some(render(ma.checked_mul(mb)?, sa + sb))
+}
+
+/// ⌊share × n⌋, exactly.
+pub fn floor_times(share: &str, n: u64) -> Option<u64> {
+    let (mantissa, scale) = scaled(share.trim())?;
+    let product = mantissa.checked_mul(u128::from(n))?;
+    u64::try_from(product / 10u128.checked_pow(scale)?).ok()
+}
+
 /// Compares the sum of non-negative JSON number literals with 1, exactly. `None` when a text is
 /// not a non-negative JSON number.
 pub fn compare_sum_with_one(texts: &[&str]) -> Option<Ordering> {
@@ -197,6 +223,24 @@ mod tests {
         assert_eq!(compare_sum_with_one(&[]), Some(Less));
         assert_eq!(compare_sum_with_one(&["-0.1"]), None);
         assert_eq!(compare_sum_with_one(&["-0", "1"]), Some(Equal));
+    }
+
+    #[test]
+    fn products_are_exact() {
+        assert_eq!(product("0.1", "30").as_deref(), Some("3"));
+        assert_eq!(product("0.25", "10.5").as_deref(), Some("2.625"));
+        assert_eq!(product("0", "10").as_deref(), Some("0"));
+        assert_eq!(product("-1", "10"), None);
+        assert_eq!(product("1e3", "10").as_deref(), Some("10000"));
+        assert_eq!(product("1e-7", "10").as_deref(), Some("0.000001"));
+        assert_eq!(floor_times("1e-7", 1_000_000_000), Some(100));
+        assert_eq!(
+            product("0.1000000000000000000001", "10").as_deref(),
+            Some("1.000000000000000000001")
+        );
+        assert_eq!(product("1e-99999", "10"), None);
+        assert_eq!(floor_times("0.3", 1000), Some(300));
+        assert_eq!(floor_times("0.333", 10), Some(3));
     }
 
     #[test]

@@ -200,7 +200,10 @@ pub fn check(document: &Document, kind: Kind, options: &Options) -> Vec<Diagnost
             }
         }
         Kind::Play => play::check(document, options.level, &mut diagnostics),
-        Kind::RouterContract => router::check_contract(document, options, &mut diagnostics),
+        // R-IMPL needs the contract's folder, so only `squad router contract` runs it.
+        Kind::RouterContract => {
+            router::contract::lint(document, router::Profile::Generic, &mut diagnostics)
+        }
         Kind::RouterInput => router::check_input(document, options, &mut diagnostics),
         Kind::OfpEnvelope => ofp::check_envelope(document, options, &mut diagnostics),
         Kind::OfpManifest => ofp::check_manifest(document, options, &mut diagnostics),

@@ -169,11 +169,11 @@ pub fn scaffold(
             let constraints = Constraints {
                 budget_eur: share
                     .zip(options.budget_eur.as_deref())
-                    .and_then(|(share, budget)| decimal::product(share, budget))
+                    .and_then(|(share, budget)| crate::interop::decimal::product(share, budget))
                     .and_then(|text| text.parse().ok()),
-                max_tokens: share
-                    .zip(options.max_tokens)
-                    .and_then(|(share, tokens)| decimal::floor_times(share, tokens)),
+                max_tokens: share.zip(options.max_tokens).and_then(|(share, tokens)| {
+                    crate::interop::decimal::floor_times(share, tokens)
+                }),
                 autonomy: options.autonomy.clone(),
             };
             Handoff {
@@ -188,63 +188,6 @@ pub fn scaffold(
             }
         })
         .collect()
-}
-
-/// Exact products of small non-negative decimals, so that a share of 0.1 of 30 EUR is 3, not
-/// 3.0000000000000004.
-pub mod decimal {
-    /// `mantissa × 10^-scale` of non-negative JSON number text (one parser for every exact
-    /// decimal in squad: [`crate::interop::decimal::scaled`]).
-    pub fn parse(text: &str) -> Option<(u128, u32)> {
-        crate::interop::decimal::scaled(text.trim())
-    }
-
-    fn render(mantissa: u128, scale: u32) -> String {
-        let digits = format!("{mantissa:0>width$}", width = scale as usize + 1);
-        let (whole, fraction) = digits.split_at(digits.len() - scale as usize);
-        let fraction = fraction.trim_end_matches('0');
-        if fraction.is_empty() {
-            whole.to_owned()
-        } else {
-            format!("{whole}.{fraction}")
-        }
-    }
-
-    pub fn product(a: &str, b: &str) -> Option<String> {
-        let (ma, sa) = parse(a)?;
-        let (mb, sb) = parse(b)?;
-        Some(render(ma.checked_mul(mb)?, sa + sb))
-    }
-
-    /// ⌊share × n⌋.
-    pub fn floor_times(share: &str, n: u64) -> Option<u64> {
-        let (mantissa, scale) = parse(share)?;
-        let product = mantissa.checked_mul(u128::from(n))?;
-        u64::try_from(product / 10u128.checked_pow(scale)?).ok()
-    }
-
-    #[cfg(test)]
-    mod tests {
-        use super::*;
-
-        #[test]
-        fn products_are_exact() {
-            assert_eq!(product("0.1", "30").as_deref(), Some("3"));
-            assert_eq!(product("0.25", "10.5").as_deref(), Some("2.625"));
-            assert_eq!(product("0", "10").as_deref(), Some("0"));
-            assert_eq!(product("-1", "10"), None);
-            assert_eq!(product("1e3", "10").as_deref(), Some("10000"));
-            assert_eq!(product("1e-7", "10").as_deref(), Some("0.000001"));
-            assert_eq!(floor_times("1e-7", 1_000_000_000), Some(100));
-            assert_eq!(
-                product("0.1000000000000000000001", "10").as_deref(),
-                Some("1.000000000000000000001")
-            );
-            assert_eq!(product("1e-99999", "10"), None);
-            assert_eq!(floor_times("0.3", 1000), Some(300));
-            assert_eq!(floor_times("0.333", 10), Some(3));
-        }
-    }
 }
 
 #[cfg(test)]

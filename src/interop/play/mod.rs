@@ -140,7 +140,7 @@ pub fn check(document: &Document, level: Level, out: &mut Vec<Diagnostic>) {
             checks.push((pointer, by, of));
         }
     }
-    let mut stop_rounds_missing = None;
+    let mut stop_rounds_missing = false;
     if let Some(stop) = top.get("stop") {
         if let Some(map) = fields.object("/stop", stop, &["when", "rounds"], &["when"], false) {
             let when = map
@@ -149,7 +149,7 @@ pub fn check(document: &Document, level: Level, out: &mut Vec<Diagnostic>) {
             if let Some(rounds) = map.get("rounds") {
                 fields.integer("/stop/rounds", rounds, 1.0, Some(20.0));
             } else if when == Some("rounds") {
-                stop_rounds_missing = Some(());
+                stop_rounds_missing = true;
             }
         }
     }
@@ -261,7 +261,7 @@ pub fn check(document: &Document, level: Level, out: &mut Vec<Diagnostic>) {
             out.push(diagnostic);
         }
     }
-    if stop_rounds_missing.is_some() {
+    if stop_rounds_missing {
         out.push(
             document
                 .at(

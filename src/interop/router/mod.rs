@@ -21,12 +21,6 @@ pub enum Profile {
     CkBrain,
 }
 
-/// Checks a router contract (R-* rules) under the generic profile. R-IMPL needs the contract's
-/// folder, so only `squad router contract` runs it.
-pub fn check_contract(document: &Document, _options: &Options, out: &mut Vec<Diagnostic>) {
-    contract::lint(document, Profile::Generic, out);
-}
-
 /// Checks a router input document (request + routes) against the ck-brain contract's input
 /// rules, since no contract is given.
 pub fn check_input(document: &Document, options: &Options, out: &mut Vec<Diagnostic>) {
