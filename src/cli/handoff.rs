@@ -118,12 +118,12 @@ pub struct ScaffoldArgs {
     pub max_tokens: Option<u64>,
 
     /// constraints.autonomy of every handoff.
-    #[arg(long, value_enum)]
-    pub autonomy: Option<Autonomy>,
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(crate::interop::handoff::AUTONOMY))]
+    pub autonomy: Option<String>,
 
     /// output_format of every handoff.
-    #[arg(long, value_enum, value_name = "F")]
-    pub output_format: Option<OutputFormat>,
+    #[arg(long, value_name = "F", value_parser = clap::builder::PossibleValuesParser::new(crate::interop::handoff::OUTPUT_FORMATS))]
+    pub output_format: Option<String>,
 
     /// The play-extras.json to take budget shares and check bars from.
     #[arg(long, value_name = "FILE")]
@@ -136,26 +136,6 @@ pub struct ScaffoldArgs {
     /// Replace handoff files that already exist in the output folder.
     #[arg(long)]
     pub force: bool,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Autonomy {
-    #[value(name = "L0")]
-    L0,
-    #[value(name = "L1")]
-    L1,
-    #[value(name = "L2")]
-    L2,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-#[clap(rename_all = "snake_case")]
-pub enum OutputFormat {
-    AosDeliverable,
-    Report,
-    Draft,
-    ReviewVerdict,
-    Data,
 }
 
 pub fn run(args: &HandoffArgs, printer: &Printer) -> ExitStatus {
@@ -295,12 +275,8 @@ fn run_scaffold(args: &ScaffoldArgs, printer: &Printer) -> ExitStatus {
         task_start: args.task_start,
         budget_eur: args.budget_eur.clone(),
         max_tokens: args.max_tokens,
-        autonomy: args.autonomy.map(|a| format!("{a:?}")),
-        output_format: args.output_format.map(|f| {
-            clap::ValueEnum::to_possible_value(&f)
-                .map(|value| value.get_name().to_owned())
-                .unwrap_or_default()
-        }),
+        autonomy: args.autonomy.clone(),
+        output_format: args.output_format.clone(),
     };
     let handoffs = scaffold::scaffold(&squad, workflow, &options, extras.as_ref());
     match &args.output {
