@@ -29,7 +29,7 @@ pub const BUILTIN_PACKAGE_IDS: [&str; 4] = ["base", "advanced", "research-studio
 
 /// Agent ids the runtime keeps for itself (ID-3), plus the two names that collide with
 /// runtime-internal directories (ID-6, a `squad` rule).
-const RESERVED_AGENT_IDS: [&str; 5] = [
+pub const RESERVED_AGENT_IDS: [&str; 5] = [
     "orchestrator",
     "shared",
     "universal-build",
@@ -40,7 +40,7 @@ const RESERVED_AGENT_IDS: [&str; 5] = [
 /// Names valid under ID-1 that break discovery as a namespace or id (ID-6).
 const RUNTIME_INTERNAL_IDS: [&str; 2] = ["runtime", "worktrees"];
 
-const MAX_ID_LENGTH: usize = 64;
+pub const MAX_ID_LENGTH: usize = 64;
 
 /// The keys of every closed object of the manifest (MAN-F3). The validator and the JSON Schema
 /// of `squad schema` both read them from here.
@@ -58,9 +58,7 @@ pub const CONFIGURATION_TYPES: [&str; 3] = ["boolean", "text", "secret"];
 pub const CAPABILITY_PROJECTION_KEYS: [&str; 3] = ["scheduler", "agents", "virtual_workflows"];
 pub const PRODUCT_PILLARS: [&str; 2] = ["code", "work"];
 pub const SYSTEM_ROLES: [&str; 1] = ["expert_squad_generator"];
-pub const RESERVED_AGENT_ID_LIST: &[&str] = &RESERVED_AGENT_IDS;
 pub const ID_PATTERN: &str = "^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$";
-pub const MAX_ID_CHARS: usize = MAX_ID_LENGTH;
 
 pub const TOP_LEVEL_KEYS: [&str; 13] = [
     "schema_version",
@@ -498,18 +496,7 @@ fn check_configuration(checker: &mut Checker, node: &Node, pointer: &str) {
     let mut keys: Vec<Item> = Vec::new();
     for (index, field) in fields.iter().enumerate() {
         let field_pointer = child_pointer(&fields_pointer, &index.to_string());
-        let Some(field) = checker.object(
-            field,
-            &field_pointer,
-            &[
-                "key",
-                "label",
-                "description",
-                "type",
-                "required",
-                "placeholder",
-            ],
-        ) else {
+        let Some(field) = checker.object(field, &field_pointer, &CONFIGURATION_FIELD_KEYS) else {
             continue;
         };
         if let Some(key) = checker.required(&field, "key") {

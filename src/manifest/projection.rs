@@ -163,17 +163,7 @@ pub fn check_agent(
     pointer: &str,
     key_valid: bool,
 ) -> Option<Projection> {
-    let object = checker.object(
-        &member.value,
-        pointer,
-        &allowed_keys(&[
-            "label",
-            "description",
-            "base_role",
-            "execution_contract",
-            "prompt",
-        ]),
-    )?;
+    let object = checker.object(&member.value, pointer, &allowed_keys(&AGENT_KEYS))?;
     if let Some(label) = checker.required(&object, "label") {
         checker.non_blank(label, &object.pointer_of("label"));
     }

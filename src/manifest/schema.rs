@@ -7,9 +7,9 @@ use serde_json::{Map, Value, json};
 
 use super::{
     AGENT_KEYS, CAPABILITY_PROJECTION_KEYS, CONFIGURATION_FIELD_KEYS, CONFIGURATION_KEYS,
-    CONFIGURATION_TYPES, EXECUTION_CONTRACTS, ID_PATTERN, MAX_ID_CHARS, NODE_KEYS, PRODUCT_PILLARS,
-    RESERVED_AGENT_ID_LIST, RESOURCE_KEYS, SCHEDULER_KEYS, SELECTOR_KEYS, SYSTEM_ROLES,
-    TOP_LEVEL_KEYS, WORKFLOW_KEYS,
+    CONFIGURATION_TYPES, EXECUTION_CONTRACTS, ID_PATTERN, MAX_ID_LENGTH, NODE_KEYS,
+    PRODUCT_PILLARS, RESERVED_AGENT_IDS, RESOURCE_KEYS, SCHEDULER_KEYS, SELECTOR_KEYS,
+    SYSTEM_ROLES, TOP_LEVEL_KEYS, WORKFLOW_KEYS,
 };
 use crate::tables::RUNTIME_TEMPLATE_IDS;
 
@@ -232,8 +232,8 @@ pub fn json_schema() -> Value {
     object.insert(
         "$defs".to_owned(),
         json!({
-            "id": { "type": "string", "pattern": ID_PATTERN, "maxLength": MAX_ID_CHARS },
-            "agentId": { "allOf": [reference("id"), { "not": { "enum": RESERVED_AGENT_ID_LIST } }] },
+            "id": { "type": "string", "pattern": ID_PATTERN, "maxLength": MAX_ID_LENGTH },
+            "agentId": { "allOf": [reference("id"), { "not": { "enum": RESERVED_AGENT_IDS } }] },
             "nonBlank": { "type": "string", "pattern": "[^\\s\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]" },
             "refList": { "type": "array", "items": { "type": "string", "minLength": 1 }, "uniqueItems": true },
             "scheduler": closed(&[&SCHEDULER_KEYS[..], &RESOURCE_KEYS[..]].concat(), scheduler_properties, &scheduler_required),
