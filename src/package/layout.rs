@@ -121,8 +121,9 @@ pub fn check_root(context: &mut Context) {
 pub fn check_texts(context: &mut Context, manifest: Option<&Manifest>) {
     if context.tree.is_file("README.md") {
         if let Some(text) = context.read_lossy("README.md") {
+            let block = frontmatter::split(&text);
             // The runtime parses the block (gray-matter with js-yaml), so a broken one fails.
-            if let Some(Err(error)) = frontmatter::split(&text).map(|block| block.data()) {
+            if let Some(Err(error)) = block.as_ref().map(|block| block.data()) {
                 let end = (error.offset + 1).min(text.len());
                 context.diagnostics.push(
                     Diagnostic::new(
@@ -138,7 +139,8 @@ pub fn check_texts(context: &mut Context, manifest: Option<&Manifest>) {
                     crate::source::SourceFile::new(text.clone()),
                 );
             }
-            if js_trim(frontmatter::strip(&text)).is_empty() {
+            let content = block.as_ref().map_or(text.as_str(), |block| block.content);
+            if js_trim(content).is_empty() {
                 context.diagnostics.push(
                     Diagnostic::new(Code::BlankFile, "README.md", "readme: referenced file is blank")
                         .help("README.md is the runtime prompt appended to the Orchestrator; write it (a YAML frontmatter block alone counts as blank)"),

@@ -123,12 +123,9 @@ fn check_skill_md(context: &mut Context, path: &str, reference: &str) -> Option<
         }
     };
     let source = SourceFile::new(text);
-    let problems = frontmatter_problems(&source.text);
-    let valid = problems.is_empty();
-    let name = if valid {
-        skill_name(&source.text)
-    } else {
-        None
+    let (name, problems) = match frontmatter_name(&source.text) {
+        Ok(name) => (Some(name), Vec::new()),
+        Err(problems) => (None, problems),
     };
     for problem in problems {
         let mut diagnostic = Diagnostic::new(
@@ -157,37 +154,33 @@ struct Problem {
 
 const FRONTMATTER_HELP: &str = "SKILL.md starts with a YAML block:\n---\nname: my-skill\ndescription: When to use this skill\n---";
 
-fn skill_name(text: &str) -> Option<String> {
-    let data = frontmatter::split(text)?.data().ok()?;
-    data.get("name").and_then(Value::as_str).map(str::to_owned)
-}
-
-fn frontmatter_problems(text: &str) -> Vec<Problem> {
+/// The skill's frontmatter `name`, or every problem of its frontmatter (SKL-4), from one parse.
+fn frontmatter_name(text: &str) -> Result<String, Vec<Problem>> {
     let Some(block) = frontmatter::split(text) else {
-        return vec![Problem {
+        return Err(vec![Problem {
             message: "name: required (SKILL.md has no frontmatter)".to_owned(),
             span: 0..text.lines().next().map_or(0, str::len),
             help: Some(FRONTMATTER_HELP),
-        }];
+        }]);
     };
     let opening_start = block.matter_offset.saturating_sub(3 + block.language.len());
     let opening = opening_start..block.matter_offset;
     if block.is_empty {
-        return vec![Problem {
+        return Err(vec![Problem {
             message: "name: required (the frontmatter is empty)".to_owned(),
             span: opening,
             help: Some(FRONTMATTER_HELP),
-        }];
+        }]);
     }
     let data = match block.data() {
         Ok(data) => data,
         Err(error) => {
             let end = (error.offset + 1).min(text.len()).max(error.offset);
-            return vec![Problem {
+            return Err(vec![Problem {
                 message: error.message,
                 span: error.offset..end,
                 help: None,
-            }];
+            }]);
         }
     };
     let key_span = |key: &str| -> std::ops::Range<usize> {
@@ -201,11 +194,11 @@ fn frontmatter_problems(text: &str) -> Vec<Problem> {
         opening.clone()
     };
     if !matches!(data, Value::Mapping(_)) {
-        return vec![Problem {
+        return Err(vec![Problem {
             message: format!("expected a YAML mapping, found {}", data.type_name()),
             span: opening,
             help: Some(FRONTMATTER_HELP),
-        }];
+        }]);
     }
     let get = |key: &str| data.get(key);
     let mut problems = Vec::new();
@@ -346,7 +339,10 @@ fn frontmatter_problems(text: &str) -> Vec<Problem> {
             );
         }
     }
-    problems
+    match get("name") {
+        Some(Value::String(name)) if problems.is_empty() => Ok(name.clone()),
+        _ => Err(problems),
+    }
 }
 
 fn auto_detect_problem(value: &Value) -> Option<String> {
@@ -391,7 +387,9 @@ mod tests {
     use super::*;
 
     fn messages(text: &str) -> Vec<String> {
-        frontmatter_problems(text)
+        frontmatter_name(text)
+            .err()
+            .unwrap_or_default()
             .into_iter()
             .map(|problem| problem.message)
             .collect()
