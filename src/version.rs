@@ -250,11 +250,13 @@ pub fn locate_in_manifest(text: &str) -> Result<(std::ops::Range<usize>, String)
 /// The manifest text with only the version literal replaced; every other byte is kept.
 pub fn replace_in_manifest(text: &str, new: &Version) -> Result<String, String> {
     let (span, _) = locate_in_manifest(text)?;
-    let mut replaced = String::with_capacity(text.len() + 8);
-    replaced.push_str(&text[..span.start]);
-    replaced.push_str(&format!("\"{new}\""));
-    replaced.push_str(&text[span.end..]);
-    Ok(replaced)
+    Ok(splice_version(text, span, &new.to_string()))
+}
+
+/// `text` with the version literal at `span` (from [`locate_in_manifest`]) replaced by
+/// `version`, every other byte kept.
+pub fn splice_version(text: &str, span: std::ops::Range<usize>, version: &str) -> String {
+    format!("{}\"{version}\"{}", &text[..span.start], &text[span.end..])
 }
 
 #[cfg(test)]

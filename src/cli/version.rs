@@ -8,7 +8,7 @@ use crate::digest::{Progress, Sha256Digest, digest_entries_with_files};
 use crate::manifest::MANIFEST_FILE;
 use crate::output::Printer;
 use crate::package::contract_digest;
-use crate::version::{Version, locate_in_manifest, replace_in_manifest};
+use crate::version::{Version, locate_in_manifest, splice_version};
 
 /// Work with the package's version (YYYY.MM.DD.N).
 #[derive(Debug, clap::Args)]
@@ -75,18 +75,24 @@ fn read_manifest(path: &Path, printer: &Printer) -> Result<(PathBuf, String), Ex
     Ok((manifest, text))
 }
 
-fn current_version(manifest: &Path, text: &str, printer: &Printer) -> Result<Version, ExitStatus> {
-    let (_, value) = locate_in_manifest(text).map_err(|message| {
+/// The version and the span of its literal, so a bump splices without parsing again.
+fn current_version(
+    manifest: &Path,
+    text: &str,
+    printer: &Printer,
+) -> Result<(std::ops::Range<usize>, Version), ExitStatus> {
+    let (span, value) = locate_in_manifest(text).map_err(|message| {
         printer.error(&format!("`{}`: {message}", manifest.display()), None);
         ExitStatus::Failure
     })?;
-    Version::parse(&value).map_err(|error| {
+    let version = Version::parse(&value).map_err(|error| {
         printer.error(
             &format!("`{}`: version `{value}`: {error}", manifest.display()),
             None,
         );
         ExitStatus::Failure
-    })
+    })?;
+    Ok((span, version))
 }
 
 /// The manifest's path, text and valid current version, or the status to exit with (after
@@ -94,25 +100,19 @@ fn current_version(manifest: &Path, text: &str, printer: &Printer) -> Result<Ver
 fn read_versioned_manifest(
     path: &Path,
     printer: &Printer,
-) -> Result<(PathBuf, String, Version), ExitStatus> {
+) -> Result<(PathBuf, String, std::ops::Range<usize>, Version), ExitStatus> {
     let (manifest, text) = read_manifest(path, printer)?;
-    let current = current_version(&manifest, &text, printer)?;
-    Ok((manifest, text, current))
+    let (span, current) = current_version(&manifest, &text, printer)?;
+    Ok((manifest, text, span, current))
 }
 
 fn bump(path: &Path, printer: &Printer) -> ExitStatus {
-    let (manifest, text, current) = match read_versioned_manifest(path, printer) {
+    let (manifest, text, span, current) = match read_versioned_manifest(path, printer) {
         Ok(read) => read,
         Err(status) => return status,
     };
     let next = current.next(crate::env::today_utc());
-    let rewritten = match replace_in_manifest(&text, &next) {
-        Ok(rewritten) => rewritten,
-        Err(message) => {
-            printer.error(&message, None);
-            return ExitStatus::Failure;
-        }
-    };
+    let rewritten = splice_version(&text, span, &next.to_string());
     if let Err(error) = crate::fs::replace_file(&manifest, rewritten.as_bytes()) {
         printer.error(
             &format!("cannot write `{}`: {error}", manifest.display()),
@@ -126,7 +126,7 @@ fn bump(path: &Path, printer: &Printer) -> ExitStatus {
 }
 
 fn check(path: &Path, published: Option<&Path>, printer: &Printer) -> ExitStatus {
-    let (_, _, current) = match read_versioned_manifest(path, printer) {
+    let (_, _, _, current) = match read_versioned_manifest(path, printer) {
         Ok(read) => read,
         Err(status) => return status,
     };
@@ -200,9 +200,5 @@ fn unchanged_since(path: &Path, archive: &Path) -> Result<(String, bool), String
 
 fn without_version(text: &str) -> Result<String, String> {
     let (span, _) = locate_in_manifest(text)?;
-    Ok(format!(
-        "{}\"0000.00.00.0\"{}",
-        &text[..span.start],
-        &text[span.end..]
-    ))
+    Ok(splice_version(text, span, "0000.00.00.0"))
 }
