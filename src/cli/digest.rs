@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::report::{Checked, Outcome, emit, print_diagnostics};
+use super::report::refused_package;
 use super::validate::is_archive;
 use super::{ExitStatus, Format};
 use crate::archive::reader::{Limits, read_package_file};
@@ -90,22 +90,7 @@ pub(super) fn digest_path(
     match result {
         Ok(tree) => Ok(tree),
         Err(ContractDigestError::Contract(diagnostics)) => {
-            let sources = Default::default();
-            match format {
-                Format::Human => print_diagnostics(printer, &shown, &diagnostics, &sources),
-                format => emit(
-                    printer,
-                    format,
-                    &[Outcome {
-                        shown: shown.clone(),
-                        result: Ok(Checked {
-                            diagnostics: &diagnostics,
-                            sources: &sources,
-                            kind: crate::interop::Kind::Package,
-                        }),
-                    }],
-                ),
-            }
+            refused_package(printer, format, &shown, &diagnostics, &Default::default());
             printer.error(
                 &format!("`{shown}` breaks the package tree contract; it has no digest"),
                 None,

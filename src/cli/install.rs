@@ -3,8 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::report::print_diagnostics;
-use super::report::{Checked, Outcome, emit};
+use super::report::refused_package;
 use super::validate::is_archive;
 use super::{DataFormat, ExitStatus, Format};
 use crate::digest::Sha256Digest;
@@ -195,24 +194,13 @@ fn report_error(printer: &Printer, format: Format, error: InstallError) -> ExitS
     match error {
         InstallError::Invalid(report) => {
             let shown = report.root.display().to_string();
-            let checked = Checked {
-                diagnostics: &report.diagnostics,
-                sources: &report.sources,
-                kind: crate::interop::Kind::Package,
-            };
-            match format {
-                Format::Human => {
-                    print_diagnostics(printer, &shown, checked.diagnostics, checked.sources)
-                }
-                format => emit(
-                    printer,
-                    format,
-                    &[Outcome {
-                        shown: shown.clone(),
-                        result: Ok(checked),
-                    }],
-                ),
-            }
+            refused_package(
+                printer,
+                format,
+                &shown,
+                &report.diagnostics,
+                &report.sources,
+            );
             printer.error(
                 "the package is invalid; nothing was installed",
                 Some("run `squad validate` for details"),

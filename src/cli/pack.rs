@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use super::report::{Checked, Outcome, emit, print_diagnostics};
+use super::report::refused_package;
 use super::{ExitStatus, Format};
 use crate::archive::reader::Limits;
 use crate::output::Printer;
@@ -69,24 +69,13 @@ pub fn run(args: &PackArgs, printer: &Printer) -> ExitStatus {
         }
     };
     if !report.is_valid() {
-        let checked = Checked {
-            diagnostics: &report.diagnostics,
-            sources: &report.sources,
-            kind: crate::interop::Kind::Package,
-        };
-        match args.format {
-            Format::Human => {
-                print_diagnostics(printer, &shown, checked.diagnostics, checked.sources)
-            }
-            format => emit(
-                printer,
-                format,
-                &[Outcome {
-                    shown: shown.clone(),
-                    result: Ok(checked),
-                }],
-            ),
-        }
+        refused_package(
+            printer,
+            args.format,
+            &shown,
+            &report.diagnostics,
+            &report.sources,
+        );
         printer.error(
             &format!("package `{shown}` is invalid; nothing was packed"),
             Some("run `squad validate` for details"),

@@ -218,6 +218,33 @@ pub fn load_squad(
     }
 }
 
+/// The diagnostics of a package a command refused (pack, install, digest): rendered on stderr
+/// for people, or as the machine document asked for, without a summary line (the command
+/// says what it refused).
+pub fn refused_package(
+    printer: &Printer,
+    format: Format,
+    shown: &str,
+    diagnostics: &[Diagnostic],
+    sources: &HashMap<String, SourceFile>,
+) {
+    match format {
+        Format::Human => print_diagnostics(printer, shown, diagnostics, sources),
+        format => emit(
+            printer,
+            format,
+            &[Outcome {
+                shown: shown.to_owned(),
+                result: Ok(Checked {
+                    diagnostics,
+                    sources,
+                    kind: crate::interop::Kind::Package,
+                }),
+            }],
+        ),
+    }
+}
+
 /// Renders diagnostics to stderr (errors only when the printer is quiet).
 pub fn print_diagnostics(
     printer: &Printer,
