@@ -46,3 +46,29 @@ pub fn today_utc() -> crate::version::Date {
         .and_then(|text| crate::version::Date::parse(&text))
         .unwrap_or_else(crate::version::Date::today_utc)
 }
+
+/// `SQUAD_HTTP_TIMEOUT`: seconds to wait for a connection or for any read (like cargo's
+/// `CARGO_HTTP_TIMEOUT`).
+pub fn http_timeout() -> Option<std::time::Duration> {
+    std::env::var("SQUAD_HTTP_TIMEOUT")
+        .ok()
+        .and_then(|text| text.trim().parse::<f64>().ok())
+        .filter(|seconds| seconds.is_finite() && *seconds > 0.0 && *seconds < 86_400.0)
+        .map(std::time::Duration::from_secs_f64)
+}
+
+/// `SQUAD_NET_RETRY`: retries after a transient network failure (like `CARGO_NET_RETRY`).
+pub fn net_retry() -> Option<u32> {
+    std::env::var("SQUAD_NET_RETRY")
+        .ok()
+        .and_then(|text| text.trim().parse::<u32>().ok())
+        .map(|retries| retries.min(10))
+}
+
+/// A non-empty environment variable naming a path (`DOCKER_CONFIG`, `REGISTRY_AUTH_FILE`,
+/// `XDG_RUNTIME_DIR`, `HOME`).
+pub fn path_var(name: &str) -> Option<PathBuf> {
+    std::env::var_os(name)
+        .filter(|value| !value.is_empty())
+        .map(PathBuf::from)
+}

@@ -12,6 +12,9 @@
 //! - [`tables`]: the reference runtime's tool and role tables.
 //! - [`text`]: JavaScript-compatible whitespace, ids and string order.
 //! - [`env`]: environment lookups.
+//! - [`http`]: the HTTP client every network access goes through (transport rules, limits).
+//! - [`oci`]: OCI registries: references, manifests, credentials, the distribution API.
+//! - [`share`]: squads as OCI artifacts: publish, fetch, versions.
 //! - [`cli`]: the command-line interface.
 
 pub mod archive;
@@ -20,14 +23,17 @@ pub mod diag;
 pub mod digest;
 pub mod env;
 pub mod fs;
+pub mod http;
 pub mod install;
 pub mod interop;
 pub mod jsonc;
 pub mod manifest;
+pub mod oci;
 pub mod output;
 pub mod pack;
 pub mod package;
 pub mod scaffold;
+pub mod share;
 pub mod source;
 pub mod tables;
 pub mod text;

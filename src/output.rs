@@ -130,3 +130,115 @@ impl Drop for ProgressLine {
         }
     }
 }
+
+/// A progress bar for one transfer at a time, on stderr: drawn only on a terminal and not
+/// when quiet, redrawn at most ten times a second, erased when the transfer ends.
+pub struct TransferBar {
+    enabled: bool,
+    state: std::sync::Mutex<BarState>,
+}
+
+#[derive(Default)]
+struct BarState {
+    label: String,
+    total: u64,
+    drawn: Option<std::time::Instant>,
+}
+
+impl TransferBar {
+    pub fn new(printer: &Printer) -> TransferBar {
+        TransferBar {
+            enabled: !printer.quiet && std::io::stderr().is_terminal(),
+            state: std::sync::Mutex::new(BarState::default()),
+        }
+    }
+
+    pub fn begin(&self, label: &str, total: u64) {
+        if let Ok(mut state) = self.state.lock() {
+            *state = BarState {
+                label: label.to_owned(),
+                total,
+                drawn: None,
+            };
+        }
+        self.advance(0);
+    }
+
+    pub fn advance(&self, done: u64) {
+        if !self.enabled {
+            return;
+        }
+        let Ok(mut state) = self.state.lock() else {
+            return;
+        };
+        let now = std::time::Instant::now();
+        let due = state
+            .drawn
+            .is_none_or(|at| now.duration_since(at) >= std::time::Duration::from_millis(100));
+        if due || done == state.total {
+            state.drawn = Some(now);
+            eprint!("\r\x1b[2K{}", render_bar(&state.label, done, state.total));
+        }
+    }
+
+    pub fn end(&self) {
+        if self.enabled && self.state.lock().is_ok_and(|state| state.drawn.is_some()) {
+            eprint!("\r\x1b[2K");
+        }
+    }
+}
+
+/// `Downloading acme/x [=========>          ] 1.2 MiB / 2.5 MiB`
+pub fn render_bar(label: &str, done: u64, total: u64) -> String {
+    const WIDTH: u64 = 24;
+    let filled = (done.min(total) * WIDTH)
+        .checked_div(total)
+        .unwrap_or(WIDTH);
+    let mut bar = "=".repeat(filled as usize);
+    if filled < WIDTH {
+        bar.push('>');
+        bar.push_str(&" ".repeat((WIDTH - filled - 1) as usize));
+    }
+    format!(
+        "{label:>12} [{bar}] {} / {}",
+        human_bytes(done),
+        human_bytes(total)
+    )
+}
+
+/// Bytes for people: `512 B`, `12.3 KiB`, `4.0 MiB`.
+pub fn human_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    if bytes < 1024 {
+        return format!("{bytes} B");
+    }
+    let mut value = bytes as f64 / 1024.0;
+    let mut unit = 0;
+    while value >= 1024.0 && unit < UNITS.len() - 1 {
+        value /= 1024.0;
+        unit += 1;
+    }
+    format!("{value:.1} {}", UNITS[unit])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bars_show_the_share_done() {
+        assert_eq!(
+            render_bar("Downloading", 512 * 1024, 1024 * 1024),
+            " Downloading [============>           ] 512.0 KiB / 1.0 MiB"
+        );
+        assert!(render_bar("x", 10, 10).contains("[========================] 10 B / 10 B"));
+        assert!(render_bar("x", 0, 0).contains("[========================]"));
+        assert_eq!(human_bytes(1023), "1023 B");
+    }
+
+    #[test]
+    fn no_bar_when_quiet() {
+        let printer = Printer::new(ColorChoice::Never, true, false);
+        assert!(!TransferBar::new(&printer).enabled);
+    }
+}

@@ -80,6 +80,23 @@ impl Version {
     }
 }
 
+/// Release order: by date, then by daily revision as a number of any size
+/// (`2026.12.10.10` comes after `2026.12.10.9`).
+impl Ord for Version {
+    fn cmp(&self, other: &Version) -> std::cmp::Ordering {
+        (self.year, self.month, self.day)
+            .cmp(&(other.year, other.month, other.day))
+            .then_with(|| self.revision.len().cmp(&other.revision.len()))
+            .then_with(|| self.revision.cmp(&other.revision))
+    }
+}
+
+impl PartialOrd for Version {
+    fn partial_cmp(&self, other: &Version) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
 impl fmt::Display for Version {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}.{}", self.date_text(), self.revision)
@@ -100,6 +117,39 @@ fn days_in_month(year: u32, month: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn versions_order_by_date_then_revision_as_a_number() {
+        let mut versions: Vec<Version> = [
+            "2026.12.10.9",
+            "2026.12.10.10",
+            "2026.12.09.99",
+            "2027.01.01.1",
+            "2026.12.10.100000000000000000000",
+        ]
+        .iter()
+        .map(|text| Version::parse(text).unwrap())
+        .collect();
+        versions.sort();
+        let sorted: Vec<String> = versions.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            sorted,
+            [
+                "2026.12.09.99",
+                "2026.12.10.9",
+                "2026.12.10.10",
+                "2026.12.10.100000000000000000000",
+                "2027.01.01.1"
+            ]
+        );
+    }
+
+    #[test]
+    fn days_since_epoch_inverts_from_days_since_epoch() {
+        for days in [-800_000, -1, 0, 1, 19_000, 20_818, 2_932_896] {
+            assert_eq!(Date::from_days_since_epoch(days).days_since_epoch(), days);
+        }
+    }
 
     #[test]
     fn reference_vectors() {
@@ -174,6 +224,19 @@ impl Date {
         let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
         let year = (year_of_era + era * 400 + i64::from(month <= 2)) as u32;
         Date { year, month, day }
+    }
+
+    /// Howard Hinnant's `days_from_civil`: the inverse of [`Date::from_days_since_epoch`].
+    pub fn days_since_epoch(self) -> i64 {
+        let year = i64::from(self.year) - i64::from(self.month <= 2);
+        let era = year.div_euclid(400);
+        let year_of_era = year.rem_euclid(400);
+        let month = i64::from(self.month);
+        let day_of_year = (153 * (if month > 2 { month - 3 } else { month + 9 }) + 2) / 5
+            + i64::from(self.day)
+            - 1;
+        let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+        era * 146_097 + day_of_era - 719_468
     }
 
     /// Parses `YYYY-MM-DD`.

@@ -47,11 +47,22 @@ pub struct ScopeArgs {
 #[command(after_help = "Examples:
   squad install my-squad --scope project
   squad install my-squad-expert-squad.zip --scope global
-  squad install my-squad --scope project --expect <digest of the installed version>")]
+  squad install my-squad --scope project --expect <digest of the installed version>
+  squad install oci://ghcr.io/acme/squads/acme/review:2026.12.01.1 --scope project
+  squad install oci://ghcr.io/acme/squads/acme/review@sha256:<manifest digest> --scope global
+
+From a registry, the package is resolved (a tag, a digest, or the newest version when neither
+is given), checked to be a squad package, downloaded within the import limit and verified
+against its descriptor, then installed with the registry's namespace, id, version and package
+digest as expectations. The receipt records the reference and the manifest digest.")]
 pub struct InstallArgs {
-    /// A package folder or a `.zip` made by `squad pack`.
+    /// A package folder, a `.zip` made by `squad pack`, or a registry reference
+    /// `oci://HOST/BASE/<namespace>/<id>[:VERSION|@sha256:DIGEST]`.
     #[arg(value_name = "SOURCE")]
     pub source: PathBuf,
+
+    #[command(flatten)]
+    pub network: super::registry::NetworkArgs,
 
     #[command(flatten)]
     pub scope: ScopeArgs,
@@ -178,6 +189,7 @@ fn options(
         expect,
         lock_timeout: scope.lock_timeout.map(Duration::from_secs),
         exact,
+        origin: None,
     })
 }
 
@@ -275,15 +287,20 @@ pub fn run_install(args: &InstallArgs, printer: &Printer) -> ExitStatus {
         version: args.expect_version.clone(),
         digest: expect_digest,
     };
-    let options = match options(&args.scope, expect, exact, printer) {
+    let mut options = match options(&args.scope, expect, exact, printer) {
         Ok(options) => options,
         Err(status) => return status,
     };
     let mut wait = waiting(printer);
-    let result = if is_archive(&args.source) {
-        install_archive(&args.source, &options, &mut wait)
-    } else {
-        install_folder(&args.source, &options, &mut wait)
+    let result = match args.source.to_str() {
+        Some(reference) if crate::oci::reference::is_reference(reference) => {
+            match install_from_registry(reference, args, &mut options, printer, &mut wait) {
+                Ok(result) => result,
+                Err(status) => return status,
+            }
+        }
+        _ if is_archive(&args.source) => install_archive(&args.source, &options, &mut wait),
+        _ => install_folder(&args.source, &options, &mut wait),
     };
     let receipt = match result {
         Ok(receipt) => receipt,
@@ -306,6 +323,8 @@ pub fn run_install(args: &InstallArgs, printer: &Printer) -> ExitStatus {
                 "before": receipt.before.map(|digest| digest.hex()),
                 "after": receipt.after.hex(),
                 "target": receipt.target,
+                "source": options.origin.as_ref().map(|origin| &origin.reference),
+                "manifest_digest": options.origin.as_ref().map(|origin| &origin.manifest_digest),
                 "warnings": receipt.warnings,
             });
             printer.data(&(serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"));
@@ -330,6 +349,92 @@ pub fn run_install(args: &InstallArgs, printer: &Printer) -> ExitStatus {
         }
     }
     ExitStatus::Success
+}
+
+/// Downloads a registry reference's archive into the scope's temporary directory and installs
+/// it with the registry config's identity and package digest as expectations (ZIP-8), which
+/// must agree with any `--expect-*` flag. `Err` is the status to exit with, already reported.
+fn install_from_registry(
+    reference: &str,
+    args: &InstallArgs,
+    options: &mut Options,
+    printer: &Printer,
+    wait: &mut dyn FnMut(&Path),
+) -> Result<Result<crate::install::Receipt, InstallError>, ExitStatus> {
+    let (_, resolved, bytes) = super::registry::fetch(reference, &args.network, printer)
+        .map_err(|error| super::registry::report_share_error(printer, args.format, error))?;
+    let config = &resolved.config;
+    let given = &options.exact;
+    let package_digest = Sha256Digest::parse(&config.package_digest);
+    for (flag, wanted, published) in [
+        (
+            "--expect-namespace",
+            given.namespace.clone(),
+            config.namespace.clone(),
+        ),
+        ("--expect-id", given.id.clone(), config.id.clone()),
+        (
+            "--expect-version",
+            given.version.clone(),
+            config.version.clone(),
+        ),
+        (
+            "--expect-digest",
+            given.digest.map(|digest| digest.hex()),
+            config.package_digest.clone(),
+        ),
+    ] {
+        if wanted.as_ref().is_some_and(|wanted| *wanted != published) {
+            printer.error(
+                &format!(
+                    "{} is {published}, not the {flag} given; nothing was installed",
+                    resolved.pinned
+                ),
+                None,
+            );
+            return Err(ExitStatus::Failure);
+        }
+    }
+    options.exact = crate::install::Exact {
+        namespace: Some(config.namespace.clone()),
+        id: Some(config.id.clone()),
+        version: Some(config.version.clone()),
+        digest: package_digest,
+    };
+    options.origin = Some(crate::install::receipts::Origin {
+        reference: resolved.pinned.to_string(),
+        manifest_digest: resolved.manifest_digest.clone(),
+    });
+    let temporary = Locations::new(&options.scope, &options.opencorvus_root).temporary;
+    let written = std::fs::create_dir_all(&temporary)
+        .and_then(|()| crate::fs::create_beside(&temporary.join("squad-download.zip")))
+        .and_then(|(path, mut file)| {
+            use std::io::Write;
+            let result = file.write_all(&bytes).and_then(|()| file.sync_all());
+            match result {
+                Ok(()) => Ok(path),
+                Err(error) => {
+                    let _ = std::fs::remove_file(&path);
+                    Err(error)
+                }
+            }
+        });
+    let archive = match written {
+        Ok(path) => path,
+        Err(error) => {
+            printer.error(
+                &format!(
+                    "cannot write the download to `{}`: {error}",
+                    temporary.display()
+                ),
+                None,
+            );
+            return Err(ExitStatus::Error);
+        }
+    };
+    let result = install_archive(&archive, options, wait);
+    let _ = std::fs::remove_file(&archive);
+    Ok(result)
 }
 
 pub fn run_uninstall(args: &UninstallArgs, printer: &Printer) -> ExitStatus {

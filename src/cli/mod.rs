@@ -12,6 +12,7 @@ mod new;
 mod ofp;
 mod pack;
 mod play;
+mod registry;
 mod report;
 mod router;
 mod validate;
@@ -83,7 +84,10 @@ Exit status:
 Environment:
   NO_COLOR          disables colour when set to a non-empty value
   OPENCORVUS_HOME   OpenCorvus data root (default: the per-OS data directory)
-  SQUAD_TODAY       YYYY-MM-DD to use as today's UTC date (for reproducible tests)";
+  SQUAD_TODAY       YYYY-MM-DD to use as today's UTC date (for reproducible tests)
+  SQUAD_HTTP_TIMEOUT  seconds to wait to connect to a registry or for any read (default 10 / 30)
+  SQUAD_NET_RETRY   retries after 429, 5xx or a dropped connection (default 3)
+  DOCKER_CONFIG, REGISTRY_AUTH_FILE  where registry credentials are read and written";
 
 /// A package manager for expert-squad packages: scaffold, check, fingerprint, pack and install.
 #[derive(Debug, Parser)]
@@ -112,6 +116,11 @@ pub enum Command {
     Pack(pack::PackArgs),
     Verify(verify::VerifyArgs),
     Install(install::InstallArgs),
+    Publish(registry::PublishArgs),
+    Pull(registry::PullArgs),
+    Versions(registry::VersionsArgs),
+    Login(registry::LoginArgs),
+    Logout(registry::LogoutArgs),
     Uninstall(install::UninstallArgs),
     List(install::ListArgs),
     Activate(install::ActivateArgs),
@@ -150,6 +159,11 @@ fn dispatch(command: Command, printer: &Printer) -> ExitStatus {
         Command::Pack(args) => pack::run(&args, printer),
         Command::Verify(args) => verify::run(&args, printer),
         Command::Install(args) => install::run_install(&args, printer),
+        Command::Publish(args) => registry::run_publish(&args, printer),
+        Command::Pull(args) => registry::run_pull(&args, printer),
+        Command::Versions(args) => registry::run_versions(&args, printer),
+        Command::Login(args) => registry::run_login(&args, printer),
+        Command::Logout(args) => registry::run_logout(&args, printer),
         Command::Uninstall(args) => install::run_uninstall(&args, printer),
         Command::List(args) => install::run_list(&args, printer),
         Command::Activate(args) => install::run_activate(&args, printer),

@@ -186,6 +186,8 @@ pub struct Options {
     pub lock_timeout: Option<Duration>,
     /// ZIP-8: the exact revision the source must be (each checked when given).
     pub exact: Exact,
+    /// Recorded in the receipt: the registry reference the package came from.
+    pub origin: Option<receipts::Origin>,
 }
 
 /// `--expect-namespace`, `--expect-id`, `--expect-version`, `--expect-digest`.
@@ -546,7 +548,12 @@ fn publish(
     drop(lock);
     // The receipt lets `verify` name changed files later; the tree is the truth if this fails.
     let mut warnings = overrides;
-    if let Err(problem) = receipts::write(&options.opencorvus_root, &target, &installed) {
+    if let Err(problem) = receipts::write(
+        &options.opencorvus_root,
+        &target,
+        &installed,
+        options.origin.as_ref(),
+    ) {
         warnings.push(format!(
             "installed, but the receipt for `squad verify` was not written: {problem}"
         ));

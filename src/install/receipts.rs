@@ -20,8 +20,22 @@ fn receipt_path(opencorvus_root: &Path, target: &Path) -> PathBuf {
         ))
 }
 
-/// Records what was installed at `target`, in the JSON shape of `squad digest --files`.
-pub fn write(opencorvus_root: &Path, target: &Path, tree: &TreeDigest) -> std::io::Result<()> {
+/// Where an installed package came from, when not from a local path: a registry reference
+/// and the manifest digest it resolved to.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Origin {
+    pub reference: String,
+    pub manifest_digest: String,
+}
+
+/// Records what was installed at `target`, in the JSON shape of `squad digest --files`, plus
+/// its `origin` when it came from a registry.
+pub fn write(
+    opencorvus_root: &Path,
+    target: &Path,
+    tree: &TreeDigest,
+    origin: Option<&Origin>,
+) -> std::io::Result<()> {
     let path = receipt_path(opencorvus_root, target);
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent)?;
@@ -38,10 +52,24 @@ pub fn write(opencorvus_root: &Path, target: &Path, tree: &TreeDigest) -> std::i
         package_digest: tree.package_digest,
         files: Some(tree.files.as_slice().into()),
     };
+    let mut value = serde_json::to_value(&document).map_err(std::io::Error::other)?;
+    if let (Some(origin), Some(object)) = (origin, value.as_object_mut()) {
+        object.insert(
+            "origin".to_owned(),
+            serde_json::to_value(origin).map_err(std::io::Error::other)?,
+        );
+    }
     crate::fs::replace_file(
         &path,
-        &serde_json::to_vec_pretty(&document).map_err(std::io::Error::other)?,
+        &serde_json::to_vec_pretty(&value).map_err(std::io::Error::other)?,
     )
+}
+
+/// The origin recorded in the receipt of the package installed at `target`, if any.
+pub fn origin(opencorvus_root: &Path, target: &Path) -> Option<Origin> {
+    let bytes = std::fs::read(find(opencorvus_root, target)?).ok()?;
+    let value: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
+    serde_json::from_value(value.get("origin")?.clone()).ok()
 }
 
 /// The receipt of the package installed at `target`, if there is one.

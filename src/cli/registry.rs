@@ -1,0 +1,553 @@
+//! `squad publish`, `squad pull`, `squad versions`, `squad login` and `squad logout`: sharing
+//! squads through OCI registries. `squad install oci://…` lives in `install.rs` and uses
+//! [`fetch`] from here.
+
+use std::io::Read;
+use std::path::PathBuf;
+
+use super::report::refused_package;
+use super::{DataFormat, ExitStatus, Format};
+use crate::http::{Client, Secret, Transport};
+use crate::oci::credentials::{self, Credential};
+use crate::oci::{Access, Credentials, Reference, Repository};
+use crate::output::{Printer, TransferBar};
+use crate::share::{self, PublishStatus, Resolved, ShareError, Transfers};
+
+/// Transport flags shared by the registry commands.
+#[derive(Debug, Clone, clap::Args)]
+pub struct NetworkArgs {
+    /// Speak plain HTTP to a registry that is not on this machine (loopback registries always
+    /// may): for a registry without TLS on a trusted network only.
+    #[arg(long)]
+    pub plain_http: bool,
+}
+
+impl NetworkArgs {
+    pub fn client(&self) -> Client {
+        Client::new(Transport {
+            plain_http: self.plain_http,
+            ..Transport::from_env()
+        })
+    }
+}
+
+/// The progress bar as [`Transfers`].
+pub struct Progress(pub TransferBar);
+
+impl Transfers for Progress {
+    fn begin(&self, label: &str, total: u64) {
+        self.0.begin(label, total);
+    }
+    fn advance(&self, done: u64) {
+        self.0.advance(done);
+    }
+    fn end(&self) {
+        self.0.end();
+    }
+}
+
+/// Reports a sharing error and returns the status to exit with.
+pub fn report_share_error(printer: &Printer, format: Format, error: ShareError) -> ExitStatus {
+    if let ShareError::Invalid(report) = &error {
+        let shown = report.root.display().to_string();
+        refused_package(
+            printer,
+            format,
+            &shown,
+            &report.diagnostics,
+            &report.sources,
+        );
+    }
+    printer.error(&error.to_string(), error.hint().as_deref());
+    if error.is_operational() {
+        ExitStatus::Error
+    } else {
+        ExitStatus::Failure
+    }
+}
+
+/// Resolves and downloads a reference's package archive, with a progress bar.
+pub fn fetch(
+    reference: &str,
+    network: &NetworkArgs,
+    printer: &Printer,
+) -> Result<(Reference, Resolved, Vec<u8>), ShareError> {
+    let reference = Reference::parse(reference).map_err(ShareError::Reference)?;
+    let client = network.client();
+    let progress = Progress(TransferBar::new(printer));
+    let (resolved, bytes) = share::fetch(&client, &reference, &progress)?;
+    Ok((reference, resolved, bytes))
+}
+
+const EXIT: &str = "Exit status: 0 done (or unchanged), 1 refused (invalid package, version conflict, \
+an artifact that is not the squad it claims), 2 usage, network, authentication or I/O error.";
+
+/// Validate, pack and push a package to an OCI registry.
+///
+/// The package goes to the repository BASE/<namespace>/<id>, tagged with its version, as an OCI
+/// artifact (artifactType application/vnd.opencorvus.squad.v1: a config blob with the
+/// identity and digests, one layer with the exact `squad pack` archive). The manifest is a
+/// pure function of the package, so publishing the same package twice gives the same digest.
+/// A published version is immutable: if the tag exists with another package digest, publish
+/// refuses (exit 1) and names both; with the same digest it reports "unchanged" and pushes
+/// nothing. Prints the pinned reference `oci://HOST/BASE/<namespace>/<id>@sha256:…`.
+///
+/// Credentials come from `squad login`, Docker's or Podman's config files and their
+/// credential helpers. Plain HTTP is used only for loopback hosts unless --plain-http.
+#[derive(Debug, clap::Args)]
+#[command(after_help = format!("Examples:
+  squad publish oci://ghcr.io/acme/squads            the package in the current directory
+  squad publish my-squad oci://127.0.0.1:5000/squads
+  squad publish my-squad oci://ghcr.io/acme/squads --dry-run --format json
+
+{EXIT}"))]
+pub struct PublishArgs {
+    /// The package folder (default: the current directory), then the registry and base path
+    /// `oci://HOST[:PORT]/BASE`.
+    #[arg(value_name = "[PKG] oci://HOST/BASE", num_args = 1..=2, required = true)]
+    pub targets: Vec<String>,
+
+    /// Validate and pack, show what would be pushed, and send nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+
+    #[command(flatten)]
+    pub network: NetworkArgs,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+pub fn run_publish(args: &PublishArgs, printer: &Printer) -> ExitStatus {
+    let (package, base) = match args.targets.as_slice() {
+        [base] => (PathBuf::from("."), base),
+        [package, base, ..] => (PathBuf::from(package), base),
+        [] => unreachable!("clap requires one"),
+    };
+    let base = match share::publish_base(base) {
+        Ok(base) => base,
+        Err(error) => return report_share_error(printer, args.format, error),
+    };
+    let client = args.network.client();
+    let progress = Progress(TransferBar::new(printer));
+    let published = match share::publish(&client, &package, &base, args.dry_run, &progress) {
+        Ok(published) => published,
+        Err(error) => return report_share_error(printer, args.format, error),
+    };
+    let artifact = &published.artifact;
+    let identity = &published.identity;
+    match args.format {
+        Format::Json => {
+            let document = serde_json::json!({
+                "schema_version": crate::diag::json::SCHEMA_VERSION,
+                "type": "publish",
+                "status": published.status,
+                "reference": published.pinned.to_string(),
+                "tag": published.pinned.repository_only().with_tag(&identity.version).to_string(),
+                "namespace": identity.namespace,
+                "id": identity.id,
+                "version": identity.version,
+                "package_digest": artifact.config.package_digest,
+                "manifest_digest": published.pinned.digest,
+                "config_digest": artifact.manifest.config.digest,
+                "archive_sha256": artifact.config.archive_sha256,
+                "archive_bytes": artifact.config.archive_bytes,
+                "uploaded": published.uploaded,
+            });
+            printer.data(&(serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"));
+        }
+        Format::Human | Format::Sarif | Format::Github => {
+            let what = format!(
+                "{}/{} {} to {}",
+                identity.namespace,
+                identity.id,
+                identity.version,
+                published
+                    .pinned
+                    .repository_only()
+                    .with_tag(&identity.version)
+            );
+            match published.status {
+                PublishStatus::Pushed => printer.status("Published", &what),
+                PublishStatus::Unchanged => printer.status(
+                    "Unchanged",
+                    &format!("{what}: already published with the same package digest"),
+                ),
+                PublishStatus::DryRun => {
+                    printer.status("Would push", &what);
+                    let layer = artifact.layer();
+                    for (kind, digest, size) in [
+                        (
+                            "config",
+                            &artifact.manifest.config.digest,
+                            artifact.manifest.config.size,
+                        ),
+                        ("layer", &layer.digest, layer.size),
+                        (
+                            "manifest",
+                            &artifact.manifest_digest,
+                            artifact.manifest_bytes.len() as u64,
+                        ),
+                    ] {
+                        printer.status("", &format!("{kind:<8} {digest} ({size} bytes)"));
+                    }
+                    printer.status("", "nothing was sent (--dry-run)");
+                }
+            }
+            printer.data(&format!("{}\n", published.pinned));
+        }
+    }
+    ExitStatus::Success
+}
+
+/// Download a package archive from an OCI registry and verify it, for offline use.
+///
+/// The archive is checked like an install checks it: the manifest is a squad package, the
+/// layer's size and SHA-256 match its descriptor and stay within the import limit (18 MiB),
+/// and the package digest re-derived from the archive is the one the registry's config
+/// declares. The file is written atomically, never over an existing file unless --force.
+#[derive(Debug, clap::Args)]
+#[command(after_help = format!("Examples:
+  squad pull oci://ghcr.io/acme/squads/acme/review:2026.12.01.1
+  squad pull oci://127.0.0.1:5000/squads/acme/review@sha256:<manifest digest> -o review.zip
+  squad pull oci://ghcr.io/acme/squads/acme/review    the newest version
+
+{EXIT}"))]
+pub struct PullArgs {
+    /// `oci://HOST/BASE/<namespace>/<id>[:VERSION|@sha256:DIGEST]` (no tag: the newest version).
+    #[arg(value_name = "REFERENCE")]
+    pub reference: String,
+
+    /// Output file [default: <id>-expert-squad.zip in the current directory].
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Replace an existing output file.
+    #[arg(long)]
+    pub force: bool,
+
+    #[command(flatten)]
+    pub network: NetworkArgs,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DataFormat::Human)]
+    pub format: DataFormat,
+}
+
+pub fn run_pull(args: &PullArgs, printer: &Printer) -> ExitStatus {
+    let (_, resolved, bytes) = match fetch(&args.reference, &args.network, printer) {
+        Ok(fetched) => fetched,
+        Err(error) => return report_share_error(printer, Format::Human, error),
+    };
+    if let Err(error) = share::verify_archive(&resolved, &bytes) {
+        return report_share_error(printer, Format::Human, error);
+    }
+    let config = &resolved.config;
+    let output = args
+        .output
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(crate::pack::default_file_name(&config.id)));
+    if let Err(error) = write_output(&output, &bytes, args.force) {
+        let hint = (error.kind() == std::io::ErrorKind::AlreadyExists)
+            .then_some("pass --force to replace it, or choose another path with -o");
+        printer.error(
+            &format!("cannot write `{}`: {error}", output.display()),
+            hint,
+        );
+        return ExitStatus::Error;
+    }
+    match args.format {
+        DataFormat::Json => {
+            let document = serde_json::json!({
+                "schema_version": crate::diag::json::SCHEMA_VERSION,
+                "type": "pull",
+                "path": output.display().to_string(),
+                "reference": resolved.pinned.to_string(),
+                "namespace": config.namespace,
+                "id": config.id,
+                "version": config.version,
+                "package_digest": config.package_digest,
+                "manifest_digest": resolved.manifest_digest,
+                "archive_sha256": config.archive_sha256,
+                "bytes": config.archive_bytes,
+            });
+            printer.data(&(serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"));
+        }
+        DataFormat::Human => {
+            printer.status(
+                "Pulled",
+                &format!(
+                    "{}/{} {} ({} bytes) to {}",
+                    config.namespace,
+                    config.id,
+                    config.version,
+                    config.archive_bytes,
+                    output.display()
+                ),
+            );
+            printer.data(&format!(
+                "archive_sha256  {}\npackage_digest  {}\nreference       {}\n",
+                config.archive_sha256, config.package_digest, resolved.pinned
+            ));
+        }
+    }
+    ExitStatus::Success
+}
+
+/// Writes `bytes` to `output` through a synced temporary file beside it.
+fn write_output(output: &std::path::Path, bytes: &[u8], force: bool) -> std::io::Result<()> {
+    use std::io::Write;
+    if !force && output.symlink_metadata().is_ok() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::AlreadyExists,
+            "it already exists",
+        ));
+    }
+    let (temporary, mut file) = crate::fs::create_beside(output)?;
+    let result = (|| {
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        if force {
+            std::fs::rename(&temporary, output)
+        } else {
+            crate::fs::rename_no_replace(&temporary, output)
+        }
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+    crate::fs::sync_directory(crate::fs::parent_directory(output));
+    result
+}
+
+/// List the versions of a package published in an OCI registry, newest first.
+///
+/// Only tags that are valid squad versions (YYYY.MM.DD.N) are listed, in release order
+/// (2026.12.10.10 after 2026.12.10.9); other tags such as `latest` are left out. With
+/// --format json, each version also has its manifest and package digest.
+#[derive(Debug, clap::Args)]
+#[command(after_help = format!("Examples:
+  squad versions oci://ghcr.io/acme/squads/acme/review
+  squad versions oci://127.0.0.1:5000/squads/acme/review --format json
+
+{EXIT}"))]
+pub struct VersionsArgs {
+    /// `oci://HOST/BASE/<namespace>/<id>`.
+    #[arg(value_name = "REFERENCE")]
+    pub reference: String,
+
+    #[command(flatten)]
+    pub network: NetworkArgs,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DataFormat::Human)]
+    pub format: DataFormat,
+}
+
+pub fn run_versions(args: &VersionsArgs, printer: &Printer) -> ExitStatus {
+    let reference = match Reference::parse(&args.reference) {
+        Ok(reference) => reference,
+        Err(message) => {
+            return report_share_error(printer, Format::Human, ShareError::Reference(message));
+        }
+    };
+    let client = args.network.client();
+    let digests = args.format == DataFormat::Json;
+    let listed = match share::versions(&client, &reference, digests) {
+        Ok(listed) => listed,
+        Err(error) => return report_share_error(printer, Format::Human, error),
+    };
+    match args.format {
+        DataFormat::Json => {
+            let document = serde_json::json!({
+                "schema_version": crate::diag::json::SCHEMA_VERSION,
+                "type": "versions",
+                "reference": reference.to_string(),
+                "versions": listed,
+            });
+            printer.data(&(serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"));
+        }
+        DataFormat::Human => {
+            let text: String = listed
+                .iter()
+                .map(|entry| format!("{} {}\n", entry.version, reference.with_tag(&entry.version)))
+                .collect();
+            printer.data(&text);
+            if listed.is_empty() {
+                printer.status("Found", &format!("no versions at {reference}"));
+            }
+        }
+    }
+    ExitStatus::Success
+}
+
+/// `HOST[:PORT]` from `HOST[:PORT]` or `oci://HOST[:PORT][/…]`.
+fn registry_host(text: &str) -> Result<Reference, String> {
+    let with_scheme = if crate::oci::reference::is_reference(text) {
+        text.to_owned()
+    } else {
+        format!("{}{text}", crate::oci::reference::SCHEME)
+    };
+    let host = with_scheme
+        .trim_start_matches(crate::oci::reference::SCHEME)
+        .split('/')
+        .next()
+        .unwrap_or_default()
+        .to_owned();
+    // A placeholder repository: login talks to `/v2/` only.
+    Reference::parse(&format!("{}{host}/login", crate::oci::reference::SCHEME))
+        .map_err(|_| format!("`{text}` is not a registry host[:port]"))
+}
+
+/// Log in to an OCI registry: check the credentials, then store them.
+///
+/// The password (or token) is read from standard input, never from the command line. The
+/// credentials are checked against the registry (Basic or the Bearer token flow) before they
+/// are stored, in the Docker config format that docker, podman, helm and oras read:
+/// $REGISTRY_AUTH_FILE when set, else $DOCKER_CONFIG/config.json, else ~/.docker/config.json
+/// (mode 0600), or through the credential helper that file names (credHelpers, credsStore).
+#[derive(Debug, clap::Args)]
+#[command(after_help = format!("Examples:
+  echo \"$GITHUB_TOKEN\" | squad login ghcr.io --username \"$GITHUB_ACTOR\" --password-stdin
+  squad login 127.0.0.1:5000 --username ci --password-stdin < password.txt
+
+{EXIT}"))]
+pub struct LoginArgs {
+    /// The registry: `HOST[:PORT]`.
+    #[arg(value_name = "HOST")]
+    pub host: String,
+
+    #[arg(long, short = 'u', value_name = "USER")]
+    pub username: String,
+
+    /// Read the password or token from standard input.
+    #[arg(long)]
+    pub password_stdin: bool,
+
+    #[command(flatten)]
+    pub network: NetworkArgs,
+}
+
+pub fn run_login(args: &LoginArgs, printer: &Printer) -> ExitStatus {
+    let reference = match registry_host(&args.host) {
+        Ok(reference) => reference,
+        Err(message) => {
+            printer.error(&message, None);
+            return ExitStatus::Error;
+        }
+    };
+    if !args.password_stdin {
+        printer.error(
+            "squad reads the password from standard input only",
+            Some("pass --password-stdin and pipe the password or token in"),
+        );
+        return ExitStatus::Error;
+    }
+    let mut password = String::new();
+    if let Err(error) = std::io::stdin()
+        .take(64 * 1024)
+        .read_to_string(&mut password)
+    {
+        printer.error(&format!("cannot read the password: {error}"), None);
+        return ExitStatus::Error;
+    }
+    let password = Secret::new(password.trim_end_matches(['\n', '\r']));
+    if password.expose().is_empty() {
+        printer.error("the password read from standard input is empty", None);
+        return ExitStatus::Error;
+    }
+    let credential = Credential {
+        username: args.username.clone(),
+        secret: password,
+        source: "standard input".to_owned(),
+    };
+    let client = args.network.client();
+    let mut session = Repository::new(
+        &client,
+        &reference,
+        Access::Pull,
+        Credentials::Given(credential.clone()),
+    );
+    if let Err(error) = session.ping() {
+        let status = if matches!(error, crate::oci::OciError::Unauthorized { .. }) {
+            printer.error(
+                &format!(
+                    "{} refused the credentials of `{}`; nothing was stored",
+                    reference.registry, args.username
+                ),
+                None,
+            );
+            ExitStatus::Failure
+        } else {
+            printer.error(&error.to_string(), error.hint().as_deref());
+            ExitStatus::Error
+        };
+        return status;
+    }
+    match credentials::store(
+        &reference.registry,
+        &credential.username,
+        &credential.secret,
+    ) {
+        Ok(stored) => {
+            printer.status(
+                "Logged in",
+                &format!(
+                    "to {} as {} (stored in {stored})",
+                    reference.registry, args.username
+                ),
+            );
+            ExitStatus::Success
+        }
+        Err(error) => {
+            printer.error(&error.to_string(), None);
+            ExitStatus::Error
+        }
+    }
+}
+
+/// Remove the stored credentials of an OCI registry.
+///
+/// Removes the registry's entry from the file `squad login` writes (or asks its credential
+/// helper to erase it). Logging out of a registry with no stored credentials is not an error.
+#[derive(Debug, clap::Args)]
+#[command(after_help = format!("Example:
+  squad logout ghcr.io
+
+{EXIT}"))]
+pub struct LogoutArgs {
+    /// The registry: `HOST[:PORT]`.
+    #[arg(value_name = "HOST")]
+    pub host: String,
+}
+
+pub fn run_logout(args: &LogoutArgs, printer: &Printer) -> ExitStatus {
+    let reference = match registry_host(&args.host) {
+        Ok(reference) => reference,
+        Err(message) => {
+            printer.error(&message, None);
+            return ExitStatus::Error;
+        }
+    };
+    match credentials::erase(&reference.registry) {
+        Ok(Some(stored)) => {
+            printer.status(
+                "Logged out",
+                &format!("of {} (removed from {stored})", reference.registry),
+            );
+            ExitStatus::Success
+        }
+        Ok(None) => {
+            printer.status(
+                "Logged out",
+                &format!("of {}: no credentials were stored", reference.registry),
+            );
+            ExitStatus::Success
+        }
+        Err(error) => {
+            printer.error(&error.to_string(), None);
+            ExitStatus::Error
+        }
+    }
+}

@@ -1,0 +1,518 @@
+//! One repository of one registry, spoken to through the distribution API: manifests, blobs,
+//! uploads and tags, with authentication negotiated on the first 401.
+
+use std::io::Write;
+
+use sha2::Digest as _;
+
+use super::OciError;
+use super::auth::{Challenge, TokenError, fetch_token, parse_challenge};
+use super::credentials::{Credential, lookup};
+use super::manifest::{Descriptor, IMAGE_MANIFEST, MAX_MANIFEST_BYTES};
+use super::reference::Reference;
+use crate::http::{Client, Method, Redirects, Request, Response, Secret, Url, authority};
+
+/// What a repository session may do: asked for in Bearer token scopes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    Pull,
+    Push,
+}
+
+impl Access {
+    fn actions(self) -> &'static str {
+        match self {
+            Access::Pull => "pull",
+            Access::Push => "pull,push",
+        }
+    }
+}
+
+/// Where credentials come from.
+#[derive(Debug, Clone)]
+pub enum Credentials {
+    /// Docker-style config files and helpers, looked up on the first challenge.
+    Configured,
+    /// These (`squad login` checks them before storing).
+    Given(Credential),
+}
+
+/// A manifest as fetched: its exact bytes and their digest.
+#[derive(Debug, Clone)]
+pub struct FetchedManifest {
+    pub bytes: Vec<u8>,
+    pub digest: String,
+    pub media_type: Option<String>,
+}
+
+/// A session with one repository.
+pub struct Repository<'c> {
+    client: &'c Client,
+    pub reference: Reference,
+    base: Url,
+    access: Access,
+    credentials: Credentials,
+    /// `None` until looked up; then the answer.
+    credential: Option<Option<Credential>>,
+    authorization: Option<Secret>,
+    negotiated: bool,
+}
+
+/// Longest error body read for its message.
+const ERROR_BODY_LIMIT: u64 = 64 * 1024;
+/// Tag list pages followed at most (each page is bounded too).
+const MAX_TAG_PAGES: usize = 1000;
+const TAG_PAGE_BYTES: u64 = 4 * 1024 * 1024;
+
+impl<'c> Repository<'c> {
+    pub fn new(
+        client: &'c Client,
+        reference: &Reference,
+        access: Access,
+        credentials: Credentials,
+    ) -> Repository<'c> {
+        Repository {
+            client,
+            base: reference.base_url(client.transport().plain_http),
+            reference: reference.repository_only(),
+            access,
+            credentials,
+            credential: None,
+            authorization: None,
+            negotiated: false,
+        }
+    }
+
+    /// `host[:port]` of the registry.
+    pub fn registry(&self) -> &str {
+        &self.reference.registry
+    }
+
+    fn url(&self, path: &str) -> Url {
+        self.base
+            .join(&format!("v2/{}/{path}", self.reference.repository))
+            .unwrap_or_else(|_| self.base.clone())
+    }
+
+    fn protocol(&self, message: impl Into<String>) -> OciError {
+        OciError::Protocol {
+            registry: self.registry().to_owned(),
+            message: message.into(),
+        }
+    }
+
+    fn credential(&mut self) -> Result<Option<Credential>, OciError> {
+        if let Some(credential) = &self.credential {
+            return Ok(credential.clone());
+        }
+        let found = match &self.credentials {
+            Credentials::Given(credential) => Some(credential.clone()),
+            Credentials::Configured => lookup(self.registry()).map_err(OciError::Credentials)?,
+        };
+        self.credential = Some(found.clone());
+        Ok(found)
+    }
+
+    fn unauthorized(&self, status: u16) -> OciError {
+        OciError::Unauthorized {
+            status,
+            registry: self.registry().to_owned(),
+            repository: self.reference.repository.clone(),
+            with_credentials: self.credential.as_ref().is_some_and(Option::is_some),
+        }
+    }
+
+    /// Answers a 401's challenge; afterwards requests carry the authorization.
+    fn negotiate(&mut self, response: &Response, scoped: bool) -> Result<(), OciError> {
+        let challenges: Vec<Challenge> = response
+            .headers("www-authenticate")
+            .into_iter()
+            .filter_map(parse_challenge)
+            .collect();
+        let challenge = challenges
+            .iter()
+            .find(|c| matches!(c, Challenge::Bearer { .. }))
+            .or_else(|| challenges.first())
+            .cloned();
+        let credential = self.credential()?;
+        match challenge {
+            Some(Challenge::Basic) => match credential {
+                Some(credential) => self.authorization = Some(credential.basic()),
+                None => return Err(self.unauthorized(401)),
+            },
+            Some(Challenge::Bearer { realm, service, .. }) => {
+                let scope = scoped.then(|| {
+                    format!(
+                        "repository:{}:{}",
+                        self.reference.repository,
+                        self.access.actions()
+                    )
+                });
+                let token = fetch_token(
+                    self.client,
+                    &realm,
+                    service.as_deref(),
+                    scope.as_deref(),
+                    credential.as_ref(),
+                )
+                .map_err(|error| match error {
+                    TokenError::Http(error) => OciError::Http(error),
+                    TokenError::Status(401 | 403, _) => self.unauthorized(401),
+                    TokenError::Status(status, url) => {
+                        self.protocol(format!("the token endpoint {url} answered {status}"))
+                    }
+                    TokenError::Invalid(message) => self.protocol(message),
+                })?;
+                self.authorization = Some(token);
+            }
+            Some(Challenge::Other(scheme)) => {
+                return Err(self.protocol(format!(
+                    "asks for `{scheme}` authentication, which squad does not speak"
+                )));
+            }
+            None => {
+                return Err(
+                    self.protocol("answered 401 without a usable WWW-Authenticate challenge")
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// Sends a request with the session's authorization, negotiating it on the first 401.
+    fn send(&mut self, request: Request<'_>) -> Result<Response, OciError> {
+        self.send_scoped(request, true)
+    }
+
+    fn send_scoped(&mut self, request: Request<'_>, scoped: bool) -> Result<Response, OciError> {
+        let registry_host = authority(&self.base);
+        // Authorization is for the registry itself; an upload location elsewhere goes without.
+        let own = authority(&request.url) == registry_host;
+        let attempt = |session: &Repository<'_>| {
+            let authorization = session.authorization.as_ref().filter(|_| own);
+            session
+                .client
+                .send(&request.clone().with_authorization(authorization))
+                .map_err(OciError::Http)
+        };
+        let response = attempt(self)?;
+        if response.status != 401 || self.negotiated || !own {
+            return Ok(response);
+        }
+        self.negotiated = true;
+        self.negotiate(&response, scoped)?;
+        let response = attempt(self)?;
+        if response.status == 401 {
+            return Err(self.unauthorized(401));
+        }
+        Ok(response)
+    }
+
+    /// The error for an unexpected answer: its status and the registry's error code.
+    fn failure(&self, what: &str, response: Response) -> OciError {
+        let status = response.status;
+        if status == 401 {
+            return self.unauthorized(status);
+        }
+        if status == 403 {
+            return OciError::Denied {
+                registry: self.registry().to_owned(),
+                repository: self.reference.repository.clone(),
+            };
+        }
+        let body = response.read_to_vec(ERROR_BODY_LIMIT).unwrap_or_default();
+        let detail = serde_json::from_slice::<serde_json::Value>(&body)
+            .ok()
+            .and_then(|value| {
+                let first = value.get("errors")?.get(0)?;
+                let code = first.get("code").and_then(|v| v.as_str()).unwrap_or("");
+                let message = first.get("message").and_then(|v| v.as_str()).unwrap_or("");
+                Some(
+                    format!("{code}: {message}")
+                        .chars()
+                        .take(300)
+                        .collect::<String>(),
+                )
+            });
+        OciError::Status {
+            registry: self.registry().to_owned(),
+            what: what.to_owned(),
+            status,
+            detail,
+        }
+    }
+
+    /// Checks that the registry answers and the credentials work (`GET /v2/`).
+    pub fn ping(&mut self) -> Result<(), OciError> {
+        let url = self
+            .base
+            .join("v2/")
+            .map_err(|_| self.protocol("invalid base URL"))?;
+        let response = self.send_scoped(Request::new(Method::Get, url), false)?;
+        match response.status {
+            200..=299 => Ok(()),
+            _ => Err(self.failure("the API version check", response)),
+        }
+    }
+
+    /// The manifest at `target` (a tag or a digest), or `None` when the registry has none.
+    /// Its bytes are bounded and, when `target` is a digest, checked against it.
+    pub fn manifest(&mut self, target: &str) -> Result<Option<FetchedManifest>, OciError> {
+        let url = self.url(&format!("manifests/{target}"));
+        // Distribution 2.8 answers 404 for an OCI manifest unless the Accept header names it.
+        let request = Request::new(Method::Get, url)
+            .with_header("accept", IMAGE_MANIFEST)
+            .with_redirects(Redirects::Follow(5));
+        let response = self.send(request)?;
+        match response.status {
+            200 => {}
+            404 => return Ok(None),
+            _ => return Err(self.failure(&format!("the manifest `{target}`"), response)),
+        }
+        let announced = response.header("docker-content-digest").map(str::to_owned);
+        let media_type = response
+            .header("content-type")
+            .map(|value| value.split(';').next().unwrap_or("").trim().to_owned());
+        let bytes = response
+            .read_to_vec(MAX_MANIFEST_BYTES)
+            .map_err(|error| self.protocol(format!("the manifest `{target}`: {error}")))?;
+        let digest = super::manifest::sha256_digest(&bytes);
+        if super::reference::is_valid_digest(target) && digest != target {
+            return Err(self.protocol(format!(
+                "the manifest asked for as {target} has digest {digest}"
+            )));
+        }
+        // The header is optional; when present it must tell the truth.
+        if let Some(announced) = announced.filter(|value| value.starts_with("sha256:")) {
+            if announced != digest {
+                return Err(self.protocol(format!(
+                    "the manifest `{target}` was announced as {announced} but its bytes are {digest}"
+                )));
+            }
+        }
+        Ok(Some(FetchedManifest {
+            bytes,
+            digest,
+            media_type,
+        }))
+    }
+
+    /// Whether the repository has the blob `digest` (`HEAD`).
+    pub fn blob_exists(&mut self, digest: &str) -> Result<bool, OciError> {
+        let url = self.url(&format!("blobs/{digest}"));
+        let response =
+            self.send(Request::new(Method::Head, url).with_redirects(Redirects::Follow(5)))?;
+        match response.status {
+            200 => Ok(true),
+            404 => Ok(false),
+            _ => Err(self.failure(&format!("the blob {digest}"), response)),
+        }
+    }
+
+    /// Streams the blob `descriptor` names into `sink`, refusing more than its size (or
+    /// `limit`, the smaller) and checking its size and SHA-256 at the end.
+    pub fn fetch_blob(
+        &mut self,
+        descriptor: &Descriptor,
+        limit: u64,
+        sink: &mut dyn Write,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<(), OciError> {
+        let digest = &descriptor.digest;
+        if !super::reference::is_valid_digest(digest) {
+            return Err(self.protocol(format!("`{digest}` is not a sha256 digest")));
+        }
+        if descriptor.size > limit {
+            return Err(self.protocol(format!(
+                "the blob {digest} is {} bytes, more than the {limit} allowed",
+                descriptor.size
+            )));
+        }
+        let url = self.url(&format!("blobs/{digest}"));
+        let response =
+            self.send(Request::new(Method::Get, url).with_redirects(Redirects::Follow(5)))?;
+        if response.status != 200 {
+            return Err(self.failure(&format!("the blob {digest}"), response));
+        }
+        let mut hashing = HashingWriter {
+            inner: sink,
+            hasher: sha2::Sha256::new(),
+        };
+        let received = response
+            .copy_to(&mut hashing, descriptor.size, progress)
+            .map_err(|error| self.protocol(format!("the blob {digest}: {error}")))?;
+        if received != descriptor.size {
+            return Err(self.protocol(format!(
+                "the blob {digest} is {received} bytes, but its descriptor says {}",
+                descriptor.size
+            )));
+        }
+        let actual = format!("sha256:{}", hex(&hashing.hasher.finalize()));
+        if &actual != digest {
+            return Err(self.protocol(format!(
+                "the blob asked for as {digest} has digest {actual}: refusing bytes that are not the ones published"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Uploads a blob unless the repository has it (`HEAD` first): a monolithic upload,
+    /// `POST` to open it and `PUT` with the bytes and digest to close it. Returns whether
+    /// bytes were sent.
+    pub fn push_blob(
+        &mut self,
+        descriptor: &Descriptor,
+        bytes: &[u8],
+        progress: &dyn Fn(u64),
+    ) -> Result<bool, OciError> {
+        let digest = &descriptor.digest;
+        if self.blob_exists(digest)? {
+            return Ok(false);
+        }
+        let url = self.url("blobs/uploads/");
+        let response = self.send(Request::new(Method::Post, url))?;
+        match response.status {
+            // Complete already (a registry that mounted or deduplicated it).
+            201 => return Ok(false),
+            202 => {}
+            _ => return Err(self.failure(&format!("starting the upload of {digest}"), response)),
+        }
+        let location = response
+            .header("location")
+            .ok_or_else(|| self.protocol("opened an upload without a Location"))?;
+        let mut target = self
+            .base
+            .join(location)
+            .map_err(|_| self.protocol(format!("gave an invalid upload Location `{location}`")))?;
+        target.query_pairs_mut().append_pair("digest", digest);
+        let request = Request::new(Method::Put, target)
+            .with_header("content-type", "application/octet-stream")
+            .with_body(bytes)
+            .with_upload_progress(progress);
+        let response = self.send(request)?;
+        match response.status {
+            201 | 204 => Ok(true),
+            _ => Err(self.failure(&format!("the upload of {digest}"), response)),
+        }
+    }
+
+    /// Stores a manifest under `tag` and returns its digest, checked against the registry's.
+    pub fn put_manifest(
+        &mut self,
+        tag: &str,
+        bytes: &[u8],
+        media_type: &str,
+    ) -> Result<String, OciError> {
+        let digest = super::manifest::sha256_digest(bytes);
+        let url = self.url(&format!("manifests/{tag}"));
+        let request = Request::new(Method::Put, url)
+            .with_header("content-type", media_type)
+            .with_body(bytes);
+        let response = self.send(request)?;
+        if !matches!(response.status, 200 | 201 | 202) {
+            return Err(self.failure(&format!("storing the manifest `{tag}`"), response));
+        }
+        if let Some(announced) = response
+            .header("docker-content-digest")
+            .filter(|value| value.starts_with("sha256:"))
+        {
+            if announced != digest {
+                return Err(self.protocol(format!(
+                    "stored the manifest as {announced}, not as its digest {digest}"
+                )));
+            }
+        }
+        Ok(digest)
+    }
+
+    /// Every tag, following `Link: <…>; rel="next"` pages when the registry paginates.
+    pub fn tags(&mut self) -> Result<Vec<String>, OciError> {
+        let mut url = self.url("tags/list");
+        let mut tags = Vec::new();
+        for _ in 0..MAX_TAG_PAGES {
+            let response = self.send(Request::new(Method::Get, url.clone()))?;
+            match response.status {
+                200 => {}
+                404 => return Ok(tags),
+                _ => return Err(self.failure("the tag list", response)),
+            }
+            let next = response
+                .headers("link")
+                .into_iter()
+                .find_map(next_link)
+                .and_then(|link| url.join(&link).ok());
+            let body = response
+                .read_to_vec(TAG_PAGE_BYTES)
+                .map_err(|error| self.protocol(format!("the tag list: {error}")))?;
+            let page: serde_json::Value = serde_json::from_slice(&body)
+                .map_err(|_| self.protocol("answered a tag list that is not JSON"))?;
+            if let Some(page_tags) = page.get("tags").and_then(|v| v.as_array()) {
+                tags.extend(
+                    page_tags
+                        .iter()
+                        .filter_map(|tag| tag.as_str().map(str::to_owned)),
+                );
+            }
+            match next {
+                Some(next) if next != url => url = next,
+                _ => return Ok(tags),
+            }
+        }
+        Err(self.protocol(format!("the tag list has more than {MAX_TAG_PAGES} pages")))
+    }
+}
+
+/// The target of a `Link` header value with `rel="next"`.
+fn next_link(value: &str) -> Option<String> {
+    value.split(',').find_map(|part| {
+        let (target, params) = part.trim().split_once(';')?;
+        let target = target.trim().strip_prefix('<')?.strip_suffix('>')?;
+        params
+            .split(';')
+            .any(|param| {
+                let param = param.trim().replace(' ', "");
+                param == "rel=\"next\"" || param == "rel=next"
+            })
+            .then(|| target.to_owned())
+    })
+}
+
+struct HashingWriter<'a> {
+    inner: &'a mut dyn Write,
+    hasher: sha2::Sha256,
+}
+
+impl Write for HashingWriter<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let written = self.inner.write(bytes)?;
+        self.hasher.update(&bytes[..written]);
+        Ok(written)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn link_headers_give_the_next_page() {
+        assert_eq!(
+            next_link(r#"</v2/a/tags/list?last=b&n=2>; rel="next""#).as_deref(),
+            Some("/v2/a/tags/list?last=b&n=2")
+        );
+        assert_eq!(
+            next_link(r#"<https://x/prev>; rel="prev", </v2/a/tags/list?last=c>; rel=next"#)
+                .as_deref(),
+            Some("/v2/a/tags/list?last=c")
+        );
+        assert_eq!(next_link("garbage"), None);
+    }
+}

@@ -1,0 +1,425 @@
+//! Registry credentials where `docker`, `podman`, `helm` and `oras` keep them: Docker-style
+//! `config.json` files (`auths`, `credHelpers`, `credsStore`) and Podman's `auth.json`, with
+//! `docker-credential-<name>` helpers. `squad login` writes the same format.
+//!
+//! Files, in the order they are read: `$REGISTRY_AUTH_FILE`; `$DOCKER_CONFIG/config.json`
+//! (else `~/.docker/config.json`); `$XDG_RUNTIME_DIR/containers/auth.json`;
+//! `~/.config/containers/auth.json`. The first file with something for the registry wins.
+//! `squad login` writes to `$REGISTRY_AUTH_FILE` when set, else to the Docker file.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use base64::Engine;
+
+use crate::http::Secret;
+
+/// A username and password (or token) for one registry.
+#[derive(Debug, Clone)]
+pub struct Credential {
+    pub username: String,
+    pub secret: Secret,
+    /// Where it came from, for messages: a file or a helper.
+    pub source: String,
+}
+
+impl Credential {
+    /// The `Authorization` value for Basic authentication.
+    pub fn basic(&self) -> Secret {
+        let pair = format!("{}:{}", self.username, self.secret.expose());
+        Secret::new(format!(
+            "Basic {}",
+            base64::engine::general_purpose::STANDARD.encode(pair)
+        ))
+    }
+}
+
+#[derive(Debug)]
+pub enum CredentialError {
+    /// A config file that exists but cannot be read or parsed.
+    File(PathBuf, String),
+    /// A helper that failed (not "not found").
+    Helper(String, String),
+    NoHome,
+}
+
+impl std::fmt::Display for CredentialError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CredentialError::File(path, why) => {
+                write!(f, "registry credentials file `{}`: {why}", path.display())
+            }
+            CredentialError::Helper(helper, why) => {
+                write!(f, "credential helper `{helper}`: {why}")
+            }
+            CredentialError::NoHome => f.write_str(
+                "cannot tell where to keep registry credentials: set HOME, DOCKER_CONFIG or REGISTRY_AUTH_FILE",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for CredentialError {}
+
+/// The files read for credentials, in order.
+pub fn auth_files() -> Vec<PathBuf> {
+    let home = crate::env::path_var("HOME");
+    let mut files = Vec::new();
+    files.extend(crate::env::path_var("REGISTRY_AUTH_FILE"));
+    files.extend(docker_file(home.as_deref()));
+    if let Some(runtime) = crate::env::path_var("XDG_RUNTIME_DIR") {
+        files.push(runtime.join("containers/auth.json"));
+    }
+    if let Some(home) = &home {
+        files.push(home.join(".config/containers/auth.json"));
+    }
+    files
+}
+
+fn docker_file(home: Option<&Path>) -> Option<PathBuf> {
+    crate::env::path_var("DOCKER_CONFIG")
+        .map(|directory| directory.join("config.json"))
+        .or_else(|| home.map(|home| home.join(".docker/config.json")))
+}
+
+/// The file `squad login` writes.
+pub fn login_file() -> Result<PathBuf, CredentialError> {
+    crate::env::path_var("REGISTRY_AUTH_FILE")
+        .or_else(|| docker_file(crate::env::path_var("HOME").as_deref()))
+        .ok_or(CredentialError::NoHome)
+}
+
+/// The key a config file uses for `registry`, compared without scheme and path
+/// (`https://ghcr.io/v1/` and `ghcr.io` are the same).
+fn normalize_key(key: &str) -> String {
+    let key = key
+        .strip_prefix("https://")
+        .or_else(|| key.strip_prefix("http://"))
+        .unwrap_or(key);
+    let host = key.split('/').next().unwrap_or(key).to_ascii_lowercase();
+    match host.as_str() {
+        "index.docker.io" | "registry-1.docker.io" => "docker.io".to_owned(),
+        _ => host,
+    }
+}
+
+fn read_config(path: &Path) -> Result<Option<serde_json::Value>, CredentialError> {
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(CredentialError::File(path.to_path_buf(), error.to_string())),
+    };
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Some(serde_json::json!({})));
+    }
+    let value: serde_json::Value = serde_json::from_slice(&bytes).map_err(|error| {
+        CredentialError::File(path.to_path_buf(), format!("not valid JSON ({error})"))
+    })?;
+    if !value.is_object() {
+        return Err(CredentialError::File(
+            path.to_path_buf(),
+            "not a JSON object".to_owned(),
+        ));
+    }
+    Ok(Some(value))
+}
+
+/// The entry of an object keyed by registry, matched after normalizing keys.
+fn entry<'a>(
+    object: Option<&'a serde_json::Value>,
+    registry: &str,
+) -> Option<&'a serde_json::Value> {
+    let wanted = normalize_key(registry);
+    object?
+        .as_object()?
+        .iter()
+        .find(|(key, _)| normalize_key(key) == wanted)
+        .map(|(_, value)| value)
+}
+
+/// The credential for `registry` (`host[:port]`), if any file or helper has one.
+pub fn lookup(registry: &str) -> Result<Option<Credential>, CredentialError> {
+    for path in auth_files() {
+        let Some(config) = read_config(&path)? else {
+            continue;
+        };
+        if let Some(helper) = entry(config.get("credHelpers"), registry).and_then(|v| v.as_str()) {
+            if let Some(credential) = helper_get(helper, registry)? {
+                return Ok(Some(credential));
+            }
+        }
+        if let Some(auth) = entry(config.get("auths"), registry) {
+            if let Some(credential) = decode_auth(auth, &path)? {
+                return Ok(Some(credential));
+            }
+        }
+        if let Some(store) = config.get("credsStore").and_then(|v| v.as_str()) {
+            if let Some(credential) = helper_get(store, registry)? {
+                return Ok(Some(credential));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// An `auths` entry: `auth` (base64 `user:password`), or `username` and `password`.
+fn decode_auth(
+    entry: &serde_json::Value,
+    path: &Path,
+) -> Result<Option<Credential>, CredentialError> {
+    let source = path.display().to_string();
+    if let Some(auth) = entry
+        .get("auth")
+        .and_then(|v| v.as_str())
+        .filter(|a| !a.is_empty())
+    {
+        let bad = || {
+            CredentialError::File(
+                path.to_path_buf(),
+                "an `auth` value is not base64 of `user:password`".to_owned(),
+            )
+        };
+        let decoded = base64::engine::general_purpose::STANDARD
+            .decode(auth.trim())
+            .map_err(|_| bad())?;
+        let text = String::from_utf8(decoded).map_err(|_| bad())?;
+        let (username, password) = text.split_once(':').ok_or_else(bad)?;
+        return Ok(Some(Credential {
+            username: username.to_owned(),
+            secret: Secret::new(password),
+            source,
+        }));
+    }
+    if let (Some(username), Some(password)) = (
+        entry.get("username").and_then(|v| v.as_str()),
+        entry.get("password").and_then(|v| v.as_str()),
+    ) {
+        return Ok(Some(Credential {
+            username: username.to_owned(),
+            secret: Secret::new(password),
+            source,
+        }));
+    }
+    if entry.get("identitytoken").is_some() {
+        return Err(CredentialError::File(
+            path.to_path_buf(),
+            "the entry holds an OAuth identity token, which squad does not use; run `squad login` with a username and password or token".to_owned(),
+        ));
+    }
+    Ok(None)
+}
+
+fn helper_program(helper: &str) -> Result<String, CredentialError> {
+    if helper.is_empty()
+        || !helper
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+    {
+        return Err(CredentialError::Helper(
+            helper.to_owned(),
+            "not a valid helper name".to_owned(),
+        ));
+    }
+    Ok(format!("docker-credential-{helper}"))
+}
+
+/// Runs `docker-credential-<helper> <action>` with `input` on stdin; stdout on success.
+fn run_helper(
+    helper: &str,
+    action: &str,
+    input: &[u8],
+) -> Result<Result<Vec<u8>, String>, CredentialError> {
+    let program = helper_program(helper)?;
+    let mut child = Command::new(&program)
+        .arg(action)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|error| {
+            CredentialError::Helper(
+                program.clone(),
+                format!("cannot run it ({error}); is it on PATH?"),
+            )
+        })?;
+    if let Some(mut stdin) = child.stdin.take() {
+        let _ = stdin.write_all(input);
+    }
+    let output = child
+        .wait_with_output()
+        .map_err(|error| CredentialError::Helper(program.clone(), error.to_string()))?;
+    if output.status.success() {
+        Ok(Ok(output.stdout))
+    } else {
+        // Helpers print their reason on stdout; it never holds the secret on failure.
+        let mut why = String::from_utf8_lossy(&output.stdout).trim().to_owned();
+        if why.is_empty() {
+            why = String::from_utf8_lossy(&output.stderr).trim().to_owned();
+        }
+        why.truncate(300);
+        Ok(Err(why))
+    }
+}
+
+fn helper_get(helper: &str, registry: &str) -> Result<Option<Credential>, CredentialError> {
+    let program = helper_program(helper)?;
+    match run_helper(helper, "get", registry.as_bytes())? {
+        Ok(stdout) => {
+            let value: serde_json::Value = serde_json::from_slice(&stdout).map_err(|_| {
+                CredentialError::Helper(
+                    program.clone(),
+                    "answered something that is not JSON".to_owned(),
+                )
+            })?;
+            let field = |name: &str| value.get(name).and_then(|v| v.as_str()).map(str::to_owned);
+            match (field("Username"), field("Secret")) {
+                (Some(username), Some(secret)) if !secret.is_empty() => Ok(Some(Credential {
+                    username,
+                    secret: Secret::new(secret),
+                    source: program,
+                })),
+                _ => Ok(None),
+            }
+        }
+        Err(why) if why.to_ascii_lowercase().contains("credentials not found") => Ok(None),
+        Err(why) => Err(CredentialError::Helper(program, why)),
+    }
+}
+
+/// Where `squad login` put a credential.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Stored {
+    File(PathBuf),
+    Helper(String),
+}
+
+impl std::fmt::Display for Stored {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Stored::File(path) => write!(f, "`{}`", path.display()),
+            Stored::Helper(program) => write!(f, "`{program}`"),
+        }
+    }
+}
+
+/// The helper the login file names for `registry`, if any.
+fn configured_helper(config: &serde_json::Value, registry: &str) -> Option<String> {
+    entry(config.get("credHelpers"), registry)
+        .and_then(|v| v.as_str())
+        .or_else(|| config.get("credsStore").and_then(|v| v.as_str()))
+        .map(str::to_owned)
+}
+
+/// Stores a credential for `registry` as `docker login` does: through the helper the login
+/// file names, else as `auths.<registry>.auth` in it (mode 0600).
+pub fn store(registry: &str, username: &str, secret: &Secret) -> Result<Stored, CredentialError> {
+    let path = login_file()?;
+    let mut config = read_config(&path)?.unwrap_or_else(|| serde_json::json!({}));
+    if let Some(helper) = configured_helper(&config, registry) {
+        let input = serde_json::json!({
+            "ServerURL": registry,
+            "Username": username,
+            "Secret": secret.expose(),
+        });
+        let program = helper_program(&helper)?;
+        return match run_helper(&helper, "store", input.to_string().as_bytes())? {
+            Ok(_) => Ok(Stored::Helper(program)),
+            Err(why) => Err(CredentialError::Helper(program, why)),
+        };
+    }
+    let pair = format!("{username}:{}", secret.expose());
+    let auth = base64::engine::general_purpose::STANDARD.encode(pair);
+    let auths = config
+        .as_object_mut()
+        .expect("read_config returns objects")
+        .entry("auths")
+        .or_insert_with(|| serde_json::json!({}));
+    if !auths.is_object() {
+        *auths = serde_json::json!({});
+    }
+    let auths = auths.as_object_mut().expect("just made an object");
+    let wanted = normalize_key(registry);
+    auths.retain(|key, _| normalize_key(key) != wanted);
+    auths.insert(registry.to_owned(), serde_json::json!({ "auth": auth }));
+    write_config(&path, &config)?;
+    Ok(Stored::File(path))
+}
+
+/// Removes the credential for `registry` from the login file (or its helper). `Ok(None)` when
+/// there was nothing to remove.
+pub fn erase(registry: &str) -> Result<Option<Stored>, CredentialError> {
+    let path = login_file()?;
+    let Some(mut config) = read_config(&path)? else {
+        return Ok(None);
+    };
+    let wanted = normalize_key(registry);
+    let mut removed = None;
+    if let Some(auths) = config.get_mut("auths").and_then(|v| v.as_object_mut()) {
+        let before = auths.len();
+        auths.retain(|key, _| normalize_key(key) != wanted);
+        if auths.len() != before {
+            removed = Some(Stored::File(path.clone()));
+        }
+    }
+    if removed.is_some() {
+        write_config(&path, &config)?;
+    }
+    if let Some(helper) = configured_helper(&config, registry) {
+        let program = helper_program(&helper)?;
+        match run_helper(&helper, "erase", registry.as_bytes())? {
+            Ok(_) => removed = removed.or(Some(Stored::Helper(program))),
+            Err(why) if why.to_ascii_lowercase().contains("not found") => {}
+            Err(why) => return Err(CredentialError::Helper(program, why)),
+        }
+    }
+    Ok(removed)
+}
+
+fn write_config(path: &Path, config: &serde_json::Value) -> Result<(), CredentialError> {
+    let failed =
+        |error: std::io::Error| CredentialError::File(path.to_path_buf(), error.to_string());
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(failed)?;
+    }
+    let mut text = serde_json::to_vec_pretty(config).unwrap_or_default();
+    text.push(b'\n');
+    crate::fs::replace_private_file(path, &text).map_err(failed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_match_with_or_without_scheme_and_path() {
+        assert_eq!(normalize_key("https://GHCR.io/v1/"), "ghcr.io");
+        assert_eq!(normalize_key("127.0.0.1:5000"), "127.0.0.1:5000");
+        assert_eq!(normalize_key("https://index.docker.io/v1/"), "docker.io");
+        let auths = serde_json::json!({"https://127.0.0.1:5000/v2/": {"auth": "dTpw"}});
+        assert!(entry(Some(&auths), "127.0.0.1:5000").is_some());
+        assert!(entry(Some(&auths), "127.0.0.1:5001").is_none());
+    }
+
+    #[test]
+    fn auth_entries_decode_and_never_print_the_password() {
+        let path = Path::new("/c.json");
+        let credential = decode_auth(&serde_json::json!({"auth": "dXNlcjpwYTpzcw=="}), path)
+            .unwrap()
+            .unwrap();
+        assert_eq!(credential.username, "user");
+        assert_eq!(credential.secret.expose(), "pa:ss");
+        assert!(!format!("{credential:?}").contains("pa:ss"));
+        assert_eq!(credential.basic().expose(), "Basic dXNlcjpwYTpzcw==");
+        assert!(decode_auth(&serde_json::json!({"auth": "%%%"}), path).is_err());
+        assert!(decode_auth(&serde_json::json!({}), path).unwrap().is_none());
+        assert!(decode_auth(&serde_json::json!({"identitytoken": "t"}), path).is_err());
+    }
+
+    #[test]
+    fn helper_names_cannot_escape_the_prefix() {
+        assert!(helper_program("../../bin/sh").is_err());
+        assert!(helper_program("").is_err());
+        assert_eq!(helper_program("pass").unwrap(), "docker-credential-pass");
+    }
+}

@@ -1,0 +1,123 @@
+//! OCI registries through the distribution API, synchronously over [`crate::http`]:
+//! references ([`reference`]), manifests and descriptors with canonical bytes ([`manifest`]),
+//! credentials where container tools keep them ([`credentials`]), the 401 challenge flow
+//! ([`auth`]) and a repository session ([`client::Repository`]). Nothing here knows about
+//! squads; [`crate::share`] lays squad packages out as OCI artifacts.
+
+pub mod auth;
+pub mod client;
+pub mod credentials;
+pub mod manifest;
+pub mod reference;
+
+pub use client::{Access, Credentials, FetchedManifest, Repository};
+pub use reference::Reference;
+
+/// Why talking to a registry failed. Every variant names the registry; none holds a secret.
+#[derive(Debug)]
+pub enum OciError {
+    /// No answer, or an answer that broke a transport rule.
+    Http(crate::http::HttpError),
+    Credentials(credentials::CredentialError),
+    /// 401: no credentials, or ones the registry refused.
+    Unauthorized {
+        status: u16,
+        registry: String,
+        repository: String,
+        with_credentials: bool,
+    },
+    /// 403.
+    Denied {
+        registry: String,
+        repository: String,
+    },
+    /// Any other unexpected status, with the registry's error code and message.
+    Status {
+        registry: String,
+        what: String,
+        status: u16,
+        detail: Option<String>,
+    },
+    /// The registry broke the protocol or served bytes that are not what they claim.
+    Protocol {
+        registry: String,
+        message: String,
+    },
+}
+
+impl OciError {
+    /// Whether the registry could not be used at all (as opposed to content that was refused).
+    pub fn is_unreachable(&self) -> bool {
+        matches!(
+            self,
+            OciError::Http(_)
+                | OciError::Credentials(_)
+                | OciError::Unauthorized { .. }
+                | OciError::Denied { .. }
+                | OciError::Status { .. }
+        )
+    }
+
+    /// What to do about it, when squad can tell.
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            OciError::Unauthorized {
+                registry,
+                with_credentials: false,
+                ..
+            } => Some(format!("run `squad login {registry}`")),
+            OciError::Unauthorized { registry, .. } => Some(format!(
+                "the stored credentials were refused; run `squad login {registry}` again"
+            )),
+            OciError::Denied { .. } => {
+                Some("the credentials lack access to this repository".to_owned())
+            }
+            OciError::Http(error)
+                if matches!(error.kind, crate::http::ErrorKind::PlainHttpRefused) =>
+            {
+                Some("pass --plain-http if this registry really has no TLS".to_owned())
+            }
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for OciError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OciError::Http(error) => error.fmt(f),
+            OciError::Credentials(error) => error.fmt(f),
+            OciError::Unauthorized {
+                status,
+                registry,
+                repository,
+                ..
+            } => {
+                write!(f, "{status} from {registry} for {repository}")?;
+                match self.hint() {
+                    Some(hint) => write!(f, ": {hint}"),
+                    None => Ok(()),
+                }
+            }
+            OciError::Denied {
+                registry,
+                repository,
+            } => write!(f, "403 from {registry} for {repository}: access denied"),
+            OciError::Status {
+                registry,
+                what,
+                status,
+                detail,
+            } => {
+                write!(f, "{registry} answered {status} for {what}")?;
+                match detail {
+                    Some(detail) => write!(f, " ({detail})"),
+                    None => Ok(()),
+                }
+            }
+            OciError::Protocol { registry, message } => write!(f, "{registry}: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for OciError {}

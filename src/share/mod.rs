@@ -1,0 +1,521 @@
+//! Sharing squads through OCI registries: `publish` (validate, pack, push), `fetch` (resolve,
+//! verify and download the archive that `install` and `pull` use) and `versions`. The
+//! invariants are the reference's: `(namespace, id, version)` is bound to one package digest
+//! forever (a version tag is never moved to another package), the archive's SHA-256 is a
+//! transport check, and the package digest is re-derived after unpacking.
+
+pub mod artifact;
+
+use std::path::{Path, PathBuf};
+
+use crate::archive::reader::Limits;
+use crate::oci::manifest::{Descriptor, IMAGE_MANIFEST, Manifest};
+use crate::oci::{Access, Credentials, OciError, Reference, Repository};
+use crate::pack::PackError;
+use crate::package::{Identity, Report};
+use crate::version::Version;
+
+pub use artifact::{About, Artifact, SquadConfig};
+
+/// Told about each transfer, for a progress display.
+pub trait Transfers {
+    fn begin(&self, label: &str, total: u64);
+    fn advance(&self, done: u64);
+    fn end(&self);
+}
+
+/// No progress display.
+pub struct Silent;
+
+impl Transfers for Silent {
+    fn begin(&self, _: &str, _: u64) {}
+    fn advance(&self, _: u64) {}
+    fn end(&self) {}
+}
+
+/// Why sharing failed. Every variant names the package, the reference or the registry.
+#[derive(Debug)]
+pub enum ShareError {
+    /// A reference that cannot be used for this command.
+    Reference(String),
+    Invalid(Box<Report>),
+    Pack(PackError),
+    Io(PathBuf, std::io::Error),
+    Oci(OciError),
+    NotFound(String),
+    /// The registry holds something that is not an acceptable squad package.
+    Refused {
+        reference: String,
+        message: String,
+    },
+    /// The version is published with another package digest.
+    Conflict {
+        reference: String,
+        published: String,
+        local: String,
+    },
+}
+
+impl ShareError {
+    /// Whether the command could not do its job at all (exit 2), rather than refusing
+    /// content (exit 1).
+    pub fn is_operational(&self) -> bool {
+        match self {
+            ShareError::Reference(_) | ShareError::Io(..) | ShareError::NotFound(_) => true,
+            ShareError::Oci(error) => error.is_unreachable(),
+            ShareError::Pack(error) => !matches!(error, PackError::Limit(_)),
+            _ => false,
+        }
+    }
+
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            ShareError::Oci(error) => error.hint(),
+            ShareError::Conflict { .. } => Some(
+                "a published version is immutable: run `squad version bump` and publish again"
+                    .to_owned(),
+            ),
+            ShareError::Invalid(_) => Some("run `squad validate` for details".to_owned()),
+            ShareError::NotFound(_) => {
+                Some("`squad versions oci://…/<namespace>/<id>` lists what is published".to_owned())
+            }
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for ShareError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ShareError::Reference(message) => f.write_str(message),
+            ShareError::Invalid(report) => write!(
+                f,
+                "package `{}` is invalid; nothing was published",
+                report.root.display()
+            ),
+            ShareError::Pack(error) => error.fmt(f),
+            ShareError::Io(path, error) => write!(f, "`{}`: {error}", path.display()),
+            ShareError::Oci(error) => error.fmt(f),
+            ShareError::NotFound(reference) => write!(f, "{reference} was not found"),
+            ShareError::Refused { reference, message } => {
+                write!(f, "{reference} was refused: {message}")
+            }
+            ShareError::Conflict {
+                reference,
+                published,
+                local,
+            } => write!(
+                f,
+                "{reference} is already published with package digest {published}; this package's digest is {local}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ShareError {}
+
+impl From<OciError> for ShareError {
+    fn from(error: OciError) -> ShareError {
+        ShareError::Oci(error)
+    }
+}
+
+/// What `publish` did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PublishStatus {
+    Pushed,
+    /// The version was there with the same package digest; nothing was pushed.
+    Unchanged,
+    /// `--dry-run`: nothing was sent.
+    DryRun,
+}
+
+#[derive(Debug)]
+pub struct Published {
+    pub status: PublishStatus,
+    pub identity: Identity,
+    /// `oci://HOST/BASE/<namespace>/<id>@sha256:<manifest digest>`.
+    pub pinned: Reference,
+    pub artifact: Artifact,
+    /// Blobs sent (config and layer) when pushed.
+    pub uploaded: Vec<String>,
+}
+
+/// The base must be a repository path without tag or digest: the version is the tag.
+pub fn publish_base(text: &str) -> Result<Reference, ShareError> {
+    let base = Reference::parse(text).map_err(ShareError::Reference)?;
+    if base.tag.is_some() || base.digest.is_some() {
+        return Err(ShareError::Reference(format!(
+            "`{text}` names a tag or digest; publish takes the base (oci://HOST/BASE): the package goes to BASE/<namespace>/<id>:<version>"
+        )));
+    }
+    Ok(base)
+}
+
+/// A unique scratch directory under the system's temporary directory, removed on drop.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new() -> Result<Scratch, ShareError> {
+        let base = std::env::temp_dir();
+        for attempt in 0..100u32 {
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.subsec_nanos());
+            let path = base.join(format!(
+                "squad-publish-{}-{nanos}-{attempt}",
+                std::process::id()
+            ));
+            match std::fs::create_dir(&path) {
+                Ok(()) => return Ok(Scratch(path)),
+                Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(error) => return Err(ShareError::Io(path, error)),
+            }
+        }
+        Err(ShareError::Io(
+            base,
+            std::io::Error::other("no free scratch directory name"),
+        ))
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The artifact of the package folder `package`: validated, then packed to the exact bytes
+/// `squad pack` writes.
+pub fn prepare(package: &Path) -> Result<(Identity, Artifact), ShareError> {
+    let report = crate::package::validate(package).map_err(|error| {
+        ShareError::Io(
+            package.to_path_buf(),
+            std::io::Error::other(error.to_string()),
+        )
+    })?;
+    if !report.is_valid() {
+        return Err(ShareError::Invalid(Box::new(report)));
+    }
+    let Some(identity) = report.identity.clone() else {
+        return Err(ShareError::Invalid(Box::new(report)));
+    };
+    let about = report
+        .sources
+        .get(crate::manifest::MANIFEST_FILE)
+        .map(|source| About::from_manifest(&source.text))
+        .unwrap_or_default();
+    let scratch = Scratch::new()?;
+    let name = crate::pack::default_file_name(&identity.id);
+    let archive_path = scratch.0.join(&name);
+    let packed = crate::pack::pack(&report, &identity, &archive_path, false, &Limits::REFERENCE)
+        .map_err(ShareError::Pack)?;
+    let archive = std::fs::read(&archive_path)
+        .map_err(|error| ShareError::Io(archive_path.clone(), error))?;
+    let artifact = artifact::build(&identity, packed.package_digest, &archive, &name, &about);
+    Ok((identity, artifact.with_archive(archive)))
+}
+
+/// Pushes the package folder `package` to `base/<namespace>/<id>:<version>`, unless that
+/// version is there already (same package digest: unchanged; another: a conflict).
+pub fn publish(
+    client: &crate::http::Client,
+    package: &Path,
+    base: &Reference,
+    dry_run: bool,
+    transfers: &dyn Transfers,
+) -> Result<Published, ShareError> {
+    let (identity, artifact) = prepare(package)?;
+    let repository = base.join(&[&identity.namespace, &identity.id]);
+    let pinned = repository.with_digest(&artifact.manifest_digest);
+    let mut published = Published {
+        status: PublishStatus::DryRun,
+        identity,
+        pinned,
+        artifact,
+        uploaded: Vec::new(),
+    };
+    if dry_run {
+        return Ok(published);
+    }
+    let version = published.identity.version.clone();
+    let mut session = Repository::new(client, &repository, Access::Push, Credentials::Configured);
+    let tagged = repository.with_tag(&version);
+    if let Some(existing) = session.manifest(&version)? {
+        let resolved = check_resolved(&mut session, &tagged, existing)?;
+        if resolved.config.package_digest != published.artifact.config.package_digest {
+            return Err(ShareError::Conflict {
+                reference: tagged.to_string(),
+                published: resolved.config.package_digest,
+                local: published.artifact.config.package_digest.clone(),
+            });
+        }
+        published.status = PublishStatus::Unchanged;
+        published.pinned = repository.with_digest(&resolved.manifest_digest);
+        return Ok(published);
+    }
+    let artifact = &published.artifact;
+    let config = &artifact.manifest.config;
+    if session.push_blob(config, &artifact.config_bytes, &|_| {})? {
+        published.uploaded.push(config.digest.clone());
+    }
+    let layer = artifact.layer();
+    transfers.begin(
+        &format!(
+            "Uploading {}/{}",
+            published.identity.namespace, published.identity.id
+        ),
+        layer.size,
+    );
+    let pushed = session.push_blob(layer, artifact.archive(), &|done| transfers.advance(done));
+    transfers.end();
+    if pushed? {
+        published.uploaded.push(layer.digest.clone());
+    }
+    let digest = session.put_manifest(&version, &artifact.manifest_bytes, IMAGE_MANIFEST)?;
+    published.status = PublishStatus::Pushed;
+    published.pinned = repository.with_digest(&digest);
+    Ok(published)
+}
+
+/// A squad package as a registry describes it.
+#[derive(Debug, Clone)]
+pub struct Resolved {
+    /// `oci://…@sha256:<manifest digest>`.
+    pub pinned: Reference,
+    pub manifest_digest: String,
+    pub config: SquadConfig,
+    pub layer: Descriptor,
+}
+
+fn refused(reference: &Reference, message: impl Into<String>) -> ShareError {
+    ShareError::Refused {
+        reference: reference.to_string(),
+        message: message.into(),
+    }
+}
+
+/// Checks a fetched manifest and its config (artifact type, media types, config fields, and
+/// that the package is the one the repository path and tag name).
+fn check_resolved(
+    session: &mut Repository<'_>,
+    reference: &Reference,
+    fetched: crate::oci::FetchedManifest,
+) -> Result<Resolved, ShareError> {
+    if let Some(media_type) = fetched.media_type.as_deref() {
+        if media_type != IMAGE_MANIFEST && !media_type.is_empty() {
+            return Err(refused(
+                reference,
+                format!("the registry served a `{media_type}`, not an OCI image manifest"),
+            ));
+        }
+    }
+    let manifest: Manifest = serde_json::from_slice(&fetched.bytes)
+        .map_err(|error| refused(reference, format!("the manifest is not valid: {error}")))?;
+    let layer = artifact::check_manifest(&manifest)
+        .map_err(|message| refused(reference, message))?
+        .clone();
+    let mut config_bytes = Vec::new();
+    session
+        .fetch_blob(
+            &manifest.config,
+            artifact::MAX_CONFIG_BYTES,
+            &mut config_bytes,
+            &mut |_| {},
+        )
+        .map_err(|error| match error {
+            OciError::Protocol { message, .. } => refused(reference, message),
+            other => ShareError::Oci(other),
+        })?;
+    let config = artifact::parse_config(&config_bytes, &layer)
+        .map_err(|message| refused(reference, message))?;
+    let path: Vec<&str> = reference.repository.rsplitn(3, '/').collect();
+    if path.len() < 2 || path[1] != config.namespace || path[0] != config.id {
+        return Err(refused(
+            reference,
+            format!(
+                "the package is {}/{}, but the repository path does not end with {}/{}",
+                config.namespace, config.id, config.namespace, config.id
+            ),
+        ));
+    }
+    if let Some(tag) = &reference.tag {
+        if reference.digest.is_none() && *tag != config.version {
+            return Err(refused(
+                reference,
+                format!("the tag `{tag}` holds version {}", config.version),
+            ));
+        }
+    }
+    Ok(Resolved {
+        pinned: reference.repository_only().with_digest(&fetched.digest),
+        manifest_digest: fetched.digest,
+        config,
+        layer,
+    })
+}
+
+/// Resolves a reference (a tag, a digest, or neither: the newest version) to a checked
+/// squad package.
+pub fn resolve(
+    session: &mut Repository<'_>,
+    reference: &Reference,
+) -> Result<Resolved, ShareError> {
+    let reference = match reference.target() {
+        Some(_) => reference.clone(),
+        None => {
+            let newest = version_tags(session)?
+                .into_iter()
+                .next()
+                .ok_or_else(|| ShareError::NotFound(format!("a version of {reference}")))?;
+            reference.with_tag(&newest.to_string())
+        }
+    };
+    let target = reference.target().unwrap_or_default().to_owned();
+    let fetched = session
+        .manifest(&target)?
+        .ok_or_else(|| ShareError::NotFound(reference.to_string()))?;
+    check_resolved(session, &reference, fetched)
+}
+
+/// Downloads the package archive of a resolved reference, within the import limit, and
+/// checks its size and SHA-256 against the descriptor.
+pub fn download(
+    session: &mut Repository<'_>,
+    resolved: &Resolved,
+    transfers: &dyn Transfers,
+) -> Result<Vec<u8>, ShareError> {
+    let limit = Limits::REFERENCE.archive_bytes;
+    if resolved.layer.size > limit {
+        return Err(refused(
+            &resolved.pinned,
+            format!(
+                "the archive is {} bytes, more than the import limit of {limit} (LIM-2)",
+                resolved.layer.size
+            ),
+        ));
+    }
+    let mut bytes = Vec::with_capacity(resolved.layer.size as usize);
+    transfers.begin(
+        &format!(
+            "Downloading {}/{} {}",
+            resolved.config.namespace, resolved.config.id, resolved.config.version
+        ),
+        resolved.layer.size,
+    );
+    let result = session.fetch_blob(&resolved.layer, limit, &mut bytes, &mut |done| {
+        transfers.advance(done)
+    });
+    transfers.end();
+    result.map_err(|error| match error {
+        OciError::Protocol { message, .. } => refused(&resolved.pinned, message),
+        other => ShareError::Oci(other),
+    })?;
+    Ok(bytes)
+}
+
+/// Resolves and downloads in one session.
+pub fn fetch(
+    client: &crate::http::Client,
+    reference: &Reference,
+    transfers: &dyn Transfers,
+) -> Result<(Resolved, Vec<u8>), ShareError> {
+    let mut session = Repository::new(client, reference, Access::Pull, Credentials::Configured);
+    let resolved = resolve(&mut session, reference)?;
+    let bytes = download(&mut session, &resolved, transfers)?;
+    Ok((resolved, bytes))
+}
+
+/// Checks that downloaded archive bytes hold the package the config names: the archive is
+/// readable within the import limits, wraps `<namespace>/<id>`, and its package digest is
+/// the config's.
+pub fn verify_archive(resolved: &Resolved, bytes: &[u8]) -> Result<(), ShareError> {
+    let package = crate::archive::reader::read_package(bytes, &Limits::REFERENCE)
+        .map_err(|error| refused(&resolved.pinned, format!("the archive: {error}")))?;
+    let config = &resolved.config;
+    if let Some((namespace, id)) = &package.wrapper {
+        if *namespace != config.namespace || *id != config.id {
+            return Err(refused(
+                &resolved.pinned,
+                format!(
+                    "the archive holds {namespace}/{id}, not {}/{}",
+                    config.namespace, config.id
+                ),
+            ));
+        }
+    }
+    let digest = crate::digest::digest_entries(&package.files).hex();
+    if digest != config.package_digest {
+        return Err(refused(
+            &resolved.pinned,
+            format!(
+                "the archive's package digest is {digest}, but the config says {}",
+                config.package_digest
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The repository's tags that are squad versions, newest first.
+fn version_tags(session: &mut Repository<'_>) -> Result<Vec<Version>, ShareError> {
+    let mut versions: Vec<Version> = session
+        .tags()?
+        .iter()
+        .filter_map(|tag| Version::parse(tag).ok())
+        .collect();
+    versions.sort_by(|a, b| b.cmp(a));
+    versions.dedup();
+    Ok(versions)
+}
+
+/// One published version.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Listed {
+    pub version: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub manifest_digest: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub package_digest: Option<String>,
+    /// Why the tag is not a squad package, when digests were asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub problem: Option<String>,
+}
+
+/// The versions published at `reference` (`oci://HOST/BASE/<namespace>/<id>`), newest first;
+/// with `digests`, each one's manifest and package digest.
+pub fn versions(
+    client: &crate::http::Client,
+    reference: &Reference,
+    digests: bool,
+) -> Result<Vec<Listed>, ShareError> {
+    if reference.tag.is_some() || reference.digest.is_some() {
+        return Err(ShareError::Reference(format!(
+            "`{reference}` names a tag or digest; versions takes the repository (oci://HOST/BASE/<namespace>/<id>)"
+        )));
+    }
+    let mut session = Repository::new(client, reference, Access::Pull, Credentials::Configured);
+    let mut listed = Vec::new();
+    for version in version_tags(&mut session)? {
+        let version = version.to_string();
+        let mut entry = Listed {
+            version: version.clone(),
+            manifest_digest: None,
+            package_digest: None,
+            problem: None,
+        };
+        if digests {
+            match resolve(&mut session, &reference.with_tag(&version)) {
+                Ok(resolved) => {
+                    entry.manifest_digest = Some(resolved.manifest_digest);
+                    entry.package_digest = Some(resolved.config.package_digest);
+                }
+                Err(ShareError::Refused { message, .. }) => entry.problem = Some(message),
+                Err(error) => return Err(error),
+            }
+        }
+        listed.push(entry);
+    }
+    Ok(listed)
+}
