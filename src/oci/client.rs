@@ -101,6 +101,17 @@ impl<'c> Repository<'c> {
         }
     }
 
+    /// A body that broke its bounds is the registry's fault (refused content); a body that
+    /// stopped arriving is a transport failure.
+    fn body_error(&self, what: &str, error: crate::http::HttpError) -> OciError {
+        match error.kind {
+            crate::http::ErrorKind::BodyTooLarge { .. } => {
+                self.protocol(format!("{what}: {error}"))
+            }
+            _ => OciError::Http(error),
+        }
+    }
+
     fn credential(&mut self) -> Result<Option<Credential>, OciError> {
         if let Some(credential) = &self.credential {
             return Ok(credential.clone());
@@ -275,7 +286,7 @@ impl<'c> Repository<'c> {
             .map(|value| value.split(';').next().unwrap_or("").trim().to_owned());
         let bytes = response
             .read_to_vec(MAX_MANIFEST_BYTES)
-            .map_err(|error| self.protocol(format!("the manifest `{target}`: {error}")))?;
+            .map_err(|error| self.body_error(&format!("the manifest `{target}`"), error))?;
         let digest = super::manifest::sha256_digest(&bytes);
         if super::reference::is_valid_digest(target) && digest != target {
             return Err(self.protocol(format!(
@@ -340,7 +351,7 @@ impl<'c> Repository<'c> {
         };
         let received = response
             .copy_to(&mut hashing, descriptor.size, progress)
-            .map_err(|error| self.protocol(format!("the blob {digest}: {error}")))?;
+            .map_err(|error| self.body_error(&format!("the blob {digest}"), error))?;
         if received != descriptor.size {
             return Err(self.protocol(format!(
                 "the blob {digest} is {received} bytes, but its descriptor says {}",

@@ -222,7 +222,18 @@ fn every_subcommand_has_help_with_examples() {
         &["handoff", "scaffold"],
         &["version", "bump"],
     ];
-    let others = ["install", "uninstall", "list", "activate", "projects"];
+    let others = [
+        "install",
+        "uninstall",
+        "list",
+        "activate",
+        "projects",
+        "publish",
+        "pull",
+        "versions",
+        "login",
+        "logout",
+    ];
     let commands: Vec<Vec<&str>> = SUBCOMMANDS
         .iter()
         .chain(others.iter())

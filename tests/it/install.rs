@@ -372,6 +372,7 @@ fn every_corpus_package_installs_from_its_folder_and_its_archive() {
         expect: None,
         lock_timeout: Some(std::time::Duration::from_secs(30)),
         exact: Default::default(),
+        origin: None,
     };
     let project = squad::install::scope::Scope::Project(sandbox.root.join("project"));
     // The archives go to the global scope of a second OpenCorvus root: under the first, the

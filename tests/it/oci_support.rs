@@ -1,0 +1,455 @@
+//! Registries for the tests: Debian's `docker-registry` (CNCF distribution 2.8) started on
+//! 127.0.0.1 with a free port, a temporary storage directory and a config written here, and a
+//! small in-test HTTP server that lies, for what a real registry will not do on demand. Only
+//! loopback addresses; every wait is bounded.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// A program the tests need; missing, the test fails loudly with what to install.
+pub fn require(program: &str, package: &str) -> PathBuf {
+    let found = std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|dir| dir.join(program))
+            .find(|path| path.is_file())
+    });
+    found.unwrap_or_else(|| {
+        panic!("`{program}` is not on PATH: install the Debian package `{package}` (.ci/run does)")
+    })
+}
+
+pub fn free_port(address: &str) -> u16 {
+    TcpListener::bind((address, 0))
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A running `docker-registry`, killed by PID on drop.
+pub struct Registry {
+    child: Child,
+    pub port: u16,
+    pub dir: tempfile::TempDir,
+}
+
+pub enum Auth<'a> {
+    None,
+    Htpasswd(&'a str, &'a str),
+    /// Bearer tokens from `realm`, signed by the key whose certificate is `bundle`.
+    Token {
+        realm: &'a str,
+        bundle: &'a Path,
+    },
+}
+
+pub const TOKEN_SERVICE: &str = "squad-test-registry";
+pub const TOKEN_ISSUER: &str = "squad-test-issuer";
+
+impl Registry {
+    pub fn start(auth: Auth<'_>) -> Registry {
+        let program = require("docker-registry", "docker-registry");
+        let dir = tempfile::tempdir().unwrap();
+        let auth_section = match auth {
+            Auth::None => String::new(),
+            Auth::Htpasswd(user, password) => {
+                let htpasswd = require("htpasswd", "apache2-utils");
+                let output = Command::new(htpasswd)
+                    .args(["-Bbn", user, password])
+                    .output()
+                    .unwrap();
+                assert!(output.status.success(), "htpasswd failed");
+                let file = dir.path().join("htpasswd");
+                std::fs::write(&file, &output.stdout).unwrap();
+                format!(
+                    "auth:\n  htpasswd:\n    realm: squad-test\n    path: {}\n",
+                    file.display()
+                )
+            }
+            Auth::Token { realm, bundle } => format!(
+                "auth:\n  token:\n    realm: {realm}\n    service: {TOKEN_SERVICE}\n    issuer: {TOKEN_ISSUER}\n    rootcertbundle: {}\n",
+                bundle.display()
+            ),
+        };
+        let port = free_port("127.0.0.1");
+        let config = dir.path().join("config.yml");
+        std::fs::write(
+            &config,
+            format!(
+                "version: 0.1\nlog:\n  level: warn\nstorage:\n  filesystem:\n    rootdirectory: {}\n  delete:\n    enabled: true\nhttp:\n  addr: 127.0.0.1:{port}\n  secret: squad-tests\n{auth_section}",
+                dir.path().join("data").display()
+            ),
+        )
+        .unwrap();
+        let log = std::fs::File::create(dir.path().join("registry.log")).unwrap();
+        let child = Command::new(&program)
+            .arg("serve")
+            .arg(&config)
+            .stdout(log.try_clone().unwrap())
+            .stderr(log)
+            .spawn()
+            .unwrap();
+        let mut registry = Registry { child, port, dir };
+        let started = Instant::now();
+        while started.elapsed() < Duration::from_secs(10) {
+            if let Ok(Some(status)) = registry.child.try_wait() {
+                let log = std::fs::read_to_string(registry.dir.path().join("registry.log"))
+                    .unwrap_or_default();
+                panic!("docker-registry exited ({status}) on 127.0.0.1:{port}: {log}");
+            }
+            if TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                return registry;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        panic!("docker-registry did not listen on 127.0.0.1:{port} within 10 s");
+    }
+
+    pub fn host(&self) -> String {
+        format!("127.0.0.1:{}", self.port)
+    }
+
+    /// `oci://127.0.0.1:<port>/<path>`.
+    pub fn oci(&self, path: &str) -> String {
+        format!("oci://{}/{path}", self.host())
+    }
+}
+
+impl Drop for Registry {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A sandbox for running squad: a home (with `~/.docker`), an OpenCorvus root and a project.
+pub struct Sandbox {
+    pub dir: tempfile::TempDir,
+    pub env: Vec<(String, String)>,
+}
+
+impl Sandbox {
+    pub fn new() -> Sandbox {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("project")).unwrap();
+        std::fs::create_dir_all(dir.path().join("home")).unwrap();
+        Sandbox {
+            dir,
+            env: Vec::new(),
+        }
+    }
+
+    pub fn home(&self) -> PathBuf {
+        self.dir.path().join("home")
+    }
+
+    pub fn project(&self) -> PathBuf {
+        self.dir.path().join("project")
+    }
+
+    pub fn opencorvus(&self) -> PathBuf {
+        self.dir.path().join("opencorvus")
+    }
+
+    pub fn with_env(mut self, name: &str, value: impl AsRef<std::ffi::OsStr>) -> Sandbox {
+        self.env.push((
+            name.to_owned(),
+            value.as_ref().to_string_lossy().into_owned(),
+        ));
+        self
+    }
+
+    pub fn command(&self, args: &[&str]) -> Command {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_squad"));
+        command
+            .args(args)
+            .current_dir(self.dir.path())
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", self.home())
+            .env("OPENCORVUS_HOME", self.opencorvus())
+            .env("NO_COLOR", "1")
+            .env("SQUAD_HTTP_TIMEOUT", "5")
+            .env("SQUAD_NET_RETRY", "1");
+        for (name, value) in &self.env {
+            command.env(name, value);
+        }
+        command
+    }
+
+    pub fn run(&self, args: &[&str]) -> Output {
+        self.command(args).output().unwrap()
+    }
+
+    /// Runs with `input` on stdin.
+    pub fn run_with_input(&self, args: &[&str], input: &str) -> Output {
+        let mut child = self
+            .command(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
+    }
+
+    /// Every path under the OpenCorvus root and the project, sorted: a scope "exactly as it
+    /// was" compares equal.
+    pub fn snapshot(&self) -> Vec<String> {
+        let mut paths = Vec::new();
+        for root in [self.opencorvus(), self.project()] {
+            walk(&root, &mut paths);
+        }
+        paths.sort();
+        paths
+    }
+}
+
+fn walk(path: &Path, out: &mut Vec<String>) {
+    let Ok(entries) = std::fs::read_dir(path) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        // Receipts and registered projects are bookkeeping, not the scope.
+        out.push(path.display().to_string());
+        if path.is_dir() {
+            walk(&path, out);
+        }
+    }
+}
+
+/// A request as the lying server saw it.
+#[derive(Debug, Clone)]
+pub struct Seen {
+    pub method: String,
+    pub path: String,
+    pub headers: Vec<(String, String)>,
+}
+
+impl Seen {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(key, _)| key.eq_ignore_ascii_case(name))
+            .map(|(_, value)| value.as_str())
+    }
+}
+
+/// What the lying server does with one request: writes a whole raw response (or stalls).
+pub type Handler = dyn Fn(&Seen, &mut TcpStream) + Send + Sync;
+
+/// A small HTTP/1.1 server on a loopback address, one thread per connection, that answers
+/// every request through a handler and records what it saw. Stops when dropped (its
+/// accept loop is bounded by a flag and a short timeout).
+pub struct LyingServer {
+    pub address: String,
+    pub seen: Arc<Mutex<Vec<Seen>>>,
+    stop: Arc<std::sync::atomic::AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl LyingServer {
+    pub fn start(ip: &str, handler: Arc<Handler>) -> LyingServer {
+        let listener = TcpListener::bind((ip, 0)).unwrap();
+        listener.set_nonblocking(true).unwrap();
+        let address = listener.local_addr().unwrap().to_string();
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (seen_loop, stop_loop) = (seen.clone(), stop.clone());
+        let thread = std::thread::spawn(move || {
+            let started = Instant::now();
+            while !stop_loop.load(std::sync::atomic::Ordering::Relaxed)
+                && started.elapsed() < Duration::from_secs(120)
+            {
+                match listener.accept() {
+                    Ok((stream, _)) => {
+                        let (handler, seen) = (handler.clone(), seen_loop.clone());
+                        std::thread::spawn(move || serve(stream, &*handler, &seen));
+                    }
+                    Err(_) => std::thread::sleep(Duration::from_millis(5)),
+                }
+            }
+        });
+        LyingServer {
+            address,
+            seen,
+            stop,
+            thread: Some(thread),
+        }
+    }
+
+    pub fn seen(&self) -> Vec<Seen> {
+        self.seen.lock().unwrap().clone()
+    }
+}
+
+impl Drop for LyingServer {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+fn serve(stream: TcpStream, handler: &Handler, seen: &Mutex<Vec<Seen>>) {
+    stream.set_nonblocking(false).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut writer = stream.try_clone().unwrap();
+    let mut reader = BufReader::new(stream);
+    // Keep-alive: several requests per connection, each bounded.
+    for _ in 0..100 {
+        let mut line = String::new();
+        if reader.read_line(&mut line).unwrap_or(0) == 0 {
+            return;
+        }
+        let mut parts = line.split_whitespace();
+        let (method, path) = (
+            parts.next().unwrap_or("").to_owned(),
+            parts.next().unwrap_or("").to_owned(),
+        );
+        let mut headers = Vec::new();
+        loop {
+            let mut header = String::new();
+            if reader.read_line(&mut header).unwrap_or(0) == 0 {
+                return;
+            }
+            let header = header.trim_end();
+            if header.is_empty() {
+                break;
+            }
+            if let Some((name, value)) = header.split_once(':') {
+                headers.push((name.trim().to_owned(), value.trim().to_owned()));
+            }
+        }
+        let request = Seen {
+            method,
+            path,
+            headers,
+        };
+        let length: u64 = request
+            .header("content-length")
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0);
+        let mut body = Vec::new();
+        let _ = (&mut reader).take(length).read_to_end(&mut body);
+        seen.lock().unwrap().push(request.clone());
+        handler(&request, &mut writer);
+        let _ = writer.flush();
+    }
+}
+
+/// Writes a complete response.
+pub fn respond(stream: &mut TcpStream, status: &str, headers: &[(&str, String)], body: &[u8]) {
+    let mut text = format!("HTTP/1.1 {status}\r\ncontent-length: {}\r\n", body.len());
+    for (name, value) in headers {
+        text.push_str(&format!("{name}: {value}\r\n"));
+    }
+    text.push_str("\r\n");
+    let _ = stream.write_all(text.as_bytes());
+    let _ = stream.write_all(body);
+}
+
+/// A token endpoint for distribution's `auth: token`: checks Basic credentials (or lets
+/// anonymous pulls through), and issues RS256 JWTs signed with `openssl`, carrying the
+/// certificate in `x5c` so the registry can check them against its root bundle.
+pub struct TokenIssuer {
+    pub key: PathBuf,
+    pub cert_der: Vec<u8>,
+    pub bundle: PathBuf,
+    pub dir: tempfile::TempDir,
+}
+
+impl TokenIssuer {
+    pub fn new() -> TokenIssuer {
+        let openssl = require("openssl", "openssl");
+        let dir = tempfile::tempdir().unwrap();
+        let (key, bundle, der) = (
+            dir.path().join("key.pem"),
+            dir.path().join("cert.pem"),
+            dir.path().join("cert.der"),
+        );
+        let status = Command::new(&openssl)
+            .args([
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+            ])
+            .args(["-subj", "/CN=squad-test-issuer", "-keyout"])
+            .arg(&key)
+            .arg("-out")
+            .arg(&bundle)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success(), "openssl req failed");
+        let status = Command::new(&openssl)
+            .args(["x509", "-outform", "der", "-in"])
+            .arg(&bundle)
+            .arg("-out")
+            .arg(&der)
+            .status()
+            .unwrap();
+        assert!(status.success(), "openssl x509 failed");
+        TokenIssuer {
+            key,
+            cert_der: std::fs::read(&der).unwrap(),
+            bundle,
+            dir,
+        }
+    }
+
+    /// A signed token granting `actions` on `repository`.
+    pub fn token(&self, subject: &str, repository: Option<&str>, actions: &[&str]) -> String {
+        use base64::Engine;
+        let url = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+        let standard = base64::engine::general_purpose::STANDARD;
+        let header = serde_json::json!({
+            "alg": "RS256", "typ": "JWT", "x5c": [standard.encode(&self.cert_der)]
+        });
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs();
+        let access: Vec<serde_json::Value> = repository
+            .map(|name| serde_json::json!({"type": "repository", "name": name, "actions": actions}))
+            .into_iter()
+            .collect();
+        let claims = serde_json::json!({
+            "iss": TOKEN_ISSUER, "sub": subject, "aud": TOKEN_SERVICE,
+            "exp": now + 600, "nbf": now - 60, "iat": now, "jti": format!("{now}-{subject}"),
+            "access": access,
+        });
+        let signing_input = format!(
+            "{}.{}",
+            url.encode(header.to_string()),
+            url.encode(claims.to_string())
+        );
+        let input = tempfile::NamedTempFile::new_in(self.dir.path()).unwrap();
+        let signed = tempfile::NamedTempFile::new_in(self.dir.path()).unwrap();
+        std::fs::write(input.path(), &signing_input).unwrap();
+        let output = Command::new("openssl")
+            .args(["dgst", "-sha256", "-sign"])
+            .arg(&self.key)
+            .arg("-out")
+            .arg(signed.path())
+            .arg(input.path())
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "openssl dgst failed");
+        let signature = std::fs::read(signed.path()).unwrap();
+        format!("{signing_input}.{}", url.encode(signature))
+    }
+}
