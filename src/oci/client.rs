@@ -420,7 +420,7 @@ impl<'c> Repository<'c> {
             .with_header("content-type", media_type)
             .with_body(bytes);
         let response = self.send(request)?;
-        if !matches!(response.status, 200 | 201 | 202) {
+        if !matches!(response.status, 200..=202) {
             return Err(self.failure(&format!("storing the manifest `{tag}`"), response));
         }
         if let Some(announced) = response

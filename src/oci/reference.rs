@@ -222,7 +222,7 @@ mod tests {
             ("[::1]:5000", Some("1.0"))
         );
         let bare = Reference::parse("oci://localhost/base").unwrap();
-        assert_eq!((bare.tag, bare.digest), (None, None));
+        assert_eq!((&bare.tag, &bare.digest), (&None, &None));
         assert_eq!(
             bare.join(&["acme", "review"]).to_string(),
             "oci://localhost/base/acme/review"
