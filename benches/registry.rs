@@ -1,0 +1,197 @@
+#![allow(clippy::print_stdout)]
+//! Sharing through a registry against local work, in the same run (ratios only; the machines
+//! are shared and noisy). A Debian `docker-registry` is started on 127.0.0.1 with a temporary
+//! storage directory, as the tests do.
+//!
+//! - `squad publish` of a corpus package to an empty repository (validate, pack, push), against
+//!   `squad pack` of the same package;
+//! - `squad publish` again (the version is there: "unchanged");
+//! - `squad install oci://…@sha256:…` into a fresh scope, against `squad install` of the same
+//!   archive from disk (goal: at most 1.5x).
+//!
+//! Run with `cargo bench --bench registry`. Needs `docker-registry` on PATH; the corpus is read
+//! from `SQUAD_CORPUS` when set, else from `../shared/corpus/opencorvus`.
+
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const RUNS: usize = 15;
+
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+struct Registry(Child);
+
+impl Drop for Registry {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn start_registry(dir: &Path) -> (Registry, u16) {
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let config = dir.join("config.yml");
+    std::fs::write(
+        &config,
+        format!(
+            "version: 0.1\nlog:\n  level: error\nstorage:\n  filesystem:\n    rootdirectory: {}\nhttp:\n  addr: 127.0.0.1:{port}\n  secret: bench\n",
+            dir.join("data").display()
+        ),
+    )
+    .unwrap();
+    let child = Command::new("docker-registry")
+        .arg("serve")
+        .arg(&config)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("docker-registry is on PATH (apt-get install docker-registry)");
+    let registry = Registry(child);
+    let started = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(started.elapsed() < Duration::from_secs(10), "registry did not start");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    (registry, port)
+}
+
+/// Runs squad once with a fresh home per run, returning stdout; `prepare` runs untimed.
+fn time_squad(args: &[String], home: &dyn Fn(usize) -> PathBuf, runs: usize) -> Duration {
+    median(
+        (0..runs)
+            .map(|run| {
+                let home = home(run);
+                std::fs::create_dir_all(home.join("project")).unwrap();
+                let start = Instant::now();
+                let output = Command::new(env!("CARGO_BIN_EXE_squad"))
+                    .args(args)
+                    .current_dir(&home)
+                    .env("HOME", &home)
+                    .env("OPENCORVUS_HOME", home.join("opencorvus"))
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped())
+                    .output()
+                    .unwrap();
+                let elapsed = start.elapsed();
+                assert!(
+                    output.status.success(),
+                    "squad {args:?}: {}",
+                    String::from_utf8_lossy(&output.stderr)
+                );
+                elapsed
+            })
+            .collect(),
+    )
+}
+
+fn ms(duration: Duration) -> String {
+    format!("{:.1} ms", duration.as_secs_f64() * 1000.0)
+}
+
+fn main() {
+    let corpus = std::env::var_os("SQUAD_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/opencorvus")
+        });
+    let package = corpus.join("academic-paper-review");
+    assert!(package.is_dir(), "no corpus package at {}", package.display());
+    let scratch = tempfile::tempdir().unwrap();
+    let (_registry, port) = start_registry(scratch.path());
+    let package_arg = package.to_str().unwrap().to_owned();
+    let homes = scratch.path().join("homes");
+    let fresh = |kind: &'static str| {
+        let homes = homes.clone();
+        move |run: usize| homes.join(format!("{kind}-{run}"))
+    };
+    let archive = scratch.path().join("package.zip");
+    let status = Command::new(env!("CARGO_BIN_EXE_squad"))
+        .args(["pack", &package_arg, "-o"])
+        .arg(&archive)
+        .stderr(Stdio::null())
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let archive_bytes = std::fs::metadata(&archive).unwrap().len();
+
+    let pack = time_squad(
+        &[
+            "pack".into(),
+            package_arg.clone(),
+            "-o".into(),
+            "out.zip".into(),
+        ],
+        &fresh("pack"),
+        RUNS,
+    );
+    // Each publish goes to a new base, so every run pushes the blobs and the manifest.
+    let counter = std::cell::Cell::new(0usize);
+    let publish = median(
+        (0..RUNS)
+            .map(|_| {
+                counter.set(counter.get() + 1);
+                let base = format!("oci://127.0.0.1:{port}/run{}", counter.get());
+                time_squad(
+                    &["publish".into(), package_arg.clone(), base],
+                    &fresh("publish"),
+                    1,
+                )
+            })
+            .collect(),
+    );
+    let base = format!("oci://127.0.0.1:{port}/squads");
+    let output = Command::new(env!("CARGO_BIN_EXE_squad"))
+        .args(["publish", &package_arg, &base])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let pinned = String::from_utf8_lossy(&output.stdout).trim().to_owned();
+    let unchanged = time_squad(
+        &["publish".into(), package_arg.clone(), base.clone()],
+        &fresh("unchanged"),
+        RUNS,
+    );
+    let install_args = |source: String| -> Vec<String> {
+        vec![
+            "install".into(),
+            source,
+            "--scope".into(),
+            "project".into(),
+            "--project".into(),
+            "project".into(),
+        ]
+    };
+    let local = time_squad(
+        &install_args(archive.to_str().unwrap().to_owned()),
+        &fresh("local"),
+        RUNS,
+    );
+    let remote = time_squad(&install_args(pinned.clone()), &fresh("remote"), RUNS);
+    println!(
+        "package: {} ({archive_bytes} bytes archive), median of {RUNS} runs",
+        package.display()
+    );
+    println!(
+        "publish (validate, pack, push): {}   pack alone: {}   publish/pack {:.2}x",
+        ms(publish),
+        ms(pack),
+        publish.as_secs_f64() / pack.as_secs_f64()
+    );
+    println!("publish again (unchanged): {}", ms(unchanged));
+    println!(
+        "install from the registry: {}   install of the same archive from disk: {}   registry/local {:.2}x (goal <= 1.5x)",
+        ms(remote),
+        ms(local),
+        remote.as_secs_f64() / local.as_secs_f64()
+    );
+}
