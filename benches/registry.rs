@@ -58,13 +58,16 @@ fn start_registry(dir: &Path) -> (Registry, u16) {
     let registry = Registry(child);
     let started = Instant::now();
     while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(started.elapsed() < Duration::from_secs(10), "registry did not start");
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "registry did not start"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
     (registry, port)
 }
 
-/// Runs squad once with a fresh home per run, returning stdout; `prepare` runs untimed.
+/// The median time of `runs` squad runs, each with a fresh home.
 fn time_squad(args: &[String], home: &dyn Fn(usize) -> PathBuf, runs: usize) -> Duration {
     median(
         (0..runs)
@@ -104,7 +107,11 @@ fn main() {
             PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/opencorvus")
         });
     let package = corpus.join("academic-paper-review");
-    assert!(package.is_dir(), "no corpus package at {}", package.display());
+    assert!(
+        package.is_dir(),
+        "no corpus package at {}",
+        package.display()
+    );
     let scratch = tempfile::tempdir().unwrap();
     let (_registry, port) = start_registry(scratch.path());
     let package_arg = package.to_str().unwrap().to_owned();
