@@ -79,8 +79,14 @@ pub fn fetch(
     Ok((reference, resolved, bytes))
 }
 
-const EXIT: &str = "Exit status: 0 done (or unchanged), 1 refused (invalid package, version conflict, \
-an artifact that is not the squad it claims), 2 usage, network, authentication or I/O error.";
+/// The exit statuses every registry command's `--help` ends with (a literal, so help text is
+/// not formatted at start-up: clap builds every subcommand on each run).
+macro_rules! exit_help {
+    () => {
+        "\n\nExit status: 0 done (or unchanged), 1 refused (invalid package, version conflict, \
+an artifact that is not the squad it claims), 2 usage, network, authentication or I/O error."
+    };
+}
 
 /// Validate, pack and push a package to an OCI registry.
 ///
@@ -95,12 +101,10 @@ an artifact that is not the squad it claims), 2 usage, network, authentication o
 /// Credentials come from `squad login`, Docker's or Podman's config files and their
 /// credential helpers. Plain HTTP is used only for loopback hosts unless --plain-http.
 #[derive(Debug, clap::Args)]
-#[command(after_help = format!("Examples:
+#[command(after_help = concat!("Examples:
   squad publish oci://ghcr.io/acme/squads            the package in the current directory
   squad publish my-squad oci://127.0.0.1:5000/squads
-  squad publish my-squad oci://ghcr.io/acme/squads --dry-run --format json
-
-{EXIT}"))]
+  squad publish my-squad oci://ghcr.io/acme/squads --dry-run --format json", exit_help!()))]
 pub struct PublishArgs {
     /// The package folder (default: the current directory), then the registry and base path
     /// `oci://HOST[:PORT]/BASE`.
@@ -208,12 +212,10 @@ pub fn run_publish(args: &PublishArgs, printer: &Printer) -> ExitStatus {
 /// and the package digest re-derived from the archive is the one the registry's config
 /// declares. The file is written atomically, never over an existing file unless --force.
 #[derive(Debug, clap::Args)]
-#[command(after_help = format!("Examples:
+#[command(after_help = concat!("Examples:
   squad pull oci://ghcr.io/acme/squads/acme/review:2026.12.01.1
   squad pull oci://127.0.0.1:5000/squads/acme/review@sha256:<manifest digest> -o review.zip
-  squad pull oci://ghcr.io/acme/squads/acme/review    the newest version
-
-{EXIT}"))]
+  squad pull oci://ghcr.io/acme/squads/acme/review    the newest version", exit_help!()))]
 pub struct PullArgs {
     /// `oci://HOST/BASE/<namespace>/<id>[:VERSION|@sha256:DIGEST]` (no tag: the newest version).
     #[arg(value_name = "REFERENCE")]
@@ -327,11 +329,9 @@ fn write_output(output: &std::path::Path, bytes: &[u8], force: bool) -> std::io:
 /// (2026.12.10.10 after 2026.12.10.9); other tags such as `latest` are left out. With
 /// --format json, each version also has its manifest and package digest.
 #[derive(Debug, clap::Args)]
-#[command(after_help = format!("Examples:
+#[command(after_help = concat!("Examples:
   squad versions oci://ghcr.io/acme/squads/acme/review
-  squad versions oci://127.0.0.1:5000/squads/acme/review --format json
-
-{EXIT}"))]
+  squad versions oci://127.0.0.1:5000/squads/acme/review --format json", exit_help!()))]
 pub struct VersionsArgs {
     /// `oci://HOST/BASE/<namespace>/<id>`.
     #[arg(value_name = "REFERENCE")]
@@ -408,11 +408,9 @@ fn registry_host(text: &str) -> Result<Reference, String> {
 /// $REGISTRY_AUTH_FILE when set, else $DOCKER_CONFIG/config.json, else ~/.docker/config.json
 /// (mode 0600), or through the credential helper that file names (credHelpers, credsStore).
 #[derive(Debug, clap::Args)]
-#[command(after_help = format!("Examples:
+#[command(after_help = concat!("Examples:
   echo \"$GITHUB_TOKEN\" | squad login ghcr.io --username \"$GITHUB_ACTOR\" --password-stdin
-  squad login 127.0.0.1:5000 --username ci --password-stdin < password.txt
-
-{EXIT}"))]
+  squad login 127.0.0.1:5000 --username ci --password-stdin < password.txt", exit_help!()))]
 pub struct LoginArgs {
     /// The registry: `HOST[:PORT]`.
     #[arg(value_name = "HOST")]
@@ -512,10 +510,8 @@ pub fn run_login(args: &LoginArgs, printer: &Printer) -> ExitStatus {
 /// Removes the registry's entry from the file `squad login` writes (or asks its credential
 /// helper to erase it). Logging out of a registry with no stored credentials is not an error.
 #[derive(Debug, clap::Args)]
-#[command(after_help = format!("Example:
-  squad logout ghcr.io
-
-{EXIT}"))]
+#[command(after_help = concat!("Example:
+  squad logout ghcr.io", exit_help!()))]
 pub struct LogoutArgs {
     /// The registry: `HOST[:PORT]`.
     #[arg(value_name = "HOST")]
