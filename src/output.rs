@@ -5,6 +5,9 @@
 
 use std::io::{IsTerminal, Write};
 
+use annotate_snippets::renderer::{DEFAULT_ERROR_STYLE, DEFAULT_HELP_STYLE};
+use anstyle::{AnsiColor, Effects, Style};
+
 /// When to colour human output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum ColorChoice {
@@ -13,6 +16,12 @@ pub enum ColorChoice {
     Always,
     Never,
 }
+
+/// The styles of the lines the printer writes itself, cargo's: `error` and `hint` as the
+/// diagnostics' `error` and `help` (see `diag::render`), status verbs bold green.
+const ERROR: Style = DEFAULT_ERROR_STYLE;
+const HINT: Style = DEFAULT_HELP_STYLE;
+const STATUS: Style = AnsiColor::BrightGreen.on_default().effects(Effects::BOLD);
 
 #[derive(Debug, Clone, Copy)]
 pub struct Printer {
@@ -37,6 +46,20 @@ impl Printer {
         }
     }
 
+    /// The width human diagnostics are fitted to: the terminal's when stderr is one, else
+    /// rustc's default of 140 columns (piped output and logs do not depend on a window).
+    pub fn width(&self) -> usize {
+        let stderr = std::io::stderr();
+        if stderr.is_terminal() {
+            if let Ok(size) = rustix::termios::tcgetwinsize(&stderr) {
+                if size.ws_col > 0 {
+                    return usize::from(size.ws_col).max(40);
+                }
+            }
+        }
+        annotate_snippets::renderer::DEFAULT_TERM_WIDTH
+    }
+
     /// A line shown only with `--verbose`.
     pub fn detail(&self, text: &str) {
         if self.verbose {
@@ -51,24 +74,66 @@ impl Printer {
         let _ = stdout.flush();
     }
 
-    /// Writes human text to stderr.
+    /// Stdout for data written piece by piece (a long document streamed as it is produced),
+    /// buffered; flushed when dropped.
+    pub fn data_stream(&self) -> impl Write {
+        std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock())
+    }
+
+    /// Writes human text to stderr. Styles pass only when colour is on: `anstream` strips them
+    /// otherwise (and translates them for a Windows console).
     pub fn human(&self, text: &str) {
-        let mut stderr = std::io::stderr().lock();
+        let choice = if self.color {
+            anstream::ColorChoice::Always
+        } else {
+            anstream::ColorChoice::Never
+        };
+        let mut stderr = anstream::AutoStream::new(std::io::stderr().lock(), choice);
         let _ = stderr.write_all(text.as_bytes());
     }
 
-    /// `error: …` with `caused by`/`hint` lines, for operations that failed.
-    pub fn error(&self, message: &str, hint: Option<&str>) {
-        let label = if self.color {
-            "\x1b[1;31merror\x1b[0m"
+    fn paint(&self, text: &str, style: Style) -> String {
+        if self.color {
+            format!("{style}{text}{style:#}")
         } else {
-            "error"
-        };
-        let mut text = format!("{label}: {message}\n");
-        if let Some(hint) = hint {
-            text.push_str(&format!("hint: {hint}\n"));
+            text.to_owned()
         }
-        self.human(&text);
+    }
+
+    /// `error: …` with a `hint` line, for operations that failed.
+    pub fn error(&self, message: &str, hint: Option<&str>) {
+        self.human(&self.error_text(message, &[], hint));
+    }
+
+    /// `error: …` for a failed operation, then a `caused by: …` line for each error in its
+    /// source chain, then the hint.
+    pub fn failure(&self, error: &(dyn std::error::Error + 'static), hint: Option<&str>) {
+        self.human(&self.failure_text(error, hint));
+    }
+
+    fn failure_text(
+        &self,
+        error: &(dyn std::error::Error + 'static),
+        hint: Option<&str>,
+    ) -> String {
+        let mut causes = Vec::new();
+        let mut source = error.source();
+        while let Some(cause) = source {
+            causes.push(cause.to_string());
+            source = cause.source();
+        }
+        self.error_text(&error.to_string(), &causes, hint)
+    }
+
+    fn error_text(&self, message: &str, causes: &[String], hint: Option<&str>) -> String {
+        let mut text = format!("{}: {message}\n", self.paint("error", ERROR));
+        for cause in causes {
+            text.push_str(&format!("  {} {cause}\n", self.paint("caused by:", ERROR)));
+        }
+        if let Some(hint) = hint {
+            text.push_str(&format!("{}: {hint}\n", self.paint("hint", HINT)));
+        }
+        text
     }
 
     /// A cargo-style status line: a right-aligned verb, then the message (not when quiet).
@@ -76,11 +141,7 @@ impl Printer {
         if self.quiet {
             return;
         }
-        let verb = if self.color {
-            format!("\x1b[1;32m{verb:>12}\x1b[0m")
-        } else {
-            format!("{verb:>12}")
-        };
+        let verb = self.paint(&format!("{verb:>12}"), STATUS);
         self.human(&format!("{verb} {message}\n"));
     }
 }
@@ -240,5 +301,36 @@ mod tests {
     fn no_bar_when_quiet() {
         let printer = Printer::new(ColorChoice::Never, true, false);
         assert!(!TransferBar::new(&printer).enabled);
+    }
+
+    #[derive(Debug)]
+    struct Layer(&'static str, Option<Box<Layer>>);
+
+    impl std::fmt::Display for Layer {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str(self.0)
+        }
+    }
+
+    impl std::error::Error for Layer {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            self.1.as_deref().map(|layer| layer as _)
+        }
+    }
+
+    #[test]
+    fn failures_list_their_causes() {
+        let printer = Printer::new(ColorChoice::Never, false, false);
+        let error = Layer(
+            "cannot install `x`",
+            Some(Box::new(Layer(
+                "cannot read `x/a.md`",
+                Some(Box::new(Layer("permission denied", None))),
+            ))),
+        );
+        assert_eq!(
+            printer.failure_text(&error, Some("check the permissions")),
+            "error: cannot install `x`\n  caused by: cannot read `x/a.md`\n  caused by: permission denied\nhint: check the permissions\n"
+        );
     }
 }

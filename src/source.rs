@@ -4,12 +4,26 @@
 //! scalar values) are computed only when a diagnostic is rendered.
 
 use std::ops::Range;
+use std::sync::OnceLock;
+
+/// Bytes per block of the character index of long lines.
+const BLOCK: usize = 256;
 
 /// One file's text, as decoded for validation, with the offsets of its line starts.
 #[derive(Debug, Clone)]
 pub struct SourceFile {
     pub text: String,
+    /// Boxed: parsed documents hold their source inline, and stay small.
+    index: Box<Index>,
+}
+
+#[derive(Debug, Clone)]
+struct Index {
     line_starts: Vec<usize>,
+    /// How many characters precede each `BLOCK`-byte boundary of the text. Built the first time
+    /// a column is asked for far into a line, so that the columns of thousands of diagnostics on
+    /// one long line (a minified manifest) cost a block each instead of the line each.
+    chars: OnceLock<Vec<usize>>,
 }
 
 /// A 1-based line and column, plus the byte offset they were computed from.
@@ -25,7 +39,13 @@ impl SourceFile {
         let line_starts = std::iter::once(0)
             .chain(text.match_indices('\n').map(|(index, _)| index + 1))
             .collect();
-        SourceFile { text, line_starts }
+        SourceFile {
+            text,
+            index: Box::new(Index {
+                line_starts,
+                chars: OnceLock::new(),
+            }),
+        }
     }
 
     /// The position of a byte offset; offsets past the end or inside a character are clamped.
@@ -34,12 +54,16 @@ impl SourceFile {
         while !self.text.is_char_boundary(offset) {
             offset -= 1;
         }
-        let line_index = match self.line_starts.binary_search(&offset) {
+        let line_index = match self.index.line_starts.binary_search(&offset) {
             Ok(index) => index,
             Err(index) => index - 1,
         };
-        let line_start = self.line_starts[line_index];
-        let column = self.text[line_start..offset].chars().count() + 1;
+        let line_start = self.index.line_starts[line_index];
+        let column = if offset - line_start <= 2 * BLOCK {
+            count_chars(&self.text.as_bytes()[line_start..offset])
+        } else {
+            self.chars_before(offset) - self.chars_before(line_start)
+        } + 1;
         Position {
             line: line_index + 1,
             column,
@@ -47,20 +71,59 @@ impl SourceFile {
         }
     }
 
-    /// The text of 1-based line `line`, without its line terminator.
-    pub fn line_text(&self, line: usize) -> &str {
-        let start = self.line_starts[line - 1];
-        let end = self
+    /// The 1-based line of a byte offset (clamped to the text).
+    pub fn line_of(&self, offset: usize) -> usize {
+        self.index
+            .line_starts
+            .partition_point(|start| *start <= offset.min(self.text.len()))
+    }
+
+    /// How many characters precede byte `offset` (a character boundary) in the whole text.
+    fn chars_before(&self, offset: usize) -> usize {
+        let bytes = self.text.as_bytes();
+        let index = self.index.chars.get_or_init(|| {
+            let mut count = 0;
+            let mut index = Vec::with_capacity(bytes.len() / BLOCK + 1);
+            index.push(0);
+            for block in bytes.chunks(BLOCK) {
+                count += count_chars(block);
+                index.push(count);
+            }
+            index
+        });
+        let block = offset / BLOCK;
+        index[block] + count_chars(&bytes[block * BLOCK..offset])
+    }
+
+    /// The byte range of 1-based line `line`, without its line terminator (`\n` or `\r\n`).
+    pub fn line_range(&self, line: usize) -> Range<usize> {
+        let start = self.index.line_starts[line - 1];
+        let mut end = self
+            .index
             .line_starts
             .get(line)
             .map_or(self.text.len(), |next| next - 1);
-        self.text[start..end].trim_end_matches('\r')
+        if end > start && self.text.as_bytes()[end - 1] == b'\r' {
+            end -= 1;
+        }
+        start..end
+    }
+
+    /// The text of 1-based line `line`, without its line terminator.
+    pub fn line_text(&self, line: usize) -> &str {
+        &self.text[self.line_range(line)]
     }
 
     /// The line range a span covers.
     pub fn lines_of(&self, span: &Range<usize>) -> (Position, Position) {
         (self.position(span.start), self.position(span.end))
     }
+}
+
+/// The number of characters in UTF-8 bytes: every byte that does not continue a character starts
+/// one (a slice may begin or end inside a character).
+fn count_chars(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|byte| (**byte as i8) >= -0x40).count()
 }
 
 /// Decodes bytes as UTF-8 the way the reference reads manifests: invalid sequences become U+FFFD.
@@ -114,5 +177,27 @@ mod tests {
         );
         assert_eq!(file.position(99).line, 3);
         assert_eq!(file.line_text(2), "éx");
+    }
+
+    #[test]
+    fn columns_far_into_long_lines_match_a_plain_count() {
+        let line: String = (0..3000).map(|i| ['a', 'é', '日', '😀'][i % 4]).collect();
+        let text = format!("x\n{line}\r\n{line}");
+        let file = SourceFile::new(text.clone());
+        let mut checked = 0;
+        for (offset, _) in text.char_indices().step_by(3) {
+            let line_start = text[..offset].rfind('\n').map_or(0, |index| index + 1);
+            let position = file.position(offset);
+            assert_eq!(
+                position.column,
+                text[line_start..offset].chars().count() + 1,
+                "offset {offset}"
+            );
+            assert_eq!(position.line, file.line_of(offset));
+            checked += 1;
+        }
+        assert!(checked > 1000);
+        assert_eq!(file.line_text(2), line);
+        assert_eq!(file.line_range(1), 0..1);
     }
 }

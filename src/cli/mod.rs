@@ -101,7 +101,8 @@ pub struct Cli {
     #[arg(long, short, global = true, conflicts_with = "verbose")]
     pub quiet: bool,
 
-    /// Print more: what each command looked at and how long it took.
+    /// Print more: what each command looked at, how long it took, and every diagnostic (without
+    /// it, a file shows at most 20 of each code and 50 in all, then how many more there are).
     #[arg(long, short, global = true)]
     pub verbose: bool,
 

@@ -4,13 +4,15 @@
 //! through here.
 
 use std::collections::HashMap;
+use std::io::Write;
 use std::path::Path;
 
 use serde::Serialize;
 
 use super::{ExitStatus, Format};
-use crate::diag::json::{JsonDiagnostic, SCHEMA_VERSION, Summary};
-use crate::diag::render::{Style, render};
+use crate::diag::json::{JsonDiagnostics, SCHEMA_VERSION, Summary};
+use crate::diag::limit::Limit;
+use crate::diag::render::{Style, held_back, render};
 use crate::diag::sarif::{PackageDiagnostics, display_file};
 use crate::diag::{Diagnostic, Severity};
 use crate::interop::squad::{LoadError, Squad};
@@ -71,14 +73,14 @@ pub struct Failure {
 }
 
 #[derive(Serialize)]
-struct JsonDocument {
+struct JsonDocument<'a> {
     schema_version: u32,
-    packages: Vec<JsonPackage>,
+    packages: Vec<JsonPackage<'a>>,
     summary: JsonRunSummary,
 }
 
 #[derive(Serialize)]
-struct JsonPackage {
+struct JsonPackage<'a> {
     path: String,
     /// `package`, or the kind of document (`play`, `handoff`, …); absent when unreadable.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -88,7 +90,7 @@ struct JsonPackage {
     valid: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
-    diagnostics: Vec<JsonDiagnostic>,
+    diagnostics: JsonDiagnostics<'a>,
     summary: Summary,
 }
 
@@ -150,7 +152,7 @@ pub fn report(
 }
 
 /// Reports every outcome in `format`. Human summaries (and failures in every format but JSON)
-/// go to stderr; documents and annotations go to stdout.
+/// go to stderr; documents and annotations go to stdout, written as they are produced.
 pub fn emit(printer: &Printer, format: Format, outcomes: &[Outcome]) {
     match format {
         Format::Human => {
@@ -161,7 +163,14 @@ pub fn emit(printer: &Printer, format: Format, outcomes: &[Outcome]) {
                 }
             }
         }
-        Format::Json => printer.data(&json(outcomes)),
+        Format::Json => {
+            // A closed pipe is not worth reporting (see `Printer::data`).
+            let mut out = printer.data_stream();
+            let _ = serde_json::to_writer_pretty(&mut out, &json(outcomes))
+                .map_err(std::io::Error::from)
+                .and_then(|()| writeln!(out))
+                .and_then(|()| out.flush());
+        }
         Format::Sarif | Format::Github => {
             let packages: Vec<PackageDiagnostics> = outcomes
                 .iter()
@@ -177,14 +186,17 @@ pub fn emit(printer: &Printer, format: Format, outcomes: &[Outcome]) {
                         })
                 })
                 .collect();
-            let text = if format == Format::Sarif {
-                serde_json::to_string_pretty(&crate::diag::sarif::document(&packages))
-                    .unwrap_or_default()
-                    + "\n"
+            let mut out = printer.data_stream();
+            let written = if format == Format::Sarif {
+                serde_json::to_writer_pretty(&mut out, &crate::diag::sarif::document(&packages))
+                    .map_err(std::io::Error::from)
+                    .and_then(|()| writeln!(out))
             } else {
-                crate::diag::github::commands(&packages)
+                crate::diag::github::write_commands(&mut out, &packages)
             };
-            printer.data(&text);
+            // A closed pipe is not worth reporting (see `Printer::data`).
+            let _ = written.and_then(|()| out.flush());
+            drop(out);
             for outcome in outcomes {
                 match &outcome.result {
                     Ok(checked) => summary_line(printer, &outcome.shown, checked),
@@ -212,7 +224,7 @@ pub fn load_squad(
             Err(ExitStatus::Failure)
         }
         Err(LoadError::Io(error)) => {
-            printer.error(&error.to_string(), None);
+            printer.failure(&error, None);
             Err(ExitStatus::Error)
         }
     }
@@ -245,7 +257,8 @@ pub fn refused_package(
     }
 }
 
-/// Renders diagnostics to stderr (errors only when the printer is quiet).
+/// Renders diagnostics to stderr one by one as they are rendered (errors only when the printer
+/// is quiet), within the [`Limit`] of what people are shown unless the printer is verbose.
 pub fn print_diagnostics(
     printer: &Printer,
     shown: &str,
@@ -254,22 +267,41 @@ pub fn print_diagnostics(
 ) {
     let style = Style {
         color: printer.color,
+        width: printer.width(),
     };
-    let mut text = String::new();
+    let mut limit = Limit::new(printer.verbose);
+    let mut file: Option<&str> = None;
+    let print_held_back = |limit: &mut Limit, file: Option<&str>| {
+        let lines: String = limit
+            .take_held_back()
+            .iter()
+            .map(|held| held_back(held, &display_file(shown, file.unwrap_or("."))))
+            .collect();
+        if !lines.is_empty() {
+            printer.human(&(lines + "\n"));
+        }
+    };
     for diagnostic in diagnostics {
         if printer.quiet && diagnostic.severity() != Severity::Error {
             continue;
         }
-        let source = sources.get(&diagnostic.file);
-        text.push_str(&render(
-            diagnostic,
-            &display_file(shown, &diagnostic.file),
-            source,
-            style,
-        ));
-        text.push('\n');
+        if file != Some(diagnostic.file.as_str()) {
+            print_held_back(&mut limit, file);
+            file = Some(&diagnostic.file);
+        }
+        if limit.admit(diagnostic) {
+            let source = sources.get(&diagnostic.file);
+            let mut text = render(
+                diagnostic,
+                &display_file(shown, &diagnostic.file),
+                source,
+                style,
+            );
+            text.push('\n');
+            printer.human(&text);
+        }
     }
-    printer.human(&text);
+    print_held_back(&mut limit, file);
 }
 
 fn human(printer: &Printer, shown: &str, checked: &Checked) {
@@ -297,7 +329,7 @@ fn summary_line(printer: &Printer, shown: &str, checked: &Checked) {
     }
 }
 
-fn json(outcomes: &[Outcome]) -> String {
+fn json<'a>(outcomes: &'a [Outcome<'a>]) -> JsonDocument<'a> {
     let mut totals = Summary::default();
     let packages: Vec<JsonPackage> = outcomes
         .iter()
@@ -311,13 +343,10 @@ fn json(outcomes: &[Outcome]) -> String {
                     status: "validated",
                     valid: is_valid(checked.diagnostics),
                     error: None,
-                    diagnostics: checked
-                        .diagnostics
-                        .iter()
-                        .map(|diagnostic| {
-                            JsonDiagnostic::new(diagnostic, checked.sources.get(&diagnostic.file))
-                        })
-                        .collect(),
+                    diagnostics: JsonDiagnostics {
+                        diagnostics: checked.diagnostics,
+                        sources: Some(checked.sources),
+                    },
                     summary,
                 }
             }
@@ -327,7 +356,10 @@ fn json(outcomes: &[Outcome]) -> String {
                 status: "error",
                 valid: false,
                 error: Some(failure.message.clone()),
-                diagnostics: Vec::new(),
+                diagnostics: JsonDiagnostics {
+                    diagnostics: &[],
+                    sources: None,
+                },
                 summary: Summary::default(),
             },
         })
@@ -337,7 +369,7 @@ fn json(outcomes: &[Outcome]) -> String {
         .iter()
         .filter(|package| package.status == "error")
         .count();
-    let document = JsonDocument {
+    JsonDocument {
         schema_version: SCHEMA_VERSION,
         summary: JsonRunSummary {
             packages: packages.len(),
@@ -347,6 +379,5 @@ fn json(outcomes: &[Outcome]) -> String {
             diagnostics: totals,
         },
         packages,
-    };
-    serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"
+    }
 }

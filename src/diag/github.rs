@@ -1,6 +1,8 @@
 //! GitHub Actions workflow commands (`--format github`): one `::error`, `::warning` or
 //! `::notice` line per diagnostic, which the runner turns into annotations on the files.
 
+use std::io::{self, Write};
+
 use super::Severity;
 use super::sarif::{PackageDiagnostics, display_file};
 
@@ -16,8 +18,8 @@ fn escape_property(text: &str) -> String {
     escape_data(text).replace(':', "%3A").replace(',', "%2C")
 }
 
-pub fn commands(packages: &[PackageDiagnostics]) -> String {
-    let mut out = String::new();
+/// Writes one command line per diagnostic to `out`, as they are produced.
+pub fn write_commands(out: &mut impl Write, packages: &[PackageDiagnostics]) -> io::Result<()> {
     for package in packages {
         for diagnostic in package.diagnostics {
             let command = match diagnostic.severity() {
@@ -50,14 +52,15 @@ pub fn commands(packages: &[PackageDiagnostics]) -> String {
                 message.push_str("\nhelp: ");
                 message.push_str(help);
             }
-            out.push_str(&format!(
-                "::{command} {}::{}\n",
+            writeln!(
+                out,
+                "::{command} {}::{}",
                 properties.join(","),
                 escape_data(&message)
-            ));
+            )?;
         }
     }
-    out
+    Ok(())
 }
 
 #[cfg(test)]
@@ -87,11 +90,17 @@ mod tests {
                 "unknown top-level entry `LICENSE`",
             ),
         ];
-        let text = commands(&[PackageDiagnostics {
-            shown: "pkg",
-            diagnostics: &diagnostics,
-            sources: &sources,
-        }]);
+        let mut out = Vec::new();
+        write_commands(
+            &mut out,
+            &[PackageDiagnostics {
+                shown: "pkg",
+                diagnostics: &diagnostics,
+                sources: &sources,
+            }],
+        )
+        .unwrap();
+        let text = String::from_utf8(out).unwrap();
         assert_eq!(
             text,
             "::error file=pkg/expert-squad.jsonc,line=2,col=3,endLine=2,endColumn=6,title=squad unknown-field::unknown field `x`%0Ahelp: 100%25 sure: remove it\n\

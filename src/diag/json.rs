@@ -2,7 +2,9 @@
 //! `docs/json-output.md`; these types are separate from [`Diagnostic`] so that internal changes
 //! never leak into the contract.
 
-use serde::Serialize;
+use std::collections::HashMap;
+
+use serde::{Serialize, Serializer};
 
 use super::{Diagnostic, Severity};
 use crate::source::{Position, SourceFile};
@@ -117,5 +119,24 @@ impl JsonDiagnostic {
             labels,
             help: diagnostic.help.clone(),
         }
+    }
+}
+
+/// The diagnostics of one input, each turned into a [`JsonDiagnostic`] as it is written, so that
+/// a document of many thousand diagnostics is streamed instead of built in memory first.
+pub struct JsonDiagnostics<'a> {
+    pub diagnostics: &'a [Diagnostic],
+    pub sources: Option<&'a HashMap<String, SourceFile>>,
+}
+
+impl Serialize for JsonDiagnostics<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.diagnostics.iter().map(|diagnostic| {
+            JsonDiagnostic::new(
+                diagnostic,
+                self.sources
+                    .and_then(|sources| sources.get(&diagnostic.file)),
+            )
+        }))
     }
 }

@@ -3,12 +3,14 @@
 //! Checks push [`Diagnostic`]s into a [`Diagnostics`] collector instead of stopping at the first
 //! problem. Each diagnostic names its file (package-relative, `/`-separated), an optional byte
 //! span in that file, the JSON pointer of the manifest value it concerns, and hints. Rendering
-//! (human or JSON) happens once, at the end, in [`render`] and [`json`].
+//! (human, JSON, SARIF or GitHub annotations) happens once, at the end, in [`render`] (with the
+//! [`limit`] of what people are shown), [`json`], [`sarif`] and [`github`].
 
 mod code;
 pub mod docs;
 pub mod github;
 pub mod json;
+pub mod limit;
 pub mod render;
 pub mod sarif;
 

@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use serde::{Serialize, Serializer};
 use serde_json::{Value, json};
 
 use super::{Code, Diagnostic};
@@ -27,9 +28,10 @@ pub fn display_file(package: &str, file: &str) -> String {
     }
 }
 
-/// The SARIF log for every package of a run.
-pub fn document(packages: &[PackageDiagnostics]) -> Value {
-    let rules: Vec<Value> = Code::ALL
+/// The SARIF log for every package of a run. Its results are built one by one as the log is
+/// written, so that a run of many thousand diagnostics is streamed instead of held in memory.
+pub fn document<'a>(packages: &'a [PackageDiagnostics<'a>]) -> Log<'a> {
+    let rules = Code::ALL
         .iter()
         .map(|code| {
             json!({
@@ -41,65 +43,113 @@ pub fn document(packages: &[PackageDiagnostics]) -> Value {
             })
         })
         .collect();
-    let rule_index: HashMap<Code, usize> = Code::ALL
-        .iter()
-        .enumerate()
-        .map(|(index, code)| (*code, index))
-        .collect();
-    let mut results = Vec::new();
-    for package in packages {
-        for diagnostic in package.diagnostics {
-            let mut location = json!({
-                "physicalLocation": {
-                    "artifactLocation": { "uri": display_file(package.shown, &diagnostic.file) }
-                }
-            });
-            if let (Some(span), Some(source)) =
-                (&diagnostic.span, package.sources.get(&diagnostic.file))
-            {
-                let start = source.position(span.start);
-                let end = source.position(span.end);
-                location["physicalLocation"]["region"] = json!({
-                    "startLine": start.line,
-                    "startColumn": start.column,
-                    "endLine": end.line,
-                    "endColumn": end.column.max(if end.line == start.line { start.column + 1 } else { 1 }),
-                    "byteOffset": start.offset,
-                    "byteLength": end.offset - start.offset,
-                });
-            }
-            let mut text = diagnostic.message.clone();
-            for help in &diagnostic.help {
-                text.push_str("\nhelp: ");
-                text.push_str(help);
-            }
-            let mut result = json!({
-                "ruleId": diagnostic.code.as_str(),
-                "ruleIndex": rule_index[&diagnostic.code],
-                "level": diagnostic.severity().as_str(),
-                "message": { "text": text },
-                "locations": [location],
-            });
-            if let Some(pointer) = &diagnostic.pointer {
-                result["properties"] = json!({ "pointer": pointer });
-            }
-            results.push(result);
-        }
-    }
-    json!({
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {
-                "driver": {
-                    "name": "squad",
-                    "version": env!("CARGO_PKG_VERSION"),
-                    "informationUri": "https://github.com/opencorvus/squad",
-                    "rules": rules,
-                }
+    Log {
+        schema: "https://json.schemastore.org/sarif-2.1.0.json",
+        version: "2.1.0",
+        runs: [Run {
+            tool: Tool {
+                driver: Driver {
+                    name: "squad",
+                    version: env!("CARGO_PKG_VERSION"),
+                    information_uri: "https://github.com/opencorvus/squad",
+                    rules,
+                },
             },
-            "columnKind": "unicodeCodePoints",
-            "results": results,
-        }]
-    })
+            column_kind: "unicodeCodePoints",
+            results: Results {
+                packages,
+                rule_index: Code::ALL
+                    .iter()
+                    .enumerate()
+                    .map(|(index, code)| (*code, index))
+                    .collect(),
+            },
+        }],
+    }
+}
+
+#[derive(Serialize)]
+pub struct Log<'a> {
+    #[serde(rename = "$schema")]
+    schema: &'static str,
+    version: &'static str,
+    runs: [Run<'a>; 1],
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Run<'a> {
+    tool: Tool,
+    column_kind: &'static str,
+    results: Results<'a>,
+}
+
+#[derive(Serialize)]
+struct Tool {
+    driver: Driver,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Driver {
+    name: &'static str,
+    version: &'static str,
+    information_uri: &'static str,
+    rules: Vec<Value>,
+}
+
+struct Results<'a> {
+    packages: &'a [PackageDiagnostics<'a>],
+    rule_index: HashMap<Code, usize>,
+}
+
+impl Serialize for Results<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.packages.iter().flat_map(|package| {
+            package
+                .diagnostics
+                .iter()
+                .map(move |diagnostic| self.result(package, diagnostic))
+        }))
+    }
+}
+
+impl Results<'_> {
+    fn result(&self, package: &PackageDiagnostics, diagnostic: &Diagnostic) -> Value {
+        let mut location = json!({
+            "physicalLocation": {
+                "artifactLocation": { "uri": display_file(package.shown, &diagnostic.file) }
+            }
+        });
+        if let (Some(span), Some(source)) =
+            (&diagnostic.span, package.sources.get(&diagnostic.file))
+        {
+            let start = source.position(span.start);
+            let end = source.position(span.end);
+            location["physicalLocation"]["region"] = json!({
+                "startLine": start.line,
+                "startColumn": start.column,
+                "endLine": end.line,
+                "endColumn": end.column.max(if end.line == start.line { start.column + 1 } else { 1 }),
+                "byteOffset": start.offset,
+                "byteLength": end.offset.saturating_sub(start.offset),
+            });
+        }
+        let mut text = diagnostic.message.clone();
+        for help in &diagnostic.help {
+            text.push_str("\nhelp: ");
+            text.push_str(help);
+        }
+        let mut result = json!({
+            "ruleId": diagnostic.code.as_str(),
+            "ruleIndex": self.rule_index[&diagnostic.code],
+            "level": diagnostic.severity().as_str(),
+            "message": { "text": text },
+            "locations": [location],
+        });
+        if let Some(pointer) = &diagnostic.pointer {
+            result["properties"] = json!({ "pointer": pointer });
+        }
+        result
+    }
 }

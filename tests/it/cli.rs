@@ -174,7 +174,16 @@ fn colour_only_when_asked() {
         &fixtures(),
         home.path(),
     );
-    assert!(text(&coloured.stderr).contains("\x1b[1;31merror"));
+    let coloured = text(&coloured.stderr);
+    assert!(
+        coloured.contains("\x1b[1m\x1b[91merror[unknown-field]"),
+        "{coloured}"
+    );
+    // Colour changes nothing but the styles.
+    assert_eq!(
+        anstream::adapter::strip_str(&coloured).to_string(),
+        text(&plain.stderr)
+    );
 }
 
 #[test]

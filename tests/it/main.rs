@@ -4,6 +4,7 @@ mod archives;
 mod cli;
 mod collab;
 mod corpus;
+mod diagnostics;
 mod ecosystem;
 mod fixtures;
 mod handoff;
