@@ -6,9 +6,14 @@
 //!    reading the same files;
 //! 2. one package, cold, against `cat` of that package;
 //! 3. a synthetic manifest of N agents and N workflow nodes (N = 1,000 and 5,000), in process,
-//!    to show growth is linear.
+//!    to show growth is linear;
+//! 4. a one-line manifest with 8,000 unknown keys (about 100 KB, 8,000 diagnostics on one line),
+//!    time and peak memory, against the same manifest without them (goal: under 0.5 s and
+//!    100 MB). Peak memory is measured by GNU time (`/usr/bin/time`, Debian package `time`).
 //!
 //! Run with `cargo bench --bench validate`. Each figure is the median of several runs.
+//! `SQUAD_BIN=path` measures another build of squad (for example one of main) instead of this
+//! one, for before/after figures.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -151,8 +156,74 @@ fn time_package(squad_bin: &str, manifest: &str) -> Duration {
     elapsed
 }
 
+/// The median wall time and the largest peak RSS of `runs` runs of a command, measured by GNU
+/// time.
+fn time_and_memory(program: &str, args: &[String], runs: usize) -> (Duration, u64) {
+    let time = Path::new("/usr/bin/time");
+    assert!(
+        time.exists(),
+        "peak memory is measured with GNU time: install /usr/bin/time (Debian package `time`)"
+    );
+    let report = std::env::temp_dir().join(format!("squad-bench-rss-{}", std::process::id()));
+    let mut peak = 0;
+    let mut samples = Vec::new();
+    for _ in 0..runs {
+        let start = Instant::now();
+        let status = Command::new(time)
+            .args(["-f", "%M", "-o"])
+            .arg(&report)
+            .arg(program)
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .expect("GNU time runs");
+        samples.push(start.elapsed());
+        assert!(
+            status.code().is_some_and(|code| code <= 1),
+            "{program} failed"
+        );
+        let text = std::fs::read_to_string(&report).unwrap();
+        let kilobytes: u64 = text
+            .lines()
+            .last()
+            .and_then(|value| value.trim().parse().ok())
+            .unwrap_or_else(|| panic!("no peak memory from GNU time: {text}"));
+        peak = peak.max(kilobytes);
+    }
+    let _ = std::fs::remove_file(&report);
+    (median(samples), peak)
+}
+
+/// A package whose manifest is `registry-fixtures/valid/minimal`'s on one line, followed by
+/// `unknown` unknown top-level keys; returns its folder, to be removed by the caller.
+fn one_line_package(unknown: usize) -> PathBuf {
+    let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("registry-fixtures/valid/minimal");
+    let dir = std::env::temp_dir().join(format!(
+        "squad-bench-one-line-{}-{unknown}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("agents/orchestrator")).unwrap();
+    for file in ["README.md", "selector.md", "agents/orchestrator/system.md"] {
+        std::fs::copy(fixture.join(file), dir.join(file)).unwrap();
+    }
+    let manifest = std::fs::read_to_string(fixture.join("expert-squad.jsonc")).unwrap();
+    let mut manifest = manifest.replace('\n', " ").trim_end().to_owned();
+    assert_eq!(manifest.pop(), Some('}'));
+    for index in 0..unknown {
+        manifest.push_str(&format!(",\"x{index:05}\":0"));
+    }
+    manifest.push('}');
+    std::fs::write(dir.join("expert-squad.jsonc"), manifest).unwrap();
+    dir
+}
+
 fn main() {
-    let squad_bin = env!("CARGO_BIN_EXE_squad");
+    let own_bin = env!("CARGO_BIN_EXE_squad").to_owned();
+    let squad_bin = std::env::var("SQUAD_BIN").unwrap_or(own_bin);
+    let squad_bin = squad_bin.as_str();
+    println!("measuring {squad_bin}");
     let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/opencorvus");
     let mut packages: Vec<PathBuf> = std::fs::read_dir(&corpus)
         .expect("shared corpus")
@@ -252,4 +323,26 @@ fn main() {
         ms(t_large),
         t_large.as_secs_f64() / t_small.as_secs_f64()
     );
+
+    let invalid = one_line_package(8000);
+    let valid = one_line_package(0);
+    let manifest_bytes = std::fs::metadata(invalid.join("expert-squad.jsonc"))
+        .unwrap()
+        .len();
+    let validate = |dir: &Path| vec!["validate".to_owned(), dir.to_string_lossy().into_owned()];
+    let (t_invalid, rss_invalid) = time_and_memory(squad_bin, &validate(&invalid), 7);
+    let (t_valid, rss_valid) = time_and_memory(squad_bin, &validate(&valid), 7);
+    println!(
+        "one-line manifest, 8,000 unknown keys ({:.0} KB): squad validate {} and {:.1} MB peak   \
+         without them {} and {:.1} MB   ratio {:.2}x time, {:.2}x memory",
+        manifest_bytes as f64 / 1e3,
+        ms(t_invalid),
+        rss_invalid as f64 / 1024.0,
+        ms(t_valid),
+        rss_valid as f64 / 1024.0,
+        t_invalid.as_secs_f64() / t_valid.as_secs_f64(),
+        rss_invalid as f64 / rss_valid as f64
+    );
+    std::fs::remove_dir_all(&invalid).unwrap();
+    std::fs::remove_dir_all(&valid).unwrap();
 }
