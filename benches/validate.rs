@@ -204,9 +204,12 @@ fn one_line_package(unknown: usize) -> PathBuf {
         std::process::id()
     ));
     let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("agents/orchestrator")).unwrap();
-    for file in ["README.md", "selector.md", "agents/orchestrator/system.md"] {
-        std::fs::copy(fixture.join(file), dir.join(file)).unwrap();
+    let mut files = Vec::new();
+    files_under(&fixture, &mut files);
+    for file in files {
+        let target = dir.join(Path::new(&file).strip_prefix(&fixture).unwrap());
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        std::fs::copy(&file, target).unwrap();
     }
     let manifest = std::fs::read_to_string(fixture.join("expert-squad.jsonc")).unwrap();
     let mut manifest = manifest.replace('\n', " ").trim_end().to_owned();

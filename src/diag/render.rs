@@ -586,6 +586,39 @@ help: use lower-kebab-case
     }
 
     #[test]
+    fn spans_anywhere_on_long_mixed_lines_never_panic_and_stay_in_their_window() {
+        let line: String = (0..20_000)
+            .map(|index| ['a', '\t', 'é', '日', '😀', '\u{1b}', ' '][index % 7])
+            .collect();
+        let text = format!("{line}\r\n{line}\n\n{line}");
+        let source = SourceFile::new(text.clone());
+        let mut rendered = 0;
+        for start in (0..=text.len() + 1).step_by(2_999) {
+            for end in (start.saturating_sub(9_000)..=text.len() + 1).step_by(3_001) {
+                let diagnostic = Diagnostic::new(Code::WrongType, "f", "m")
+                    .span(start..end)
+                    .label(start / 2..end / 3, "l");
+                for width in [40, 140] {
+                    let style = Style {
+                        width,
+                        ..Style::default()
+                    };
+                    let text = render(&diagnostic, "f", Some(&source), style);
+                    // Two spans of at most a width each, with two widths of context on either
+                    // side, tabs shown as four columns: the window, not the 20,000-character line.
+                    let bound = 4 * 2 * 5 * width + 100;
+                    assert!(
+                        text.lines().all(|line| line.chars().count() <= bound),
+                        "{start}..{end} at {width}:\n{text}"
+                    );
+                    rendered += 1;
+                }
+            }
+        }
+        assert!(rendered > 300, "{rendered}");
+    }
+
+    #[test]
     fn hostile_spans_never_panic() {
         let texts = [
             "",
