@@ -364,9 +364,15 @@ fn io_error(path: PathBuf, error: std::io::Error) -> DigestError {
     }
 }
 
+/// Opens a package file: a regular file only, never through a link, never blocking on a FIFO.
+fn open_file(full: &Path) -> Result<File, DigestError> {
+    crate::fs::open_regular(full, crate::fs::Links::Refuse)
+        .map_err(|error| io_error(full.to_path_buf(), error))
+}
+
 fn load(root: &Path, path: &str, with_files: bool) -> Result<Loaded, DigestError> {
     let full = root.join(path);
-    let mut file = File::open(&full).map_err(|error| io_error(full.clone(), error))?;
+    let mut file = open_file(&full)?;
     let size = file
         .metadata()
         .map_err(|error| io_error(full.clone(), error))?
@@ -390,7 +396,7 @@ pub(crate) fn stream_large(
     progress: &Progress,
 ) -> Result<Option<FileRecord>, DigestError> {
     let full = root.join(path);
-    let mut file = File::open(&full).map_err(|error| io_error(full.clone(), error))?;
+    let mut file = open_file(&full)?;
     let size = file
         .metadata()
         .map_err(|error| io_error(full.clone(), error))?

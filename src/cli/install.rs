@@ -7,10 +7,11 @@ use super::report::refused_package;
 use super::validate::is_archive;
 use super::{DataFormat, ExitStatus, Format};
 use crate::digest::Sha256Digest;
+use crate::install::activate::{ActivateError, activate};
 use crate::install::scope::{Locations, Scope};
 use crate::install::{
-    InstallError, Operation, Options, identities, install_archive, install_folder, list_scope,
-    recover_scope, uninstall,
+    InstallError, Operation, Options, install_archive, install_folder, list_scope, recover_scope,
+    uninstall,
 };
 use crate::output::Printer;
 
@@ -443,53 +444,32 @@ pub fn run_uninstall(args: &UninstallArgs, printer: &Printer) -> ExitStatus {
         Err(status) => return status,
     };
     match uninstall(&args.id, &options, &mut waiting(printer)) {
-        Ok(removed) => {
+        Ok(done) => {
             printer.status(
                 "Removed",
                 &format!(
                     "{}/{} from {}",
-                    removed.namespace,
-                    removed.id,
-                    removed.root.display()
+                    done.package.namespace,
+                    done.package.id,
+                    done.package.root.display()
                 ),
             );
-            reset_selections(&args.id, &options, printer);
+            for config in &done.reset {
+                printer.status(
+                    "Reset",
+                    &format!(
+                        "prompt_profile.active of {} from `{}` to `base`",
+                        config.display(),
+                        args.id
+                    ),
+                );
+            }
+            for warning in &done.warnings {
+                printer.human(&format!("warning: {warning}\n"));
+            }
             ExitStatus::Success
         }
         Err(error) => report_error(printer, Format::Human, error),
-    }
-}
-
-/// UNI-2: projects that selected the removed id select `base` again, unless the id is still
-/// installed where they would find it: a project uninstall touches the current project (not
-/// when the id is also installed globally); a global uninstall touches every registered project
-/// without a project install of the id.
-fn reset_selections(id: &str, options: &Options, printer: &Printer) {
-    let installed = |scope: &Scope| {
-        identities(&Locations::new(scope, &options.opencorvus_root))
-            .iter()
-            .any(|installed| installed.id == id)
-    };
-    let projects: Vec<PathBuf> = match &options.scope {
-        Scope::Project(project) if !installed(&Scope::Global) => vec![project.clone()],
-        Scope::Project(_) => Vec::new(),
-        Scope::Global => crate::install::projects::registered(&options.opencorvus_root)
-            .into_iter()
-            .filter(|project| project.is_dir() && !installed(&Scope::Project(project.clone())))
-            .collect(),
-    };
-    for project in projects {
-        match crate::install::activate::reset_if_active(&project, id) {
-            Ok(true) => printer.status(
-                "Reset",
-                &format!(
-                    "prompt_profile.active of {} from `{id}` to `base`",
-                    crate::install::activate::config_path(&project).display()
-                ),
-            ),
-            Ok(false) => {}
-            Err(message) => printer.human(&format!("warning: {message}\n")),
-        }
     }
 }
 
@@ -585,57 +565,28 @@ pub fn run_activate(args: &ActivateArgs, printer: &Printer) -> ExitStatus {
         Ok(root) => root,
         Err(status) => return status,
     };
-    if let Some((_, problem)) =
-        crate::manifest::id_problem(&args.id, crate::manifest::IdKind::Package)
-    {
-        printer.error(&format!("invalid id: {problem}"), None);
-        return ExitStatus::Error;
-    }
     let Ok(Scope::Project(project)) = scope_of(ScopeArg::Project, args.project.as_deref(), printer)
     else {
         return ExitStatus::Error;
     };
-    let builtin = crate::manifest::BUILTIN_PACKAGE_IDS.contains(&args.id.as_str());
-    let available = builtin
-        || [Scope::Project(project.clone()), Scope::Global]
-            .iter()
-            .any(|scope| {
-                identities(&Locations::new(scope, &root))
-                    .into_iter()
-                    .filter(|installed| installed.id == args.id)
-                    // A folder the runtime cannot load is not an installed package.
-                    .any(|installed| installed.folder_problem().is_none())
-            });
-    if !available {
-        printer.error(
-            &format!("`{}` is not installed in this project or globally", args.id),
-            Some("install it first with `squad install`"),
-        );
-        return ExitStatus::Failure;
-    }
-    let config = crate::install::activate::config_path(&project);
-    let existing = std::fs::read_to_string(&config).ok();
-    let text = match crate::install::activate::set_active(existing.as_deref(), &args.id) {
-        Ok(text) => text,
-        Err(message) => {
-            printer.error(&format!("`{}`: {message}", config.display()), None);
-            return ExitStatus::Failure;
+    match activate(&args.id, &project, &root) {
+        Ok(config) => {
+            printer.status("Activated", &format!("{} in {}", args.id, config.display()));
+            ExitStatus::Success
         }
-    };
-    let written = config
-        .parent()
-        .map_or(Ok(()), std::fs::create_dir_all)
-        .and_then(|()| crate::fs::replace_file(&config, text.as_bytes()));
-    if let Err(error) = written {
-        printer.error(
-            &format!("cannot write `{}`: {error}", config.display()),
-            None,
-        );
-        return ExitStatus::Error;
+        Err(error) => {
+            let (help, status) = match &error {
+                ActivateError::InvalidId(_) | ActivateError::Io(..) => (None, ExitStatus::Error),
+                ActivateError::NotInstalled(_) => (
+                    Some("install it first with `squad install`"),
+                    ExitStatus::Failure,
+                ),
+                ActivateError::Config { .. } => (None, ExitStatus::Failure),
+            };
+            printer.error(&error.to_string(), help);
+            status
+        }
     }
-    let _ = crate::install::projects::register(&root, &project);
-    printer.status("Activated", &format!("{} in {}", args.id, config.display()));
-    ExitStatus::Success
 }
 
 /// List the project directories squad has worked in; global installs check their ids.

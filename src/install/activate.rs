@@ -1,10 +1,101 @@
 //! `prompt_profile.active` in the project config `<project>/.opencorvus/opencorvus.jsonc`
 //! (ACT-1, ACT-3): selection is separate from installation. Only that value changes; every
-//! other byte of the config, comments included, is kept.
+//! other byte of the config, comments included, is kept — and a config squad cannot read
+//! exactly (not UTF-8, not a regular file, unreadable) is never rewritten: only a missing
+//! config means "no config".
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::jsonc::{self, Kind};
+
+use super::listing::has_loadable;
+use super::scope::{Locations, Scope};
+
+/// Why `activate` changed nothing.
+#[derive(Debug)]
+pub enum ActivateError {
+    /// Not a valid package id (ID-1).
+    InvalidId(String),
+    /// Not built in, and not installed (loadable) in the project or globally.
+    NotInstalled(String),
+    /// The config exists but cannot be edited without losing something; it was left as is.
+    Config {
+        path: PathBuf,
+        problem: String,
+    },
+    Io(PathBuf, std::io::Error),
+}
+
+impl std::fmt::Display for ActivateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ActivateError::InvalidId(problem) => write!(f, "invalid id: {problem}"),
+            ActivateError::NotInstalled(id) => {
+                write!(f, "`{id}` is not installed in this project or globally")
+            }
+            ActivateError::Config { path, problem } => {
+                write!(f, "`{}`: {problem}; nothing was changed", path.display())
+            }
+            ActivateError::Io(path, error) => write!(f, "`{}`: {error}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for ActivateError {}
+
+/// Selects `id` for the project (ACT-1): a built-in id, or one installed in the project or
+/// globally as a package the runtime can load. Returns the config written.
+pub fn activate(
+    id: &str,
+    project: &Path,
+    opencorvus_root: &Path,
+) -> Result<PathBuf, ActivateError> {
+    if let Some((_, problem)) = crate::manifest::id_problem(id, crate::manifest::IdKind::Package) {
+        return Err(ActivateError::InvalidId(problem));
+    }
+    let builtin = crate::manifest::BUILTIN_PACKAGE_IDS.contains(&id);
+    let available = builtin
+        || [Scope::Project(project.to_path_buf()), Scope::Global]
+            .iter()
+            .any(|scope| has_loadable(&Locations::new(scope, opencorvus_root), id));
+    if !available {
+        return Err(ActivateError::NotInstalled(id.to_owned()));
+    }
+    let config = config_path(project);
+    let existing = read_config(&config)?;
+    let text = set_active(existing.as_deref(), id).map_err(|problem| ActivateError::Config {
+        path: config.clone(),
+        problem,
+    })?;
+    config
+        .parent()
+        .map_or(Ok(()), std::fs::create_dir_all)
+        .and_then(|()| crate::fs::replace_file(&config, text.as_bytes()))
+        .map_err(|error| ActivateError::Io(config.clone(), error))?;
+    let _ = super::projects::register(opencorvus_root, project);
+    Ok(config)
+}
+
+/// The config's text; `None` only when there is no config. Anything else squad cannot read
+/// exactly is an error, so the config is never overwritten with the user's settings lost.
+fn read_config(path: &Path) -> Result<Option<String>, ActivateError> {
+    let refuse = |problem: String| ActivateError::Config {
+        path: path.to_path_buf(),
+        problem,
+    };
+    match crate::fs::read_regular_to_string(path) {
+        Ok(text) => Ok(Some(text)),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(error) if error.kind() == std::io::ErrorKind::InvalidData => Err(refuse(
+            "is not valid UTF-8, so squad cannot edit it without losing your other settings"
+                .to_owned(),
+        )),
+        Err(error) if error.kind() == std::io::ErrorKind::InvalidInput => {
+            Err(refuse(error.to_string()))
+        }
+        Err(error) => Err(ActivateError::Io(path.to_path_buf(), error)),
+    }
+}
 
 /// The config text with `prompt_profile.active` set to `id`.
 pub fn set_active(text: Option<&str>, id: &str) -> Result<String, String> {
@@ -65,8 +156,14 @@ pub fn active(text: &str) -> Option<String> {
 /// (the reference's route does the same). Returns whether the config was rewritten.
 pub fn reset_if_active(project: &Path, id: &str) -> Result<bool, String> {
     let path = config_path(project);
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        return Ok(false);
+    let text = match read_config(&path) {
+        Ok(Some(text)) => text,
+        Ok(None) => return Ok(false),
+        Err(error) => {
+            return Err(format!(
+                "{error}; if it selects `{id}`, select another package by hand"
+            ));
+        }
     };
     if active(&text).as_deref() != Some(id) {
         return Ok(false);
@@ -78,7 +175,7 @@ pub fn reset_if_active(project: &Path, id: &str) -> Result<bool, String> {
 }
 
 /// The project config path.
-pub fn config_path(project: &Path) -> std::path::PathBuf {
+pub fn config_path(project: &Path) -> PathBuf {
     project.join(".opencorvus").join("opencorvus.jsonc")
 }
 

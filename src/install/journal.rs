@@ -1,13 +1,18 @@
 //! The replacement journal (INS-10) and its reconciliation after a crash (JNL-1…JNL-4), in the
-//! reference's format, so either tool can recover the other's interrupted replacement.
+//! reference's format, so either tool can recover the other's interrupted replacement. The
+//! journal holds absolute paths (the reference's format); squad only acts on a journal whose
+//! paths are exactly the canonical ones, and then works through the scope's open directories
+//! by name, never through those paths.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use crate::digest::Sha256Digest;
+use crate::fs::dir::{Dir, Kind};
 
-use super::scope::Locations;
+use super::scope::{Locations, OpenScope};
 
 pub const PROTOCOL: &str = "opencorvus/expert-squad-package-replacement-intent@1";
 
@@ -38,7 +43,12 @@ pub fn scratch_path(
     id: &str,
     operation: &str,
 ) -> PathBuf {
-    scratch.join(format!(".{kind}-{namespace}-{id}-{operation}"))
+    scratch.join(scratch_name(kind, namespace, id, operation))
+}
+
+/// The scratch entry name of [`scratch_path`].
+pub fn scratch_name(kind: &str, namespace: &str, id: &str, operation: &str) -> String {
+    format!(".{kind}-{namespace}-{id}-{operation}")
 }
 
 /// Whether `text` is a UUID in its 36-character text form.
@@ -53,7 +63,12 @@ pub fn is_uuid(text: &str) -> bool {
 /// JNL-2: a journal is acted on only when its paths are exactly the canonical ones for its own
 /// (namespace, id, operation) in this scope, and its file name is its id's. A planted or
 /// foreign journal could otherwise move or delete any directory.
-fn check_canonical(journal: &Journal, path: &Path, locations: &Locations) -> Result<(), String> {
+fn check_canonical(
+    journal: &Journal,
+    path: &Path,
+    id: &str,
+    locations: &Locations,
+) -> Result<(), String> {
     let valid_id =
         |text: &str| crate::manifest::id_problem(text, crate::manifest::IdKind::Plain).is_none();
     if !valid_id(&journal.namespace) || !valid_id(&journal.id) || !is_uuid(&journal.operation_id) {
@@ -62,7 +77,7 @@ fn check_canonical(journal: &Journal, path: &Path, locations: &Locations) -> Res
             path.display()
         ));
     }
-    if path != journal_path(&locations.scratch, &journal.id) {
+    if journal.id != id {
         return Err(format!(
             "expert squad mutation journal `{}` is not the journal of `{}`",
             path.display(),
@@ -101,27 +116,28 @@ fn check_canonical(journal: &Journal, path: &Path, locations: &Locations) -> Res
 
 /// `<scratch>/.package-replacement-<id>.json`.
 pub fn journal_path(scratch: &Path, id: &str) -> PathBuf {
-    scratch.join(format!(".package-replacement-{id}.json"))
+    scratch.join(journal_name(id))
 }
 
-/// Writes the journal durably: an exclusive temporary file, synced, renamed, directory synced.
-pub fn write(path: &Path, journal: &Journal) -> std::io::Result<()> {
-    let directory = path.parent().unwrap_or(Path::new("."));
-    let temporary = directory.join(format!(
-        "{}.{}.tmp",
-        path.file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default(),
-        journal.operation_id
-    ));
+/// The journal's name in the scratch directory.
+pub fn journal_name(id: &str) -> String {
+    format!(".package-replacement-{id}.json")
+}
+
+/// Writes the journal into the scratch directory: an exclusive temporary file, renamed. The
+/// caller makes it durable (with the staged package) before acting on it.
+pub fn write(scratch: &Dir, journal: &Journal) -> std::io::Result<()> {
+    let name = journal_name(&journal.id);
+    let temporary = format!("{name}.{}.tmp", journal.operation_id);
     let bytes = serde_json::to_vec_pretty(journal).map_err(std::io::Error::other)?;
-    crate::fs::write_new_synced(&temporary, &bytes)?;
-    if let Err(error) = std::fs::rename(&temporary, path) {
-        let _ = std::fs::remove_file(&temporary);
-        return Err(error);
+    let written = scratch
+        .create_file(&temporary)
+        .and_then(|mut file| file.write_all(&bytes))
+        .and_then(|()| scratch.rename(&temporary, scratch, &name));
+    if written.is_err() {
+        let _ = scratch.remove_file(&temporary);
     }
-    crate::fs::sync_directory(directory);
-    Ok(())
+    written
 }
 
 /// What is at one of the journal's paths.
@@ -133,25 +149,46 @@ enum State {
     Partial,
 }
 
-fn state_at(path: &Path) -> Result<State, String> {
-    match crate::fs::real_directory(path) {
-        Ok(crate::fs::RealDirectory::Absent) => Ok(State::Absent),
-        Err(error) => Err(format!("cannot inspect `{}`: {error}", path.display())),
-        Ok(crate::fs::RealDirectory::Refused) => {
-            Err(format!("`{}` is not a directory", path.display()))
+/// What is at `parent`/`name` (an absent parent: nothing).
+fn state_at(parent: Option<&Dir>, name: &str, shown: &Path) -> Result<State, String> {
+    let Some(parent) = parent else {
+        return Ok(State::Absent);
+    };
+    let cannot = |error: std::io::Error| format!("cannot inspect `{}`: {error}", shown.display());
+    match parent.status(name).map_err(cannot)? {
+        None => Ok(State::Absent),
+        Some(status) if status.kind != Kind::Directory => {
+            Err(format!("`{}` is not a directory", shown.display()))
         }
-        Ok(crate::fs::RealDirectory::Present(_)) => Ok(match super::directory_digest(path) {
-            Ok(digest) => State::Package(digest),
-            Err(_) => State::Partial,
-        }),
+        Some(_) => {
+            let Some(directory) = parent.open_dir(name).map_err(cannot)? else {
+                return Ok(State::Absent);
+            };
+            Ok(match super::tree_at(&directory, false) {
+                Ok(tree) => State::Package(tree.package_digest),
+                Err(_) => State::Partial,
+            })
+        }
     }
 }
 
-/// Reconciles the journal of `id` in the scope at `locations` (JNL-2, JNL-3): the
-/// replacement is rolled back or completed. `Err` leaves everything as it was.
-pub fn reconcile(locations: &Locations, id: &str) -> Result<(), String> {
+/// Reconciles the journal of `id` in the open scope (JNL-2, JNL-3): the replacement is rolled
+/// back or completed, every step relative to the scope's directories. `Err` leaves everything
+/// as it was.
+pub fn reconcile(scope: &OpenScope, id: &str) -> Result<(), String> {
+    let locations = &scope.locations;
+    let name = journal_name(id);
     let path = &journal_path(&locations.scratch, id);
-    let text = std::fs::read(path)
+    let Some(scratch) = scope.scratch() else {
+        return Err(format!(
+            "cannot read `{}`: no scratch directory",
+            path.display()
+        ));
+    };
+    let mut text = Vec::new();
+    scratch
+        .open_file(&name)
+        .and_then(|mut file| std::io::Read::read_to_end(&mut file, &mut text))
         .map_err(|error| format!("cannot read `{}`: {error}", path.display()))?;
     let journal: Journal = serde_json::from_slice(&text).map_err(|error| {
         format!(
@@ -162,7 +199,7 @@ pub fn reconcile(locations: &Locations, id: &str) -> Result<(), String> {
     if journal.protocol != PROTOCOL {
         return Err(format!("`{}` is not a replacement journal", path.display()));
     }
-    check_canonical(&journal, path, locations)?;
+    check_canonical(&journal, path, id, locations)?;
     let (Some(before), Some(after)) = (
         Sha256Digest::parse(&journal.before_package_digest),
         Sha256Digest::parse(&journal.after_package_digest),
@@ -172,62 +209,84 @@ pub fn reconcile(locations: &Locations, id: &str) -> Result<(), String> {
             path.display()
         ));
     };
-    let target = state_at(&journal.target)?;
-    let staging = state_at(&journal.staging)?;
-    let backup = state_at(&journal.backup)?;
-    let discard = state_at(&journal.discard)?;
+    let names =
+        |kind: &str| scratch_name(kind, &journal.namespace, &journal.id, &journal.operation_id);
+    let (staging_name, backup_name, discard_name) =
+        (names("staging"), names("replace"), names("discard"));
+    let namespace = match scope.packages() {
+        Some(packages) => packages.open_dir(&journal.namespace).map_err(|error| {
+            format!(
+                "cannot inspect `{}`: {error}",
+                packages.shown(&journal.namespace).display()
+            )
+        })?,
+        None => None,
+    };
+    let target = state_at(namespace.as_ref(), id, &journal.target)?;
+    let staging = state_at(Some(scratch), &staging_name, &journal.staging)?;
+    let backup = state_at(Some(scratch), &backup_name, &journal.backup)?;
+    let discard = state_at(Some(scratch), &discard_name, &journal.discard)?;
     let disposable = |state: &State| {
         matches!(state, State::Absent | State::Partial) || *state == State::Package(after)
     };
-    let remove = |target: &Path| {
-        if target.exists() {
-            std::fs::remove_dir_all(target)
-                .map_err(|error| format!("cannot remove `{}`: {error}", target.display()))
-        } else {
-            Ok(())
-        }
+    let remove = |name: &str, shown: &Path| {
+        scratch
+            .remove_tree(name)
+            .map_err(|error| format!("cannot remove `{}`: {error}", shown.display()))
     };
     if target == State::Package(before)
         && backup == State::Absent
         && disposable(&staging)
         && disposable(&discard)
     {
-        remove(&journal.staging)?;
-        remove(&journal.discard)?;
+        remove(&staging_name, &journal.staging)?;
+        remove(&discard_name, &journal.discard)?;
     } else if backup == State::Package(before)
         && (target == State::Absent || target == State::Package(after))
         && disposable(&staging)
         && disposable(&discard)
     {
+        // The namespace directory is still there (only its package moved); recreated if a
+        // person removed it.
+        let namespace = match namespace {
+            Some(namespace) => namespace,
+            None => scope
+                .ensure_packages()
+                .map_err(|error| error.to_string())?
+                .ensure_dir(&journal.namespace)
+                .map_err(|error| {
+                    format!("cannot restore `{}`: {error}", journal.target.display())
+                })?,
+        };
         if target == State::Package(after) {
-            remove(&journal.discard)?;
-            std::fs::rename(&journal.target, &journal.discard)
+            remove(&discard_name, &journal.discard)?;
+            namespace
+                .rename_no_replace(id, scratch, &discard_name)
                 .map_err(|error| format!("cannot move `{}`: {error}", journal.target.display()))?;
         }
-        crate::fs::rename_no_replace(&journal.backup, &journal.target)
+        scratch
+            .rename_no_replace(&backup_name, &namespace, id)
             .map_err(|error| format!("cannot restore `{}`: {error}", journal.target.display()))?;
-        remove(&journal.staging)?;
-        remove(&journal.discard)?;
+        let _ = namespace.sync();
+        remove(&staging_name, &journal.staging)?;
+        remove(&discard_name, &journal.discard)?;
     } else if target == State::Package(after)
         && disposable(&staging)
         && matches!(backup, State::Absent | State::Partial)
         && discard == State::Absent
     {
-        remove(&journal.staging)?;
-        remove(&journal.backup)?;
+        remove(&staging_name, &journal.staging)?;
+        remove(&backup_name, &journal.backup)?;
     } else {
         return Err(
             "Expert squad package replacement journal has an unknown interrupted filesystem state"
                 .to_owned(),
         );
     }
-    if let Some(parent) = journal.target.parent() {
-        crate::fs::sync_directory(parent);
-    }
-    std::fs::remove_file(path)
+    let _ = scratch.sync();
+    scratch
+        .remove_file(&name)
         .map_err(|error| format!("cannot remove `{}`: {error}", path.display()))?;
-    if let Some(parent) = path.parent() {
-        crate::fs::sync_directory(parent);
-    }
+    let _ = scratch.sync();
     Ok(())
 }

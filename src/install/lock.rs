@@ -3,14 +3,20 @@
 //! held, its mtime is refreshed every few seconds; a lock whose mtime is older than the stale
 //! window is taken over. Before committing, the holder checks that the lock is still its own
 //! (the directory exists with the mtime it last wrote): a lock taken over meanwhile is
-//! "compromised" and the operation must fail. Held locks are refreshed every 5 s.
+//! "compromised" and the operation must fail. Held locks are refreshed every 5 s by a thread
+//! that stops at once when the lock is dropped.
+//!
+//! The lock path is reached through the locks directory, opened once (`fs::dir`); a file, a
+//! link or a non-empty directory at the lock path is never mistaken for a lock: when it is
+//! stale it is an error that names it.
 
-use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
+
+use crate::fs::dir::{Dir, Kind};
 
 /// After this long without a refresh a lock is stale (proper-lockfile's default).
 pub const STALE_AFTER: Duration = Duration::from_secs(10);
@@ -29,6 +35,9 @@ fn stale_after() -> Duration {
 pub enum LockError {
     Timeout(PathBuf),
     Compromised(PathBuf),
+    /// A stale entry at the lock path that `rmdir` cannot remove (a file, a link, a directory
+    /// with something in it): neither squad nor OpenCorvus made it, so nobody will release it.
+    Unremovable(PathBuf, io::Error),
     Io(PathBuf, io::Error),
 }
 
@@ -45,6 +54,11 @@ impl std::fmt::Display for LockError {
                 "the install lock `{}` was taken over by another process",
                 path.display()
             ),
+            LockError::Unremovable(path, error) => write!(
+                f,
+                "the install lock `{}` is stale but cannot be removed ({error}); it is not an empty lock directory, so neither squad nor OpenCorvus made it: remove it by hand",
+                path.display()
+            ),
             LockError::Io(path, error) => write!(
                 f,
                 "cannot use the install lock `{}`: {error}",
@@ -58,43 +72,63 @@ impl std::error::Error for LockError {}
 
 /// A held lock; released when dropped.
 pub struct IdLock {
-    path: PathBuf,
+    locks: Arc<Dir>,
+    name: String,
     /// The mtime this holder last wrote; `None` once compromised.
     stamp: Arc<Mutex<Option<SystemTime>>>,
-    stop: Arc<AtomicBool>,
+    /// Dropping it stops the refresher at once (its `recv_timeout` returns).
+    stop: Option<mpsc::Sender<()>>,
     refresher: Option<std::thread::JoinHandle<()>>,
 }
 
 impl IdLock {
     /// Takes the lock for `id` in `locks_dir`, waiting up to `timeout` (forever when `None`) with
     /// randomised back-off. `on_wait` is called once if the lock is busy (to say "Blocking").
+    ///
+    /// Every pass goes through the back-off and the deadline: a lock that is stale but cannot
+    /// be removed is an error naming it, never a busy loop.
     pub fn acquire(
         locks_dir: &Path,
         id: &str,
         timeout: Option<Duration>,
         on_wait: &mut dyn FnMut(&Path),
     ) -> Result<IdLock, LockError> {
-        let path = locks_dir.join(format!("{id}.lock"));
-        fs::create_dir_all(locks_dir)
+        std::fs::create_dir_all(locks_dir)
             .map_err(|error| LockError::Io(locks_dir.to_path_buf(), error))?;
+        let locks = Arc::new(
+            Dir::open(locks_dir).map_err(|error| LockError::Io(locks_dir.to_path_buf(), error))?,
+        );
+        let name = format!("{id}.lock");
+        let path = locks.shown(&name);
         let started = Instant::now();
         let mut delay = Duration::from_millis(25);
         let mut announced = false;
         let mut jitter = seed();
+        let mut took_over = false;
         loop {
-            match fs::create_dir(&path) {
+            match locks.create_dir(&name) {
                 Ok(()) => {
-                    let stamp = touch(&path).map_err(|error| LockError::Io(path.clone(), error))?;
-                    return Ok(IdLock::held(path, stamp));
+                    let stamp =
+                        stamp(&locks, &name).map_err(|error| LockError::Io(path.clone(), error))?;
+                    return Ok(IdLock::held(locks, name, stamp));
                 }
                 Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {
-                    if is_stale(&path) {
+                    if is_stale(&locks, &name) {
                         // Take over: remove the stale directory and race for it again. Two
                         // processes taking over at once can both succeed, as with the
                         // reference's proper-lockfile; the loser finds out at `check()`, which
                         // every commit step calls.
-                        let _ = fs::remove_dir(&path);
-                        continue;
+                        match locks.remove_dir(&name) {
+                            Ok(()) => {}
+                            Err(error) if error.kind() == io::ErrorKind::NotFound => {}
+                            Err(error) => return Err(LockError::Unremovable(path, error)),
+                        }
+                        // One immediate retry after a takeover; a lock that keeps coming back
+                        // stale goes through the back-off like any busy lock.
+                        if !took_over {
+                            took_over = true;
+                            continue;
+                        }
                     }
                 }
                 Err(error) => return Err(LockError::Io(path, error)),
@@ -115,25 +149,21 @@ impl IdLock {
         }
     }
 
-    fn held(path: PathBuf, stamp: SystemTime) -> IdLock {
+    fn held(locks: Arc<Dir>, name: String, stamp: SystemTime) -> IdLock {
         let stamp = Arc::new(Mutex::new(Some(stamp)));
-        let stop = Arc::new(AtomicBool::new(false));
+        let (stop, stopped) = mpsc::channel::<()>();
         let refresher = {
-            let (path, stamp, stop) = (path.clone(), stamp.clone(), stop.clone());
+            let (locks, name, stamp) = (locks.clone(), name.clone(), stamp.clone());
             let refresh_every = stale_after() / 2;
             std::thread::spawn(move || {
-                let tick = (refresh_every / 4).min(Duration::from_millis(100));
-                let mut waited = Duration::ZERO;
-                while !stop.load(Ordering::Relaxed) {
-                    std::thread::sleep(tick);
-                    waited += tick;
-                    if waited < refresh_every {
-                        continue;
-                    }
-                    waited = Duration::ZERO;
+                // Sleeps until the next refresh or until the holder drops the sender.
+                while let Err(mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(refresh_every)
+                {
                     let Ok(mut guard) = stamp.lock() else { return };
                     match *guard {
-                        Some(last) if mtime(&path) == Some(last) => *guard = touch(&path).ok(),
+                        Some(last) if mtime(&locks, &name) == Some(last) => {
+                            *guard = self::stamp(&locks, &name).ok();
+                        }
                         // Someone else owns it now: never refresh their lock.
                         _ => *guard = None,
                     }
@@ -141,9 +171,10 @@ impl IdLock {
             })
         };
         IdLock {
-            path,
+            locks,
+            name,
             stamp,
-            stop,
+            stop: Some(stop),
             refresher: Some(refresher),
         }
     }
@@ -153,51 +184,54 @@ impl IdLock {
         let guard = self
             .stamp
             .lock()
-            .map_err(|_| LockError::Compromised(self.path.clone()))?;
+            .map_err(|_| LockError::Compromised(self.path()))?;
         match *guard {
-            Some(last) if mtime(&self.path) == Some(last) => Ok(()),
-            _ => Err(LockError::Compromised(self.path.clone())),
+            Some(last) if mtime(&self.locks, &self.name) == Some(last) => Ok(()),
+            _ => Err(LockError::Compromised(self.path())),
         }
     }
 
-    pub fn path(&self) -> &Path {
-        &self.path
+    pub fn path(&self) -> PathBuf {
+        self.locks.shown(&self.name)
     }
 }
 
 impl Drop for IdLock {
     fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
+        drop(self.stop.take());
         if let Some(refresher) = self.refresher.take() {
             let _ = refresher.join();
         }
         // Remove the lock only while it is still ours.
         if self.check().is_ok() {
-            let _ = fs::remove_dir(&self.path);
+            let _ = self.locks.remove_dir(&self.name);
         }
     }
 }
 
-fn mtime(path: &Path) -> Option<SystemTime> {
-    fs::metadata(path)
-        .and_then(|metadata| metadata.modified())
-        .ok()
+/// The lock directory's mtime; `None` when there is no lock directory (a file or a link at
+/// the lock path is no lock of this holder's).
+fn mtime(locks: &Dir, name: &str) -> Option<SystemTime> {
+    match locks.status(name) {
+        Ok(Some(status)) if status.kind == Kind::Directory => Some(status.modified),
+        _ => None,
+    }
 }
 
 /// Sets the lock directory's mtime to now and returns what the filesystem recorded.
-fn touch(path: &Path) -> io::Result<SystemTime> {
-    let directory = fs::File::open(path)?;
-    directory.set_modified(SystemTime::now())?;
-    directory.metadata()?.modified()
+fn stamp(locks: &Dir, name: &str) -> io::Result<SystemTime> {
+    locks
+        .open_dir(name)?
+        .ok_or_else(|| io::Error::from(io::ErrorKind::NotFound))?
+        .touch()
 }
 
-fn is_stale(path: &Path) -> bool {
+/// Whatever is at the lock path, links not followed, counts by its own mtime.
+fn is_stale(locks: &Dir, name: &str) -> bool {
     let window = stale_after();
-    mtime(path).is_some_and(|modified| {
-        SystemTime::now()
-            .duration_since(modified)
-            .is_ok_and(|age| age > window)
-    })
+    matches!(locks.status(name), Ok(Some(status)) if SystemTime::now()
+        .duration_since(status.modified)
+        .is_ok_and(|age| age > window))
 }
 
 fn seed() -> u64 {
@@ -237,7 +271,7 @@ mod tests {
         let old = IdLock::acquire(dir.path(), "pkg", None, &mut |_| {}).unwrap();
         // Age the lock past the stale window, as a crashed holder would leave it.
         let aged = SystemTime::now() - STALE_AFTER - Duration::from_secs(5);
-        fs::File::open(old.path())
+        std::fs::File::open(old.path())
             .unwrap()
             .set_modified(aged)
             .unwrap();
@@ -250,6 +284,88 @@ mod tests {
             dir.path().join("pkg.lock").is_dir(),
             "the old holder must not remove the new lock"
         );
+    }
+
+    /// A file, a link or a directory with something in it at the lock path is no lock anyone
+    /// releases: once stale it is an error naming it (without a timeout, an endless busy loop
+    /// before), and while fresh it is waited for only until the deadline.
+    #[test]
+    fn an_unremovable_stale_lock_is_an_error_naming_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let lock = dir.path().join("pkg.lock");
+        let set_mtime = |when: SystemTime| {
+            #[cfg(unix)]
+            if std::fs::symlink_metadata(&lock).unwrap().is_symlink() {
+                let seconds = when
+                    .duration_since(SystemTime::UNIX_EPOCH)
+                    .unwrap()
+                    .as_secs() as i64;
+                let time = rustix::fs::Timespec {
+                    tv_sec: seconds,
+                    tv_nsec: 0,
+                };
+                let times = rustix::fs::Timestamps {
+                    last_access: time,
+                    last_modification: time,
+                };
+                rustix::fs::utimensat(
+                    rustix::fs::CWD,
+                    &lock,
+                    &times,
+                    rustix::fs::AtFlags::SYMLINK_NOFOLLOW,
+                )
+                .unwrap();
+                return;
+            }
+            std::fs::File::open(&lock)
+                .unwrap()
+                .set_modified(when)
+                .unwrap();
+        };
+        let mut cases = vec!["a file", "a non-empty directory"];
+        if cfg!(unix) {
+            cases.push("a link");
+        }
+        for what in &cases {
+            match *what {
+                "a file" => std::fs::write(&lock, "x").unwrap(),
+                "a non-empty directory" => {
+                    std::fs::create_dir(&lock).unwrap();
+                    std::fs::write(lock.join("x"), "x").unwrap();
+                }
+                _ => {
+                    #[cfg(unix)]
+                    std::os::unix::fs::symlink(dir.path().join("elsewhere"), &lock).unwrap();
+                }
+            }
+            set_mtime(SystemTime::now() - STALE_AFTER - Duration::from_secs(5));
+            let error = match IdLock::acquire(dir.path(), "pkg", None, &mut |_| {}) {
+                Err(error) => error,
+                Ok(_) => panic!("{what}: taken as a lock"),
+            };
+            assert!(
+                matches!(&error, LockError::Unremovable(path, _) if *path == lock),
+                "{what}: {error}"
+            );
+            assert!(error.to_string().contains("remove it by hand"), "{error}");
+            // Fresh, it is waited for, up to the deadline.
+            set_mtime(SystemTime::now());
+            let error = IdLock::acquire(
+                dir.path(),
+                "pkg",
+                Some(Duration::from_millis(100)),
+                &mut |_| {},
+            )
+            .err()
+            .unwrap();
+            assert!(matches!(error, LockError::Timeout(_)), "{what}: {error}");
+            if std::fs::symlink_metadata(&lock).unwrap().is_dir() {
+                std::fs::remove_dir_all(&lock).unwrap();
+            } else {
+                std::fs::remove_file(&lock).unwrap();
+            }
+        }
+        assert_eq!(cases.len(), if cfg!(unix) { 3 } else { 2 });
     }
 
     #[test]

@@ -1,7 +1,20 @@
 //! Installation scopes and their on-disk locations (LOC-1…LOC-3), identical to the reference's
-//! so a package installed by `squad` is found by OpenCorvus and the reverse.
+//! so a package installed by `squad` is found by OpenCorvus and the reverse; and a scope's
+//! directories held open ([`OpenScope`]), through which every install, uninstall and recovery
+//! works (install/mod.rs, "threat model").
 
+use std::cell::OnceCell;
+use std::io;
 use std::path::{Path, PathBuf};
+
+use crate::fs::dir::Dir;
+
+use super::InstallError;
+
+/// The packages root's name in a config root.
+pub const PACKAGES_ROOT: &str = "expert-squads";
+/// The scratch directory's name in a config root.
+pub const SCRATCH: &str = "expert-squad-staging";
 
 /// Where a package is installed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -15,6 +28,8 @@ pub enum Scope {
 /// The directories of one scope, resolved against an OpenCorvus root `<R>`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Locations {
+    /// `<project>/.opencorvus` or `<R>/config`.
+    pub config_root: PathBuf,
     /// `<config root>/expert-squads`: only `<namespace>/<id>/` directories live here.
     pub packages_root: PathBuf,
     /// `<config root>/expert-squad-staging`: staging, backups, discards and journals.
@@ -33,12 +48,13 @@ impl Locations {
             Scope::Global => opencorvus_root.join("config"),
         };
         Locations {
-            packages_root: config_root.join("expert-squads"),
-            scratch: config_root.join("expert-squad-staging"),
+            packages_root: config_root.join(PACKAGES_ROOT),
+            scratch: config_root.join(SCRATCH),
             locks: opencorvus_root
                 .join("config")
                 .join("expert-squad-install-locks"),
             temporary: opencorvus_root.join("tmp"),
+            config_root,
         }
     }
 
@@ -46,6 +62,155 @@ impl Locations {
     pub fn target(&self, namespace: &str, id: &str) -> PathBuf {
         self.packages_root.join(namespace).join(id)
     }
+}
+
+/// A scope's config root, opened once (following a link in its path, security-cases #36), and
+/// its packages root and scratch directory opened relative to it (never through a link) when
+/// they exist or once created.
+pub struct OpenScope {
+    pub locations: Locations,
+    config: Dir,
+    packages: OnceCell<Dir>,
+    scratch: OnceCell<Dir>,
+}
+
+impl OpenScope {
+    /// For an install: the config root is created when absent; the packages root and scratch
+    /// directory are opened if present ([`OpenScope::ensure_packages`] and
+    /// [`OpenScope::ensure_scratch`] create them once the install is going ahead).
+    pub fn for_install(locations: &Locations) -> Result<OpenScope, InstallError> {
+        let root = &locations.config_root;
+        std::fs::create_dir_all(root).map_err(super::io(root))?;
+        OpenScope::opened(locations, Dir::open(root).map_err(super::io(root))?)
+    }
+
+    /// For an uninstall, a recovery or a listing: nothing is created; `None` when the scope has
+    /// no config root.
+    pub fn existing(locations: &Locations) -> Result<Option<OpenScope>, InstallError> {
+        let root = &locations.config_root;
+        match Dir::open(root) {
+            Ok(config) => OpenScope::opened(locations, config).map(Some),
+            Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
+            Err(error) => Err(InstallError::Io(root.clone(), error)),
+        }
+    }
+
+    fn opened(locations: &Locations, config: Dir) -> Result<OpenScope, InstallError> {
+        let scope = OpenScope {
+            locations: locations.clone(),
+            config,
+            packages: OnceCell::new(),
+            scratch: OnceCell::new(),
+        };
+        for (name, cell, path) in [
+            (PACKAGES_ROOT, &scope.packages, &locations.packages_root),
+            (SCRATCH, &scope.scratch, &locations.scratch),
+        ] {
+            if let Some(dir) = scope
+                .config
+                .open_dir(name)
+                .map_err(|error| refused(path, error))?
+            {
+                let _ = cell.set(dir);
+            }
+        }
+        Ok(scope)
+    }
+
+    /// The packages root, if it exists.
+    pub fn packages(&self) -> Option<&Dir> {
+        self.packages.get()
+    }
+
+    /// The scratch directory, if it exists.
+    pub fn scratch(&self) -> Option<&Dir> {
+        self.scratch.get()
+    }
+
+    /// The packages root, created if absent.
+    pub fn ensure_packages(&self) -> Result<&Dir, InstallError> {
+        self.ensure(&self.packages, PACKAGES_ROOT, &self.locations.packages_root)
+    }
+
+    /// The scratch directory, created if absent, on the packages root's file system (the
+    /// publishing rename could not be atomic across two, EXDEV).
+    pub fn ensure_scratch(&self) -> Result<&Dir, InstallError> {
+        let scratch = self.ensure(&self.scratch, SCRATCH, &self.locations.scratch)?;
+        let packages = self.ensure_packages()?;
+        let device = |dir: &Dir| {
+            dir.own_status()
+                .map(|status| status.identity.0)
+                .map_err(super::io(dir.path()))
+        };
+        if device(scratch)? != device(packages)? {
+            return Err(InstallError::Io(
+                self.locations.scratch.clone(),
+                io::Error::other(format!(
+                    "the scratch directory is on another file system than `{}`, so the final rename could not be atomic (EXDEV)",
+                    self.locations.packages_root.display()
+                )),
+            ));
+        }
+        Ok(scratch)
+    }
+
+    fn ensure<'a>(
+        &'a self,
+        cell: &'a OnceCell<Dir>,
+        name: &str,
+        path: &Path,
+    ) -> Result<&'a Dir, InstallError> {
+        if let Some(dir) = cell.get() {
+            return Ok(dir);
+        }
+        let dir = self
+            .config
+            .ensure_dir(name)
+            .map_err(|error| refused(path, error))?;
+        Ok(cell.get_or_init(|| dir))
+    }
+
+    /// Fails when a directory this scope opened is no longer at its path: the config root moved
+    /// (or a link to elsewhere put in its place), or the packages root or scratch directory
+    /// replaced. squad keeps working in what it opened either way; this makes a scope moved
+    /// while squad waited for the lock an error before anything is changed.
+    pub fn check_in_place(&self) -> Result<(), InstallError> {
+        let moved = |path: &Path| {
+            InstallError::Io(
+                path.to_path_buf(),
+                io::Error::other(
+                    "was moved or replaced while squad was working in it; nothing was changed",
+                ),
+            )
+        };
+        let own = |dir: &Dir| dir.own_status().map(|status| status.identity);
+        let root = &self.locations.config_root;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            let here = std::fs::metadata(root).map_err(|_| moved(root))?;
+            if Some((here.dev(), here.ino())) != own(&self.config).ok() {
+                return Err(moved(root));
+            }
+        }
+        for (name, cell, path) in [
+            (PACKAGES_ROOT, &self.packages, &self.locations.packages_root),
+            (SCRATCH, &self.scratch, &self.locations.scratch),
+        ] {
+            if let Some(dir) = cell.get() {
+                let here = self.config.status(name).ok().flatten();
+                if here.map(|status| status.identity) != own(dir).ok() {
+                    return Err(moved(path));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A link or a file where a scope directory belongs is refused, naming it.
+fn refused(path: &Path, error: io::Error) -> InstallError {
+    InstallError::Io(path.to_path_buf(), error)
 }
 
 #[cfg(test)]

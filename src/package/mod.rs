@@ -19,7 +19,6 @@ pub mod tree;
 mod yaml;
 
 use std::collections::HashMap;
-use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::diag::{Code, Diagnostic, Diagnostics, Severity};
@@ -117,7 +116,9 @@ pub(crate) struct Context<'a> {
 impl Context<'_> {
     /// Reads a package file; an I/O failure becomes an `unreadable` diagnostic.
     pub fn read(&mut self, path: &str) -> Option<Vec<u8>> {
-        match fs::read(self.root.join(path)) {
+        // A regular file only, never through a link: a FIFO swapped in after the tree was
+        // captured must not block validation.
+        match crate::fs::read_regular(&self.root.join(path)) {
             Ok(bytes) => Some(bytes),
             Err(error) => {
                 self.diagnostics.push(Diagnostic::new(
@@ -151,7 +152,8 @@ impl Context<'_> {
 
 /// Checks that `root` is a real directory: `Ok(false)` when it is a symbolic link (ROOT-1).
 fn check_root_directory(root: &Path) -> Result<bool, ValidateError> {
-    let metadata = match root.symlink_metadata() {
+    // `pkg/` would resolve a link at `pkg`: look at the entry itself.
+    let metadata = match crate::fs::entry_path(root).symlink_metadata() {
         Ok(metadata) => metadata,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
             return Err(ValidateError::NotFound(root.to_path_buf()));
@@ -180,8 +182,19 @@ pub fn capture_contract(
     root: &Path,
     layout: bool,
 ) -> Result<(Tree, Vec<Diagnostic>), ValidateError> {
+    capture_contract_below(root, layout, true)
+}
+
+/// [`capture_contract`], with the root's own check (ROOT-1) only when `check_root`: a
+/// directory the caller holds open and reads through `/proc/self/fd/<n>` (a link by nature)
+/// was checked when it was opened.
+fn capture_contract_below(
+    root: &Path,
+    layout: bool,
+    check_root: bool,
+) -> Result<(Tree, Vec<Diagnostic>), ValidateError> {
     let mut diagnostics = Diagnostics::default();
-    if !check_root_directory(root)? {
+    if check_root && !check_root_directory(root)? {
         diagnostics.push(linked_root());
         return Ok((Tree::default(), diagnostics.into_sorted()));
     }
@@ -241,7 +254,28 @@ pub fn contract_digest(
     with_files: bool,
     progress: &Progress,
 ) -> Result<TreeDigest, ContractDigestError> {
-    let (tree, diagnostics) = capture_contract(root, layout).map_err(ContractDigestError::Root)?;
+    contract_digest_below(root, layout, with_files, progress, true)
+}
+
+/// The raw [`contract_digest`] (no root layout) of a directory the caller opened as a real
+/// directory and reads through a path that reaches that very directory (`fs::dir::Dir::
+/// reading_path`): the root is not looked at again.
+pub fn open_directory_digest(
+    reading_path: &Path,
+    with_files: bool,
+) -> Result<TreeDigest, ContractDigestError> {
+    contract_digest_below(reading_path, false, with_files, &Progress::default(), false)
+}
+
+fn contract_digest_below(
+    root: &Path,
+    layout: bool,
+    with_files: bool,
+    progress: &Progress,
+    check_root: bool,
+) -> Result<TreeDigest, ContractDigestError> {
+    let (tree, diagnostics) =
+        capture_contract_below(root, layout, check_root).map_err(ContractDigestError::Root)?;
     if diagnostics
         .iter()
         .any(|diagnostic| diagnostic.severity() == Severity::Error)
@@ -255,18 +289,39 @@ pub fn contract_digest(
 
 /// Validates the package folder at `root`. Writes nothing.
 pub fn validate(root: &Path) -> Result<Report, ValidateError> {
+    validate_files(root, root, Some(root))
+}
+
+/// Validates `copy`, the installer's private copy of a package: the files are read from the
+/// copy, the report names `shown` (the folder or archive the user gave), and the location
+/// rule is checked on `folder`, the source folder, when there is one.
+pub fn validate_copy(
+    copy: &Path,
+    shown: &Path,
+    folder: Option<&Path>,
+) -> Result<Report, ValidateError> {
+    validate_files(copy, shown, folder)
+}
+
+fn validate_files(
+    root: &Path,
+    shown: &Path,
+    location: Option<&Path>,
+) -> Result<Report, ValidateError> {
     let mut diagnostics = Diagnostics::default();
     if !check_root_directory(root)? {
         diagnostics.push(linked_root());
         return Ok(Report {
-            root: root.to_path_buf(),
+            root: shown.to_path_buf(),
             diagnostics: diagnostics.into_sorted(),
             sources: HashMap::new(),
             identity: None,
             tree: Tree::default(),
         });
     }
-    layout::check_source_location(root, &mut diagnostics);
+    if let Some(location) = location {
+        layout::check_source_location(location, &mut diagnostics);
+    }
     let tree = tree::capture(root, &mut diagnostics);
     let mut context = Context {
         root,
@@ -298,7 +353,7 @@ pub fn validate(root: &Path) -> Result<Report, ValidateError> {
         })
     });
     Ok(Report {
-        root: root.to_path_buf(),
+        root: shown.to_path_buf(),
         diagnostics: context.diagnostics.into_sorted(),
         sources: context.sources,
         identity,
@@ -320,6 +375,8 @@ fn read_manifest(context: &mut Context) -> Option<Manifest> {
 
 #[cfg(test)]
 mod tests {
+    use std::fs;
+
     use super::*;
 
     #[test]

@@ -1,8 +1,85 @@
-//! Filesystem operations that must be atomic: publishing a staged directory without ever
-//! replacing what is at the destination, and syncing what was written.
+//! Filesystem operations squad relies on: publishing a staged directory without ever replacing
+//! what is at the destination, syncing what was written, reading only regular files, and
+//! ([`dir`]) working below an open directory without walking its path again.
+
+pub mod dir;
 
 use std::io;
 use std::path::{Path, PathBuf};
+
+/// `path` naming the entry itself: trailing separators and `.` components dropped. `lstat` of
+/// `pkg/` resolves a link at `pkg`, so every check that the entry is not a link uses this.
+pub fn entry_path(path: &Path) -> PathBuf {
+    let normalised: PathBuf = path.components().collect();
+    if normalised.as_os_str().is_empty() {
+        path.to_path_buf()
+    } else {
+        normalised
+    }
+}
+
+/// Whether [`open_regular`] follows a link at the path itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Links {
+    /// Package files, manifests, configs squad rewrites: a link is refused, never followed.
+    Refuse,
+    /// A file the user names on the command line (an archive): a link to a regular file is
+    /// read.
+    Follow,
+}
+
+/// Opens the file at `path` for reading only if it is a regular file: its type is checked
+/// before the open (a FIFO would hang squad forever, a device read has side effects), and the
+/// open itself never blocks on a FIFO swapped in meanwhile (`O_NONBLOCK`, then `fstat`); with
+/// [`Links::Refuse`] a link is refused (`lstat`, then `O_NOFOLLOW`).
+pub fn open_regular(path: &Path, links: Links) -> io::Result<std::fs::File> {
+    let path = entry_path(path);
+    let metadata = match links {
+        Links::Refuse => std::fs::symlink_metadata(&path)?,
+        Links::Follow => std::fs::metadata(&path)?,
+    };
+    if !metadata.file_type().is_file() {
+        return Err(dir::not_a_regular_file());
+    }
+    let mut options = std::fs::File::options();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        let mut flags = rustix::fs::OFlags::NONBLOCK;
+        if links == Links::Refuse {
+            flags |= rustix::fs::OFlags::NOFOLLOW;
+        }
+        options.custom_flags(flags.bits() as i32);
+    }
+    let file = options.open(&path).map_err(|error| {
+        // ELOOP: a link was put there after the check.
+        #[cfg(unix)]
+        if error.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) {
+            return dir::not_a_regular_file();
+        }
+        error
+    })?;
+    if !file.metadata()?.file_type().is_file() {
+        return Err(dir::not_a_regular_file());
+    }
+    Ok(file)
+}
+
+/// The bytes of the regular file at `path` ([`open_regular`], links refused).
+pub fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut file = open_regular(path, Links::Refuse)?;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// The text of the regular file at `path` (links refused); `InvalidData` when it is not UTF-8.
+pub fn read_regular_to_string(path: &Path) -> io::Result<String> {
+    String::from_utf8(read_regular(path)?)
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "is not valid UTF-8"))
+}
 
 /// Renames `from` to `to`, failing with `AlreadyExists` if anything exists at `to` — even an
 /// empty directory created a moment earlier, which plain `rename` would silently replace.
@@ -49,7 +126,7 @@ pub enum RealDirectory {
 /// Whether `path` is a real directory, without following a link at `path` itself; errors other
 /// than its absence are returned.
 pub fn real_directory(path: &Path) -> io::Result<RealDirectory> {
-    match path.symlink_metadata() {
+    match entry_path(path).symlink_metadata() {
         Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(RealDirectory::Absent),
         Err(error) => Err(error),
         Ok(metadata) if metadata.file_type().is_symlink() || !metadata.is_dir() => {

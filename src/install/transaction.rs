@@ -1,0 +1,393 @@
+//! The install transaction (INS-3…INS-14, security-cases §2.5): with the scope's directories
+//! open and the id locked, recover, check, stage, make durable and publish. A replacement
+//! writes the journal and moves the old package aside first, so a crash at any point leaves
+//! either the old or the new package in place, never a mix (§2.6). Every step on the scope is
+//! relative to the directories opened at the start (install/mod.rs, "threat model").
+
+use std::path::Path;
+
+use crate::digest::{Sha256Digest, TreeDigest};
+use crate::fs::dir::{Dir, Kind};
+use crate::package::Identity;
+
+use super::journal::{self, Journal};
+use super::lock::IdLock;
+use super::scope::{OpenScope, Scope};
+use super::source::Copy;
+use super::{
+    InstallError, Operation, Options, Receipt, failpoint, io, listing, projects, receipts,
+    recovery, tree_at, uuid,
+};
+
+/// The scratch names of one operation (LOC-2), as the reference makes them.
+struct Names {
+    staging: String,
+    backup: String,
+    discard: String,
+}
+
+impl Names {
+    fn new(identity: &Identity, operation: &str) -> Names {
+        let name =
+            |kind: &str| journal::scratch_name(kind, &identity.namespace, &identity.id, operation);
+        Names {
+            staging: name("staging"),
+            backup: name("replace"),
+            discard: name("discard"),
+        }
+    }
+}
+
+/// Publishes the validated private `copy` (its `files` and digest `tree`) as `identity`.
+pub(super) fn publish(
+    mut copy: Copy,
+    files: &[String],
+    tree: TreeDigest,
+    identity: &Identity,
+    options: &Options,
+    on_wait: &mut dyn FnMut(&Path),
+) -> Result<Receipt, InstallError> {
+    let digest = tree.package_digest;
+    let locations = options.locations();
+    let target = locations.target(&identity.namespace, &identity.id);
+    let scope = OpenScope::for_install(&locations)?;
+    let lock = IdLock::acquire(
+        &locations.locks,
+        &identity.id,
+        options.lock_timeout,
+        on_wait,
+    )
+    .map_err(InstallError::Lock)?;
+    failpoint("locked");
+    scope.check_in_place()?;
+    recovery::recover(&scope, &identity.id)?;
+    listing::check_unique(&scope, identity)?;
+    let mut overrides = Vec::new();
+    match &options.scope {
+        Scope::Global => overrides = listing::check_projects(options, identity)?,
+        Scope::Project(project) => {
+            if projects::register(&options.opencorvus_root, project).unwrap_or(false) {
+                overrides = listing::overrides_of(options, project);
+            }
+        }
+    }
+    // Never through a link: the namespace directory is opened without following one, and the
+    // target is looked at through it (INS-6, security-cases #36).
+    let namespace = match scope.packages() {
+        Some(packages) => packages
+            .open_dir(&identity.namespace)
+            .map_err(|error| InstallError::Io(packages.shown(&identity.namespace), error))?,
+        None => None,
+    };
+    let (before, installed_version) = existing(namespace.as_ref(), identity, &target)?;
+    // CAS-1 … CAS-5, in the reference's order.
+    let conflict = |actual| InstallError::Conflict {
+        id: identity.id.clone(),
+        scope: options.scope_name(),
+        expected: options.expect,
+        actual,
+    };
+    match (before, options.expect) {
+        (Some(actual), Some(expected)) if actual != expected => return Err(conflict(Some(actual))),
+        (None, Some(_)) => return Err(conflict(None)),
+        (Some(actual), _) if actual == digest => {
+            return Ok(Receipt {
+                operation: Operation::Unchanged,
+                warnings: Vec::new(),
+                identity: identity.clone(),
+                before,
+                after: digest,
+                target,
+            });
+        }
+        (Some(actual), None) => return Err(conflict(Some(actual))),
+        _ => {}
+    }
+    scope.ensure_packages()?;
+    let scratch = scope.ensure_scratch()?;
+    let operation_id = uuid();
+    let names = Names::new(identity, &operation_id);
+    let result = stage(&mut copy, files, scratch, &names.staging, digest).and_then(|staged| {
+        failpoint("staged");
+        commit(&Commit {
+            scope: &scope,
+            namespace,
+            identity,
+            target: &target,
+            names: &names,
+            staged: &staged,
+            files,
+            before,
+            after: digest,
+            options,
+            operation_id: &operation_id,
+            lock: &lock,
+        })
+    });
+    if result.is_err() {
+        let _ = scratch.remove_tree(&names.staging);
+    }
+    let operation = result?;
+    drop(lock);
+    // The receipt lets `verify` name changed files later; the tree is the truth if this fails.
+    let mut warnings = overrides;
+    if let Err(problem) = receipts::write(
+        &options.opencorvus_root,
+        &target,
+        &tree,
+        options.origin.as_ref(),
+    ) {
+        warnings.push(format!(
+            "installed, but the receipt for `squad verify` was not written: {problem}"
+        ));
+    }
+    if operation == Operation::Replaced
+        && installed_version.as_deref() == Some(identity.version.as_str())
+    {
+        warnings.push(format!(
+            "the package changed but its version `{}` did not; run `squad version bump` before publishing (a published version is immutable)",
+            identity.version
+        ));
+    }
+    Ok(Receipt {
+        operation,
+        warnings,
+        identity: identity.clone(),
+        before,
+        after: digest,
+        target,
+    })
+}
+
+/// INS-6: the package installed at the target, read through its namespace directory: its
+/// digest and version, `None` when nothing is installed. A link, a file, or a package the
+/// runtime cannot load is refused, never replaced.
+fn existing(
+    namespace: Option<&Dir>,
+    identity: &Identity,
+    target: &Path,
+) -> Result<(Option<Sha256Digest>, Option<String>), InstallError> {
+    let Some(namespace) = namespace else {
+        return Ok((None, None));
+    };
+    let package = match namespace.status(&identity.id).map_err(io(target))? {
+        None => return Ok((None, None)),
+        Some(status) if status.kind != Kind::Directory => {
+            return Err(InstallError::Io(
+                target.to_path_buf(),
+                std::io::Error::other(
+                    "the installed package path is not a directory (a link or a file)",
+                ),
+            ));
+        }
+        Some(_) => namespace
+            .open_dir(&identity.id)
+            .map_err(io(target))?
+            .ok_or_else(|| {
+                InstallError::Io(target.to_path_buf(), std::io::ErrorKind::NotFound.into())
+            })?,
+    };
+    let invalid = |problem: String| InstallError::InvalidExisting {
+        target: target.to_path_buf(),
+        problem,
+    };
+    // check_unique's strict listing already refuses such a target; this stays for what that
+    // walk cannot see (a packages root it could not list), and the same read gives the
+    // installed version.
+    let manifest = listing::read_manifest_at(&package, &identity.namespace, &identity.id);
+    if let Some(problem) = manifest.problem {
+        return Err(invalid(problem));
+    }
+    let digest = tree_at(&package, false).map_err(invalid)?.package_digest;
+    Ok((Some(digest), manifest.version))
+}
+
+/// Makes the validated copy the staging directory `staging` in the scratch directory: renamed
+/// when on the same file system (the very bytes validated and digested, in squad's private
+/// directory), else copied through descriptors and read back (VFY-2). Returns it, open.
+fn stage(
+    copy: &mut Copy,
+    files: &[String],
+    scratch: &Dir,
+    staging: &str,
+    digest: Sha256Digest,
+) -> Result<Dir, InstallError> {
+    let shown = scratch.shown(staging);
+    let open = |scratch: &Dir| {
+        scratch
+            .open_dir(staging)
+            .and_then(|dir| dir.ok_or_else(|| std::io::ErrorKind::NotFound.into()))
+            .map_err(io(&shown))
+    };
+    if copy.move_to(scratch, staging).map_err(io(&shown))? {
+        return open(scratch);
+    }
+    scratch.create_dir(staging).map_err(io(&shown))?;
+    let staged = open(scratch)?;
+    super::source::copy_files(copy.dir(), files, &staged).map_err(io(&shown))?;
+    let read_back = tree_at(&staged, false).map_err(InstallError::Recovery)?;
+    if read_back.package_digest != digest {
+        return Err(InstallError::Recovery(
+            "package bytes changed during import".to_owned(),
+        ));
+    }
+    Ok(staged)
+}
+
+/// Everything a commit works with.
+struct Commit<'a> {
+    scope: &'a OpenScope,
+    namespace: Option<Dir>,
+    identity: &'a Identity,
+    target: &'a Path,
+    names: &'a Names,
+    staged: &'a Dir,
+    files: &'a [String],
+    before: Option<Sha256Digest>,
+    after: Sha256Digest,
+    options: &'a Options,
+    operation_id: &'a str,
+    lock: &'a IdLock,
+}
+
+/// Makes the staged package (and the journal) durable before the first rename that touches
+/// the target: one `syncfs` of the scope's file system where there is one (measured fastest,
+/// benches/install.rs), else every file and directory one by one.
+fn durable(
+    scratch: &Dir,
+    staged: &Dir,
+    files: &[String],
+    journal: Option<&str>,
+) -> Result<(), InstallError> {
+    if let Some(result) = scratch.sync_filesystem() {
+        return result.map_err(io(scratch.path()));
+    }
+    super::source::sync_files(staged, files).map_err(io(staged.path()))?;
+    if let Some(journal) = journal {
+        scratch
+            .open_file(journal)
+            .and_then(|file| file.sync_all())
+            .map_err(io(&scratch.shown(journal)))?;
+    }
+    scratch.sync().map_err(io(scratch.path()))
+}
+
+fn commit(commit: &Commit) -> Result<Operation, InstallError> {
+    let Commit {
+        scope,
+        identity,
+        target,
+        names,
+        before,
+        after,
+        lock,
+        ..
+    } = *commit;
+    let id = identity.id.as_str();
+    let locations = &scope.locations;
+    let scratch = scope.ensure_scratch()?;
+    let packages = scope.ensure_packages()?;
+    let journal_name = journal::journal_name(id);
+    let sync = |dir: &Dir| dir.sync().map_err(io(dir.path()));
+    if let Some(before) = before {
+        let namespace = commit
+            .namespace
+            .as_ref()
+            .expect("a replaced package has a namespace directory");
+        let path = |name: &str| locations.scratch.join(name);
+        let entry = Journal {
+            protocol: journal::PROTOCOL.to_owned(),
+            operation_id: commit.operation_id.to_owned(),
+            target: target.to_path_buf(),
+            staging: path(&names.staging),
+            backup: path(&names.backup),
+            discard: path(&names.discard),
+            installation_scope: commit.options.scope_name().to_owned(),
+            project_directory: match &commit.options.scope {
+                Scope::Project(project) => Some(project.clone()),
+                Scope::Global => None,
+            },
+            namespace: identity.namespace.clone(),
+            id: id.to_owned(),
+            before_package_digest: before.hex(),
+            after_package_digest: after.hex(),
+        };
+        journal::write(scratch, &entry).map_err(io(&path(&journal_name)))?;
+        durable(scratch, commit.staged, commit.files, Some(&journal_name))?;
+        failpoint("journal-written");
+        let moved = lock.check().map_err(InstallError::Lock).and_then(|()| {
+            namespace
+                .rename_no_replace(id, scratch, &names.backup)
+                .map_err(io(target))
+        });
+        if let Err(error) = moved {
+            let _ = journal::reconcile(scope, id);
+            return Err(error);
+        }
+        sync(scratch)?;
+        failpoint("old-moved");
+    } else {
+        durable(scratch, commit.staged, commit.files, None)?;
+    }
+    // A fresh install may need the namespace directory: created here, opened without following
+    // a link, and synced in its parent below.
+    let mut created = None;
+    let created_namespace = commit.namespace.is_none();
+    let namespace = match &commit.namespace {
+        Some(namespace) => namespace,
+        None => created.insert(
+            packages
+                .ensure_dir(&identity.namespace)
+                .map_err(|error| InstallError::Io(packages.shown(&identity.namespace), error))?,
+        ),
+    };
+    let published = lock.check().map_err(InstallError::Lock).and_then(|()| {
+        scratch
+            .rename_no_replace(&names.staging, namespace, id)
+            .map_err(io(target))
+    });
+    if let Err(error) = published {
+        if before.is_some() {
+            journal::reconcile(scope, id).map_err(InstallError::Recovery)?;
+        }
+        return Err(error);
+    }
+    sync(namespace)?;
+    sync(scratch)?;
+    if created_namespace {
+        sync(packages)?;
+    }
+    failpoint("new-in-place");
+    // VFY-3: the package now at the target, read through its namespace directory.
+    let installed = namespace
+        .open_dir(id)
+        .map_err(io(target))?
+        .ok_or_else(|| InstallError::Io(target.to_path_buf(), std::io::ErrorKind::NotFound.into()))
+        .and_then(|package| tree_at(&package, false).map_err(InstallError::Recovery))?;
+    if installed.package_digest != after {
+        if before.is_some() {
+            journal::reconcile(scope, id).map_err(InstallError::Recovery)?;
+        } else {
+            // A fresh install that is not what was validated does not stay.
+            namespace
+                .rename_no_replace(id, scratch, &names.discard)
+                .and_then(|()| scratch.remove_tree(&names.discard))
+                .map_err(io(target))?;
+        }
+        return Err(InstallError::Recovery(
+            "the installed package does not have the staged digest".to_owned(),
+        ));
+    }
+    if before.is_some() {
+        let backup = scratch.shown(&names.backup);
+        scratch.remove_tree(&names.backup).map_err(io(&backup))?;
+        sync(scratch)?;
+        failpoint("backup-removed");
+        scratch
+            .remove_file(&journal_name)
+            .map_err(io(&scratch.shown(&journal_name)))?;
+        sync(scratch)?;
+        return Ok(Operation::Replaced);
+    }
+    Ok(Operation::Installed)
+}

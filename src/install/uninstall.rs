@@ -1,0 +1,138 @@
+//! Removing an installed package (UNI-1) and the selections that named it (UNI-2). The package
+//! is checked, renamed out of the packages root into the scratch directory (so it disappears
+//! at once) and deleted there, all through the scope's open directories.
+
+use std::path::{Path, PathBuf};
+
+use super::listing::{self, Installed};
+use super::lock::IdLock;
+use super::scope::{Locations, OpenScope, Scope};
+use super::{
+    InstallError, Options, activate, failpoint, io, journal, projects, receipts, recovery,
+};
+
+/// What an uninstall did.
+#[derive(Debug)]
+pub struct Uninstalled {
+    /// The package removed.
+    pub package: Installed,
+    /// The configs whose `prompt_profile.active` went back to `base` (UNI-2).
+    pub reset: Vec<PathBuf>,
+    /// Configs that selected the id but could not be reset, and why.
+    pub warnings: Vec<String>,
+}
+
+/// Removes the installed package `id` from a scope (UNI-1): under the lock, the package must be
+/// the canonical real directory and load; then projects that selected it select `base` again
+/// (UNI-2).
+pub fn uninstall(
+    id: &str,
+    options: &Options,
+    on_wait: &mut dyn FnMut(&Path),
+) -> Result<Uninstalled, InstallError> {
+    let locations = options.locations();
+    if let Scope::Project(project) = &options.scope {
+        let _ = projects::register(&options.opencorvus_root, project);
+    }
+    let not_installed = || InstallError::NotInstalled(id.to_owned());
+    let scope = OpenScope::existing(&locations)?.ok_or_else(not_installed)?;
+    let lock = IdLock::acquire(&locations.locks, id, options.lock_timeout, on_wait)
+        .map_err(InstallError::Lock)?;
+    scope.check_in_place()?;
+    recovery::recover(&scope, id)?;
+    let packages = scope.packages().ok_or_else(not_installed)?;
+    let installed = listing::scan(packages, false)
+        .installed
+        .into_iter()
+        .find(|installed| installed.id == id)
+        .ok_or_else(not_installed)?;
+    // UNI-1: the root is the canonical real directory (the walk never follows a link) and the
+    // package loads; a corrupt package is not removed (the reference refuses too).
+    let namespace = packages
+        .open_dir(&installed.namespace)
+        .map_err(io(&packages.shown(&installed.namespace)))?
+        .ok_or_else(not_installed)?;
+    let package = namespace
+        .open_dir(id)
+        .map_err(io(&installed.root))?
+        .ok_or_else(not_installed)?;
+    let invalid = |problem: String| InstallError::InvalidExisting {
+        target: installed.root.clone(),
+        problem,
+    };
+    if let Some(problem) = listing::read_manifest_at(&package, &installed.namespace, id).problem {
+        return Err(invalid(problem));
+    }
+    super::tree_at(&package, false).map_err(invalid)?;
+    let scratch = scope.ensure_scratch()?;
+    let discard = journal::scratch_name("discard", &installed.namespace, id, &super::uuid());
+    failpoint("uninstall-checked");
+    lock.check().map_err(InstallError::Lock)?;
+    let receipt = receipts::find(&options.opencorvus_root, &installed.root);
+    // The entry checked above, unless it was swapped meanwhile; whatever is there now moves
+    // into the scratch directory, and a link is removed there, never followed.
+    let same = namespace
+        .status(id)
+        .ok()
+        .flatten()
+        .map(|status| status.identity)
+        == package.own_status().ok().map(|status| status.identity);
+    if !same {
+        return Err(InstallError::Io(
+            installed.root.clone(),
+            std::io::Error::other("was replaced while squad was checking it; nothing was removed"),
+        ));
+    }
+    namespace
+        .rename_no_replace(id, scratch, &discard)
+        .map_err(io(&installed.root))?;
+    namespace.sync().map_err(io(namespace.path()))?;
+    // An empty namespace directory is removed too; discovery does not need it.
+    if namespace.entries().is_ok_and(|entries| entries.is_empty()) {
+        let _ = packages.remove_dir(&installed.namespace);
+    }
+    drop(package);
+    scratch
+        .remove_tree(&discard)
+        .map_err(io(&scratch.shown(&discard)))?;
+    let _ = scratch.sync();
+    if let Some(receipt) = receipt {
+        let _ = std::fs::remove_file(receipt);
+    }
+    drop(lock);
+    let (reset, warnings) = reset_selections(id, options);
+    Ok(Uninstalled {
+        package: installed,
+        reset,
+        warnings,
+    })
+}
+
+/// UNI-2: projects that selected the removed id select `base` again, unless the id is still
+/// installed where they would find it: a project uninstall touches the current project (not
+/// when the id is also installed globally); a global uninstall touches every registered project
+/// without a project install of the id. Returns the configs reset and the warnings.
+fn reset_selections(id: &str, options: &Options) -> (Vec<PathBuf>, Vec<String>) {
+    let installed = |scope: &Scope| {
+        listing::identities(&Locations::new(scope, &options.opencorvus_root))
+            .iter()
+            .any(|installed| installed.id == id)
+    };
+    let projects: Vec<PathBuf> = match &options.scope {
+        Scope::Project(project) if !installed(&Scope::Global) => vec![project.clone()],
+        Scope::Project(_) => Vec::new(),
+        Scope::Global => projects::registered(&options.opencorvus_root)
+            .into_iter()
+            .filter(|project| project.is_dir() && !installed(&Scope::Project(project.clone())))
+            .collect(),
+    };
+    let (mut reset, mut warnings) = (Vec::new(), Vec::new());
+    for project in projects {
+        match activate::reset_if_active(&project, id) {
+            Ok(true) => reset.push(activate::config_path(&project)),
+            Ok(false) => {}
+            Err(message) => warnings.push(message),
+        }
+    }
+    (reset, warnings)
+}
