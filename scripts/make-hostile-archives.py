@@ -575,12 +575,10 @@ def build():
         compressed = len(deflate(MANIFEST))
         z = tampered("expert-squad.jsonc",
                      compressed_size=compressed + delta)
-        if delta > 0:
-            # The extra byte is the first byte of the next local header: the next record is
-            # then not where this one ends.
-            entry = WRAPPED + "README.md"
-        else:
-            entry = WRAPPED + "expert-squad.jsonc"
+        # One byte more: the DEFLATE stream ends before the declared size (the extra byte is
+        # the first byte of the next local header). One byte less: the stream is cut short.
+        # Either way the manifest is at fault.
+        entry = WRAPPED + "expert-squad.jsonc"
         case(f"compressed-size-{label}.zip", "refused", entry, 23,
              f"the manifest's compressed size is {delta:+} in both LFH and CD", z.finish())
 
@@ -629,6 +627,48 @@ def build():
         if build_zip:
             build_zip(z)
         case(file, "refused", entry, row, description, z.finish(**finish))
+
+    # DEFLATE streams that end before the entry's compressed size: the bytes after the end of
+    # the stream are invisible to a reader that stops there and trusts the central directory,
+    # and visible to a streaming reader (uv CVE-2025-54368, a scanner/extractor differential).
+    def after_deflate(file, description, tail_of, descriptor):
+        z = Zip()
+        for n, c in package(WRAPPED):
+            if n != WRAPPED + "README.md":
+                z.add(n, c)
+        name = (WRAPPED + "README.md").encode()
+        content = b"# R\n" + b"read me " * 20
+        data = deflate(content)
+        crc = zlib.crc32(content)
+        region = data + tail_of(crc, data, content)
+        flags = DESCRIPTOR if descriptor else 0
+        local = (0, 0, 0) if descriptor else (crc, len(region), len(content))
+        offset = len(z.body)
+        z.raw(struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, flags, DEFLATE, 0, DOS_DATE, *local,
+                          len(name), 0) + name + region)
+        if descriptor:
+            z.raw(struct.pack("<IIII", 0x08074B50, crc, len(region), len(content)))
+        z.central({"name": name, "flags": flags, "method": DEFLATE, "crc": crc,
+                   "csize": len(region), "size": len(content), "extra": b"", "offset": offset,
+                   "made_by": UNIX_MADE_BY, "external": REGULAR, "comment": b""})
+        case(file, "refused", WRAPPED + "README.md", 24, description, z.finish())
+
+    def hidden_entry(crc, data, content):
+        hidden_name = (WRAPPED + "hidden.md").encode()
+        hidden = b"hidden\n"
+        return (struct.pack("<IIII", 0x08074B50, crc, len(data), len(content))
+                + struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, 0, STORED, 0, DOS_DATE,
+                              zlib.crc32(hidden), len(hidden), len(hidden), len(hidden_name), 0)
+                + hidden_name + hidden)
+
+    after_deflate("deflate-hides-an-entry.zip",
+                  "bit 3 set; the compressed size covers the DEFLATE stream, a data descriptor "
+                  "and a complete local header with another file (`hidden.md`), which a "
+                  "streaming reader extracts", hidden_entry, descriptor=True)
+    after_deflate("deflate-trailing-junk.zip",
+                  "140 junk bytes after the end of the DEFLATE stream, inside the declared "
+                  "compressed size, no data descriptor",
+                  lambda crc, data, content: bytes(range(140)), descriptor=False)
 
     framed("trailing-data.zip", "bytes after the end record (an appended signature)",
            suffix=b"-----BEGIN SIGNATURE-----\n")

@@ -518,17 +518,34 @@ fn inflate(data: &[u8], entry: &CentralEntry, file_limit: u64) -> Result<Vec<u8>
     // Count what actually comes out; never trust the declared size (zip bombs).
     let cap = entry.size.min(file_limit);
     let mut content = Vec::with_capacity(cap.min(1 << 24) as usize);
+    // How much of the entry's compressed data the DEFLATE stream used.
+    let mut consumed = data.len() as u64;
     let read = match entry.method {
         0 => {
             content.extend_from_slice(data);
             Ok(data.len())
         }
-        _ => DeflateDecoder::new(data)
-            .take(cap + 1)
-            .read_to_end(&mut content),
+        _ => {
+            let mut decoder = DeflateDecoder::new(data);
+            let read = (&mut decoder).take(cap + 1).read_to_end(&mut content);
+            consumed = decoder.total_in();
+            read
+        }
     };
     if read.is_err() {
         return fail(name, "corrupt DEFLATE data");
+    }
+    // Bytes after the end of the stream but inside the compressed size are invisible here and
+    // visible to a streaming reader, which may find a whole other entry there (uv
+    // CVE-2025-54368): the stream must use exactly the declared compressed size.
+    if content.len() as u64 <= cap && consumed != data.len() as u64 {
+        return fail(
+            name,
+            format!(
+                "the DEFLATE stream ends {} bytes before the entry's compressed size; other readers would see what follows it",
+                data.len() as u64 - consumed.min(data.len() as u64)
+            ),
+        );
     }
     if content.len() as u64 != entry.size {
         return fail(
