@@ -202,6 +202,12 @@ pub struct Date {
     pub day: u32,
 }
 
+impl fmt::Display for Date {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:04}-{:02}-{:02}", self.year, self.month, self.day)
+    }
+}
+
 impl Date {
     /// Today in UTC, from the system clock.
     pub fn today_utc() -> Date {
@@ -266,6 +272,19 @@ impl Version {
             day: today.day,
             revision,
         }
+    }
+
+    /// `squad version bump`: [`Version::next`], except that a version dated after `today`
+    /// is refused. The reference's rule would go back to today's `.1`, a lower version than
+    /// the current one; squad never bumps backwards (keeping the future date and counting N up
+    /// would hide a clock or typing mistake, and `version check` refuses future dates anyway).
+    pub fn bump(&self, today: Date) -> Result<Version, String> {
+        if self.date() > today {
+            return Err(format!(
+                "version {self} is dated after today ({today}), so a bump to today's date would go backwards"
+            ));
+        }
+        Ok(self.next(today))
     }
 
     pub fn date(&self) -> Date {
@@ -344,6 +363,25 @@ mod next_tests {
             next("2026.08.19.99999999999999999999", date(2026, 8, 19)),
             "2026.08.19.100000000000000000000"
         );
+    }
+
+    #[test]
+    fn a_bump_never_goes_backwards() {
+        let bump = |current: &str, today: Date| Version::parse(current).unwrap().bump(today);
+        assert_eq!(
+            bump("2026.08.19.1", date(2026, 8, 19)).unwrap().to_string(),
+            "2026.08.19.2"
+        );
+        assert_eq!(
+            bump("2026.08.13.4", date(2026, 8, 19)).unwrap().to_string(),
+            "2026.08.19.1"
+        );
+        let refused = bump("9999.12.31.1", date(2026, 8, 19)).unwrap_err();
+        assert!(
+            refused.contains("9999.12.31.1 is dated after today (2026-08-19)"),
+            "{refused}"
+        );
+        assert!(bump("2026.08.20.1", date(2026, 8, 19)).is_err());
     }
 
     #[test]

@@ -23,7 +23,8 @@ pub struct VersionArgs {
 #[derive(Debug, clap::Subcommand)]
 pub enum VersionCommand {
     /// Stamp the next version: today's UTC date, revision N+1 if the version is already dated
-    /// today, else 1. Only the version string changes; comments and layout are kept byte for byte.
+    /// today, else 1. A version dated after today is refused (a bump never goes backwards).
+    /// Only the version string changes; comments and layout are kept byte for byte.
     #[command(after_help = "Example:
   squad version bump my-squad      2026.11.30.1 -> 2026.11.30.2 when run the same day")]
     Bump {
@@ -55,7 +56,8 @@ pub fn run(args: &VersionArgs, printer: &Printer) -> ExitStatus {
 
 fn read_manifest(path: &Path, printer: &Printer) -> Result<(PathBuf, String), ExitStatus> {
     let manifest = path.join(MANIFEST_FILE);
-    let bytes = std::fs::read(&manifest).map_err(|error| {
+    // A regular file only: a FIFO would hang, a link would be rewritten as a file.
+    let bytes = crate::fs::read_regular(&manifest).map_err(|error| {
         printer.error(
             &format!("cannot read `{}`: {error}", manifest.display()),
             None,
@@ -111,7 +113,16 @@ fn bump(path: &Path, printer: &Printer) -> ExitStatus {
         Ok(read) => read,
         Err(status) => return status,
     };
-    let next = current.next(crate::env::today_utc());
+    let next = match current.bump(crate::env::today_utc()) {
+        Ok(next) => next,
+        Err(message) => {
+            printer.error(
+                &format!("`{}`: {message}", manifest.display()),
+                Some("set the version by hand (or check the system clock); nothing was changed"),
+            );
+            return ExitStatus::Failure;
+        }
+    };
     let rewritten = splice_version(&text, span, &next.to_string());
     if let Err(error) = crate::fs::replace_file(&manifest, rewritten.as_bytes()) {
         printer.error(
@@ -133,10 +144,7 @@ fn check(path: &Path, published: Option<&Path>, printer: &Printer) -> ExitStatus
     let today = crate::env::today_utc();
     if current.date() > today {
         printer.error(
-            &format!(
-                "version {current} is dated after today ({:04}-{:02}-{:02} UTC)",
-                today.year, today.month, today.day
-            ),
+            &format!("version {current} is dated after today ({today} UTC)"),
             Some("`squad version bump` stamps today's date"),
         );
         return ExitStatus::Failure;

@@ -9,13 +9,13 @@ use std::process::{Command, Output, Stdio};
 use crate::support::{copy_tree, corpus, fixtures, text};
 
 /// A sandbox: a project directory and an OpenCorvus home.
-struct Sandbox {
+pub(crate) struct Sandbox {
     _dir: tempfile::TempDir,
-    root: PathBuf,
+    pub(crate) root: PathBuf,
 }
 
 impl Sandbox {
-    fn new() -> Sandbox {
+    pub(crate) fn new() -> Sandbox {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().to_path_buf();
         fs::create_dir_all(root.join("project")).unwrap();
@@ -23,7 +23,7 @@ impl Sandbox {
         Sandbox { _dir: dir, root }
     }
 
-    fn command(&self, args: &[&str]) -> Command {
+    pub(crate) fn command(&self, args: &[&str]) -> Command {
         let mut command = Command::new(env!("CARGO_BIN_EXE_squad"));
         command
             .args(args)
@@ -35,19 +35,19 @@ impl Sandbox {
         command
     }
 
-    fn run(&self, args: &[&str]) -> Output {
+    pub(crate) fn run(&self, args: &[&str]) -> Output {
         self.command(args).output().unwrap()
     }
 
-    fn packages_root(&self) -> PathBuf {
+    pub(crate) fn packages_root(&self) -> PathBuf {
         self.root.join("project/.opencorvus/expert-squads")
     }
 
-    fn target(&self, namespace: &str, id: &str) -> PathBuf {
+    pub(crate) fn target(&self, namespace: &str, id: &str) -> PathBuf {
         self.packages_root().join(namespace).join(id)
     }
 
-    fn digest(&self, path: &Path) -> String {
+    pub(crate) fn digest(&self, path: &Path) -> String {
         let output = self.run(&["digest", path.to_str().unwrap()]);
         assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
         text(&output.stdout).trim().to_owned()
@@ -76,7 +76,7 @@ impl Sandbox {
     }
 
     /// A copy of a fixture package inside the sandbox, optionally with an edited README.
-    fn package(&self, fixture: &str, name: &str, readme_extra: &str) -> PathBuf {
+    pub(crate) fn package(&self, fixture: &str, name: &str, readme_extra: &str) -> PathBuf {
         let path = self.root.join(name);
         copy_tree(&fixtures().join(fixture), &path);
         if !readme_extra.is_empty() {
@@ -90,7 +90,7 @@ impl Sandbox {
 }
 
 /// Every path under a directory, relative, sorted.
-fn listing(root: &Path) -> Vec<String> {
+pub(crate) fn listing(root: &Path) -> Vec<String> {
     let mut out = Vec::new();
     let mut pending = vec![root.to_path_buf()];
     while let Some(directory) = pending.pop() {
@@ -1440,4 +1440,38 @@ fn a_missing_source_is_an_error_naming_it() {
         );
     }
     assert_eq!(listing(&sandbox.root), before);
+}
+
+/// security-cases §2.2: the private copy of the source lives under `<R>/tmp`; when the scope is
+/// on another file system it cannot be renamed into the scratch directory, so it is copied
+/// there through descriptors and read back before it is published (VFY-2).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_scope_on_another_file_system_gets_a_checked_copy() {
+    let sandbox = Sandbox::new();
+    let package = sandbox.package("valid/minimal", "pkg", "");
+    let digest = sandbox.digest(&package);
+    // /dev/shm is a tmpfs on Linux; the sandbox (and so <R>/tmp) is on another file system.
+    let other = tempfile::tempdir_in("/dev/shm").expect("/dev/shm must exist for this test");
+    use std::os::unix::fs::MetadataExt;
+    assert_ne!(
+        fs::metadata(other.path()).unwrap().dev(),
+        fs::metadata(&sandbox.root).unwrap().dev(),
+        "this test needs /dev/shm on another file system than the temporary directory"
+    );
+    let output = sandbox.run(&[
+        "install",
+        package.to_str().unwrap(),
+        "--scope",
+        "project",
+        "--project",
+        other.path().to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let target = other
+        .path()
+        .join(".opencorvus/expert-squads/acme/minimal-squad");
+    assert_eq!(sandbox.digest(&target), digest);
+    assert!(listing(&other.path().join(".opencorvus/expert-squad-staging")).is_empty());
+    assert!(listing(&sandbox.root.join("home/opencorvus/tmp")).is_empty());
 }

@@ -8,6 +8,7 @@ mod diagnostics;
 mod ecosystem;
 mod fixtures;
 mod handoff;
+mod hardening;
 mod install;
 mod interop;
 mod lint;
