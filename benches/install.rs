@@ -122,7 +122,7 @@ fn make_durable(
                 .chain(directories.iter().cloned())
                 .collect();
             std::thread::scope(|scope| {
-                for chunk in paths.chunks(paths.len().div_ceil(threads)) {
+                for chunk in paths.chunks(paths.len().div_ceil(threads.min(paths.len()))) {
                     scope.spawn(move || {
                         for path in chunk {
                             sync(path);
@@ -247,10 +247,13 @@ fn main() {
     println!("(starting a process that does nothing: {})", ms(spawn));
 
     // Durability of a staged copy: the same files written, then made durable three ways.
+    let items = files.len() + 8;
     let strategies = [
         Durability::EachFile,
         Durability::EachFileThreads(4),
         Durability::EachFileThreads(16),
+        // One thread per file and directory, as install does (fs::sync_all_at_once).
+        Durability::EachFileThreads(items),
         Durability::Syncfs,
     ];
     let mut samples: Vec<Vec<Duration>> = vec![Vec::new(); strategies.len()];

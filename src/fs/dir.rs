@@ -148,6 +148,47 @@ impl Dir {
             .ok_or_else(|| io::Error::from(io::ErrorKind::NotFound))
     }
 
+    /// Replaces (or creates) the file `name` atomically: a synced temporary file beside it,
+    /// renamed over it, keeping the old file's permissions; the directory is synced. A link at
+    /// `name` is replaced, never written through.
+    pub fn replace_file(&self, name: &str, bytes: &[u8]) -> io::Result<()> {
+        use std::io::Write;
+        check_name(name)?;
+        let permissions = match self.status(name)? {
+            Some(status) if status.kind == Kind::File => {
+                Some(self.open_regular(name)?.metadata()?.permissions())
+            }
+            _ => None,
+        };
+        let (temporary, mut file) = (0..100u32)
+            .find_map(|attempt| {
+                let temporary = format!(".{name}.tmp-{}-{attempt}", std::process::id());
+                match self.create_file(&temporary) {
+                    Err(error) if error.kind() == io::ErrorKind::AlreadyExists => None,
+                    result => Some(result.map(|file| (temporary, file))),
+                }
+            })
+            .unwrap_or_else(|| {
+                Err(io::Error::new(
+                    io::ErrorKind::AlreadyExists,
+                    "no free temporary name beside it",
+                ))
+            })?;
+        let result = (|| {
+            file.write_all(bytes)?;
+            if let Some(permissions) = permissions {
+                file.set_permissions(permissions)?;
+            }
+            file.sync_all()?;
+            self.rename(&temporary, self, name)?;
+            self.sync()
+        })();
+        if result.is_err() {
+            let _ = self.remove_file(&temporary);
+        }
+        result
+    }
+
     /// Opens the regular file `name` for reading: anything else is refused before it is opened
     /// (a FIFO would block), and the open itself neither follows a link nor blocks.
     pub fn open_file(&self, name: &str) -> io::Result<File> {
@@ -371,20 +412,6 @@ mod unix {
             Ok(())
         }
 
-        /// Flushes the whole file system the directory is on (`syncfs`): every file and
-        /// directory written on it so far is durable when this returns. `None` where the
-        /// system has no such call.
-        pub fn sync_filesystem(&self) -> Option<io::Result<()>> {
-            #[cfg(any(target_os = "linux", target_os = "android"))]
-            {
-                Some(rustix::fs::syncfs(&self.fd).map_err(io::Error::from))
-            }
-            #[cfg(not(any(target_os = "linux", target_os = "android")))]
-            {
-                None
-            }
-        }
-
         /// Sets the directory's mtime to now and returns what the file system recorded.
         pub fn touch(&self) -> io::Result<SystemTime> {
             let file = File::from(self.fd.try_clone()?);
@@ -519,10 +546,6 @@ mod portable {
             Ok(())
         }
 
-        pub fn sync_filesystem(&self) -> Option<io::Result<()>> {
-            None
-        }
-
         pub fn touch(&self) -> io::Result<SystemTime> {
             let file = File::open(&self.path)?;
             file.set_modified(SystemTime::now())?;
@@ -616,6 +639,45 @@ mod tests {
         // The open itself does not block either, when the FIFO appears after the check.
         let error = root.open_regular("fifo").unwrap_err();
         assert_eq!(error.kind(), io::ErrorKind::InvalidInput);
+    }
+
+    #[test]
+    fn replace_file_keeps_permissions_and_replaces_a_link_without_following_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = Dir::open(dir.path()).unwrap();
+        root.replace_file("c.json", b"one").unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let path = dir.path().join("c.json");
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
+            root.replace_file("c.json", b"two").unwrap();
+            assert_eq!(std::fs::read(&path).unwrap(), b"two");
+            let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o640);
+            let outside = tempfile::tempdir().unwrap();
+            std::fs::write(outside.path().join("target"), "keep").unwrap();
+            std::os::unix::fs::symlink(outside.path().join("target"), dir.path().join("l"))
+                .unwrap();
+            root.replace_file("l", b"new").unwrap();
+            assert_eq!(
+                std::fs::read_to_string(outside.path().join("target")).unwrap(),
+                "keep"
+            );
+            assert!(!dir.path().join("l").is_symlink());
+        }
+        let names: Vec<_> = root
+            .entries()
+            .unwrap()
+            .into_iter()
+            .map(|(n, _)| n)
+            .collect();
+        assert!(
+            names
+                .iter()
+                .all(|name| !name.to_string_lossy().contains(".tmp-")),
+            "{names:?}"
+        );
     }
 
     #[test]

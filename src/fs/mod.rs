@@ -144,6 +144,50 @@ pub fn sync_directory(path: &Path) {
     }
 }
 
+/// Flushes every file and directory given to disk, all at once: each `fsync` waits for a
+/// journal commit, and concurrent ones share it, so one thread per item (up to 64) makes the
+/// whole set durable in about the time of one. Measured against one `fsync` after another and
+/// one `syncfs` of the file system (which also flushes every other process's writes) in
+/// benches/install.rs.
+pub fn sync_all_at_once(files: &[&std::fs::File], directories: &[&dir::Dir]) -> io::Result<()> {
+    enum Item<'a> {
+        File(&'a std::fs::File),
+        Dir(&'a dir::Dir),
+    }
+    let items: Vec<Item> = files
+        .iter()
+        .map(|file| Item::File(file))
+        .chain(directories.iter().map(|directory| Item::Dir(directory)))
+        .collect();
+    if items.is_empty() {
+        return Ok(());
+    }
+    let threads = items.len().min(64);
+    let per_thread = items.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = items
+            .chunks(per_thread)
+            .map(|chunk| {
+                scope.spawn(move || {
+                    chunk.iter().try_for_each(|item| match item {
+                        Item::File(file) => file.sync_all(),
+                        Item::Dir(directory) => directory.sync(),
+                    })
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|worker| {
+                worker
+                    .join()
+                    .unwrap_or_else(|_| Err(io::Error::other("a sync thread panicked")))
+            })
+            .collect::<io::Result<Vec<()>>>()
+            .map(|_| ())
+    })
+}
+
 /// Writes `bytes` to `path` (which must not exist) and syncs the file.
 pub fn write_new_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
     use std::io::Write;

@@ -6,6 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::fs::dir::Dir;
 use crate::jsonc::{self, Kind};
 
 use super::listing::has_loadable;
@@ -62,38 +63,55 @@ pub fn activate(
         return Err(ActivateError::NotInstalled(id.to_owned()));
     }
     let config = config_path(project);
-    let existing = read_config(&config)?;
+    let root = config_root(project);
+    std::fs::create_dir_all(&root).map_err(|error| ActivateError::Io(root.clone(), error))?;
+    let directory = Dir::open(&root).map_err(|error| ActivateError::Io(root.clone(), error))?;
+    let existing = read_config(&directory)?;
     let text = set_active(existing.as_deref(), id).map_err(|problem| ActivateError::Config {
         path: config.clone(),
         problem,
     })?;
-    config
-        .parent()
-        .map_or(Ok(()), std::fs::create_dir_all)
-        .and_then(|()| crate::fs::replace_file(&config, text.as_bytes()))
+    directory
+        .replace_file(CONFIG_FILE, text.as_bytes())
         .map_err(|error| ActivateError::Io(config.clone(), error))?;
     let _ = super::projects::register(opencorvus_root, project);
     Ok(config)
 }
 
-/// The config's text; `None` only when there is no config. Anything else squad cannot read
-/// exactly is an error, so the config is never overwritten with the user's settings lost.
-fn read_config(path: &Path) -> Result<Option<String>, ActivateError> {
+/// The config's name in a project's config root.
+const CONFIG_FILE: &str = "opencorvus.jsonc";
+
+/// `<project>/.opencorvus`, opened once (a link there followed, as for installs) for the
+/// config to be read and replaced through it.
+fn config_root(project: &Path) -> PathBuf {
+    project.join(".opencorvus")
+}
+
+/// The text of the config in the config root `directory`; `None` only when there is no
+/// config. Anything else squad cannot read exactly (not UTF-8, not a regular file, unreadable)
+/// is an error, so the config is never overwritten with the user's settings lost.
+fn read_config(directory: &Dir) -> Result<Option<String>, ActivateError> {
+    let path = directory.shown(CONFIG_FILE);
     let refuse = |problem: String| ActivateError::Config {
-        path: path.to_path_buf(),
+        path: path.clone(),
         problem,
     };
-    match crate::fs::read_regular_to_string(path) {
-        Ok(text) => Ok(Some(text)),
+    let mut bytes = Vec::new();
+    let read = directory
+        .open_file(CONFIG_FILE)
+        .and_then(|mut file| std::io::Read::read_to_end(&mut file, &mut bytes));
+    match read {
+        Ok(_) => String::from_utf8(bytes).map(Some).map_err(|_| {
+            refuse(
+                "is not valid UTF-8, so squad cannot edit it without losing your other settings"
+                    .to_owned(),
+            )
+        }),
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(error) if error.kind() == std::io::ErrorKind::InvalidData => Err(refuse(
-            "is not valid UTF-8, so squad cannot edit it without losing your other settings"
-                .to_owned(),
-        )),
         Err(error) if error.kind() == std::io::ErrorKind::InvalidInput => {
             Err(refuse(error.to_string()))
         }
-        Err(error) => Err(ActivateError::Io(path.to_path_buf(), error)),
+        Err(error) => Err(ActivateError::Io(path.clone(), error)),
     }
 }
 
@@ -155,8 +173,20 @@ pub fn active(text: &str) -> Option<String> {
 /// UNI-2: after `id` was uninstalled, a project config that selected it selects `base` again
 /// (the reference's route does the same). Returns whether the config was rewritten.
 pub fn reset_if_active(project: &Path, id: &str) -> Result<bool, String> {
-    let path = config_path(project);
-    let text = match read_config(&path) {
+    match Dir::open(&config_root(project)) {
+        Ok(directory) => reset_in(&directory, id),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(false),
+        Err(error) => Err(format!(
+            "cannot read `{}`: {error}; if it selects `{id}`, select another package by hand",
+            config_path(project).display()
+        )),
+    }
+}
+
+/// [`reset_if_active`] for the config root `directory`, already open (an uninstall's own
+/// project).
+pub(crate) fn reset_in(directory: &Dir, id: &str) -> Result<bool, String> {
+    let text = match read_config(directory) {
         Ok(Some(text)) => text,
         Ok(None) => return Ok(false),
         Err(error) => {
@@ -169,14 +199,20 @@ pub fn reset_if_active(project: &Path, id: &str) -> Result<bool, String> {
         return Ok(false);
     }
     let text = set_active(Some(&text), "base")?;
-    crate::fs::replace_file(&path, text.as_bytes())
-        .map_err(|error| format!("cannot write `{}`: {error}", path.display()))?;
+    directory
+        .replace_file(CONFIG_FILE, text.as_bytes())
+        .map_err(|error| {
+            format!(
+                "cannot write `{}`: {error}",
+                directory.shown(CONFIG_FILE).display()
+            )
+        })?;
     Ok(true)
 }
 
 /// The project config path.
 pub fn config_path(project: &Path) -> PathBuf {
-    project.join(".opencorvus").join("opencorvus.jsonc")
+    config_root(project).join(CONFIG_FILE)
 }
 
 #[cfg(test)]

@@ -28,18 +28,26 @@ pub struct Origin {
     pub manifest_digest: String,
 }
 
-/// Records what was installed at `target`, in the JSON shape of `squad digest --files`, plus
-/// its `origin` when it came from a registry.
-pub fn write(
+/// A receipt written to a temporary file beside its place, renamed there only once the package
+/// is installed (so a failed install leaves the previous receipt). The transaction syncs the
+/// temporary file with the staged package and the directory with the publishing rename.
+pub struct Pending {
+    temporary: PathBuf,
+    path: PathBuf,
+    file: std::fs::File,
+    committed: bool,
+}
+
+/// Prepares the record of what will be installed at `target` (its canonical path), in the JSON
+/// shape of `squad digest --files`, plus its `origin` when it came from a registry.
+pub fn prepare(
     opencorvus_root: &Path,
     target: &Path,
     tree: &TreeDigest,
     origin: Option<&Origin>,
-) -> std::io::Result<()> {
+) -> std::io::Result<Pending> {
     let path = receipt_path(opencorvus_root, target);
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent)?;
-    }
+    std::fs::create_dir_all(crate::fs::parent_directory(&path))?;
     // A receipt must name its target exactly: a path that is not UTF-8 gets none.
     let shown = target
         .to_str()
@@ -59,10 +67,43 @@ pub fn write(
             serde_json::to_value(origin).map_err(std::io::Error::other)?,
         );
     }
-    crate::fs::replace_file(
-        &path,
-        &serde_json::to_vec_pretty(&value).map_err(std::io::Error::other)?,
-    )
+    let bytes = serde_json::to_vec_pretty(&value).map_err(std::io::Error::other)?;
+    let (temporary, mut file) = crate::fs::create_beside(&path)?;
+    let pending = Pending {
+        temporary,
+        path,
+        file: file.try_clone()?,
+        committed: false,
+    };
+    std::io::Write::write_all(&mut file, &bytes)?;
+    Ok(pending)
+}
+
+impl Pending {
+    /// The temporary file, to be synced before the package is published.
+    pub fn file(&self) -> &std::fs::File {
+        &self.file
+    }
+
+    /// The directory the receipt goes in, to be synced after [`Pending::commit`].
+    pub fn directory(&self) -> &Path {
+        crate::fs::parent_directory(&self.path)
+    }
+
+    /// Puts the receipt in place (replacing an earlier one).
+    pub fn commit(&mut self) -> std::io::Result<()> {
+        std::fs::rename(&self.temporary, &self.path)?;
+        self.committed = true;
+        Ok(())
+    }
+}
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = std::fs::remove_file(&self.temporary);
+        }
+    }
 }
 
 /// The origin recorded in the receipt of the package installed at `target`, if any.

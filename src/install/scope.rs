@@ -117,6 +117,11 @@ impl OpenScope {
         Ok(scope)
     }
 
+    /// The config root, as opened.
+    pub fn config(&self) -> &Dir {
+        &self.config
+    }
+
     /// The packages root, if it exists.
     pub fn packages(&self) -> Option<&Dir> {
         self.packages.get()
@@ -170,10 +175,12 @@ impl OpenScope {
         Ok(cell.get_or_init(|| dir))
     }
 
-    /// Fails when a directory this scope opened is no longer at its path: the config root moved
-    /// (or a link to elsewhere put in its place), or the packages root or scratch directory
-    /// replaced. squad keeps working in what it opened either way; this makes a scope moved
-    /// while squad waited for the lock an error before anything is changed.
+    /// Called once the id lock is held. Fails when a directory this scope opened is no longer
+    /// at its path: the config root moved (or a link to elsewhere put in its place), or the
+    /// packages root or scratch directory replaced. squad keeps working in what it opened
+    /// either way; this makes a scope moved while squad waited for the lock an error before
+    /// anything is changed. A packages root or scratch directory created meanwhile (by the
+    /// install that held the lock) is opened now.
     pub fn check_in_place(&self) -> Result<(), InstallError> {
         let moved = |path: &Path| {
             InstallError::Io(
@@ -197,10 +204,21 @@ impl OpenScope {
             (PACKAGES_ROOT, &self.packages, &self.locations.packages_root),
             (SCRATCH, &self.scratch, &self.locations.scratch),
         ] {
-            if let Some(dir) = cell.get() {
-                let here = self.config.status(name).ok().flatten();
-                if here.map(|status| status.identity) != own(dir).ok() {
-                    return Err(moved(path));
+            match cell.get() {
+                Some(dir) => {
+                    let here = self.config.status(name).ok().flatten();
+                    if here.map(|status| status.identity) != own(dir).ok() {
+                        return Err(moved(path));
+                    }
+                }
+                None => {
+                    if let Some(dir) = self
+                        .config
+                        .open_dir(name)
+                        .map_err(|error| refused(path, error))?
+                    {
+                        let _ = cell.set(dir);
+                    }
                 }
             }
         }

@@ -198,19 +198,15 @@ pub fn copy_files(from: &Dir, files: &[String], to: &Dir) -> io::Result<()> {
     Ok(())
 }
 
-/// Makes `files` under `root` durable one by one: each file, then each directory deepest
-/// first, then `root` (where the file system cannot be synced at once).
-pub fn sync_files(root: &Dir, files: &[String]) -> io::Result<()> {
+/// Opens `files` under `root` and every directory on their way (for syncing them): regular
+/// files only, never through a link.
+pub fn open_tree(root: &Dir, files: &[String]) -> io::Result<(Vec<std::fs::File>, Vec<Dir>)> {
     let mut reader = TreeReader::new(root);
+    let mut opened = Vec::with_capacity(files.len());
     for file in files {
-        reader.open_file(file)?.sync_all()?;
+        opened.push(reader.open_file(file)?);
     }
-    let mut directories: Vec<&String> = reader.directories.keys().collect();
-    directories.sort_by_key(|path| std::cmp::Reverse(path.matches('/').count()));
-    for directory in directories {
-        reader.directories[directory].sync()?;
-    }
-    root.sync()
+    Ok((opened, reader.directories.into_values().collect()))
 }
 
 /// Splits `relative` into its parent directory path (`""` at the root) and its file name.

@@ -103,13 +103,32 @@ pub(super) fn publish(
         (Some(actual), None) => return Err(conflict(Some(actual))),
         _ => {}
     }
-    scope.ensure_packages()?;
+    let packages = scope.ensure_packages()?;
     let scratch = scope.ensure_scratch()?;
+    let mut warnings = overrides;
+    // The receipt lets `verify` name changed files later; written now, synced with the package
+    // and put in place with it. The tree is the truth if it cannot be written.
+    let receipt = crate::fs::entry_path(packages.path())
+        .canonicalize()
+        .and_then(|root| {
+            receipts::prepare(
+                &options.opencorvus_root,
+                &root.join(&identity.namespace).join(&identity.id),
+                &tree,
+                options.origin.as_ref(),
+            )
+        })
+        .map_err(|problem| {
+            warnings.push(format!(
+                "installed, but the receipt for `squad verify` was not written: {problem}"
+            ))
+        })
+        .ok();
     let operation_id = uuid();
     let names = Names::new(identity, &operation_id);
     let result = stage(&mut copy, files, scratch, &names.staging, digest).and_then(|staged| {
         failpoint("staged");
-        commit(&Commit {
+        commit(Commit {
             scope: &scope,
             namespace,
             identity,
@@ -122,25 +141,15 @@ pub(super) fn publish(
             options,
             operation_id: &operation_id,
             lock: &lock,
+            receipt,
         })
     });
     if result.is_err() {
         let _ = scratch.remove_tree(&names.staging);
     }
-    let operation = result?;
+    let (operation, problems) = result?;
     drop(lock);
-    // The receipt lets `verify` name changed files later; the tree is the truth if this fails.
-    let mut warnings = overrides;
-    if let Err(problem) = receipts::write(
-        &options.opencorvus_root,
-        &target,
-        &tree,
-        options.origin.as_ref(),
-    ) {
-        warnings.push(format!(
-            "installed, but the receipt for `squad verify` was not written: {problem}"
-        ));
-    }
+    warnings.extend(problems);
     if operation == Operation::Replaced
         && installed_version.as_deref() == Some(identity.version.as_str())
     {
@@ -248,47 +257,51 @@ struct Commit<'a> {
     options: &'a Options,
     operation_id: &'a str,
     lock: &'a IdLock,
+    receipt: Option<receipts::Pending>,
 }
 
-/// Makes the staged package (and the journal) durable before the first rename that touches
-/// the target: one `syncfs` of the scope's file system where there is one (measured fastest,
-/// benches/install.rs), else every file and directory one by one.
-fn durable(
-    scratch: &Dir,
-    staged: &Dir,
-    files: &[String],
-    journal: Option<&str>,
-) -> Result<(), InstallError> {
-    if let Some(result) = scratch.sync_filesystem() {
-        return result.map_err(io(scratch.path()));
-    }
-    super::source::sync_files(staged, files).map_err(io(staged.path()))?;
+/// Makes the staged package durable before the first rename that touches the target: every
+/// file and directory of it, the scratch directory that holds it, and the journal and the
+/// receipt's temporary file when there are, synced all at once (`fs::sync_all_at_once`).
+fn durable(commit: &Commit, scratch: &Dir, journal: Option<&str>) -> Result<(), InstallError> {
+    let staged = commit.staged;
+    let (mut files, directories) =
+        super::source::open_tree(staged, commit.files).map_err(io(staged.path()))?;
     if let Some(journal) = journal {
-        scratch
-            .open_file(journal)
-            .and_then(|file| file.sync_all())
-            .map_err(io(&scratch.shown(journal)))?;
+        files.push(
+            scratch
+                .open_file(journal)
+                .map_err(io(&scratch.shown(journal)))?,
+        );
     }
-    scratch.sync().map_err(io(scratch.path()))
+    let mut files: Vec<&std::fs::File> = files.iter().collect();
+    if let Some(receipt) = &commit.receipt {
+        files.push(receipt.file());
+    }
+    let mut directories: Vec<&Dir> = directories.iter().collect();
+    directories.extend([staged, scratch]);
+    crate::fs::sync_all_at_once(&files, &directories).map_err(io(staged.path()))
 }
 
-fn commit(commit: &Commit) -> Result<Operation, InstallError> {
-    let Commit {
-        scope,
-        identity,
-        target,
-        names,
-        before,
-        after,
-        lock,
-        ..
-    } = *commit;
+/// Stages are synced in this order, each before the next step can be seen after a crash
+/// (security-cases §2.6): the staged package and the journal; the old package moved aside;
+/// the new one in place (the commit point of a replacement follows); the backup and the
+/// journal gone, with the receipt in place. Returns the operation and what did not stop it.
+fn commit(mut commit: Commit) -> Result<(Operation, Vec<String>), InstallError> {
+    let mut warnings = Vec::new();
+    let scope = commit.scope;
+    let identity = commit.identity;
+    let target = commit.target;
+    let names = commit.names;
+    let (before, after, lock) = (commit.before, commit.after, commit.lock);
     let id = identity.id.as_str();
     let locations = &scope.locations;
     let scratch = scope.ensure_scratch()?;
     let packages = scope.ensure_packages()?;
     let journal_name = journal::journal_name(id);
-    let sync = |dir: &Dir| dir.sync().map_err(io(dir.path()));
+    let sync = |directories: &[&Dir]| {
+        crate::fs::sync_all_at_once(&[], directories).map_err(io(scratch.path()))
+    };
     if let Some(before) = before {
         let namespace = commit
             .namespace
@@ -313,7 +326,7 @@ fn commit(commit: &Commit) -> Result<Operation, InstallError> {
             after_package_digest: after.hex(),
         };
         journal::write(scratch, &entry).map_err(io(&path(&journal_name)))?;
-        durable(scratch, commit.staged, commit.files, Some(&journal_name))?;
+        durable(&commit, scratch, Some(&journal_name))?;
         failpoint("journal-written");
         let moved = lock.check().map_err(InstallError::Lock).and_then(|()| {
             namespace
@@ -324,23 +337,22 @@ fn commit(commit: &Commit) -> Result<Operation, InstallError> {
             let _ = journal::reconcile(scope, id);
             return Err(error);
         }
-        sync(scratch)?;
+        sync(&[namespace, scratch])?;
         failpoint("old-moved");
     } else {
-        durable(scratch, commit.staged, commit.files, None)?;
+        durable(&commit, scratch, None)?;
     }
     // A fresh install may need the namespace directory: created here, opened without following
     // a link, and synced in its parent below.
-    let mut created = None;
     let created_namespace = commit.namespace.is_none();
-    let namespace = match &commit.namespace {
-        Some(namespace) => namespace,
-        None => created.insert(
+    if created_namespace {
+        commit.namespace = Some(
             packages
                 .ensure_dir(&identity.namespace)
                 .map_err(|error| InstallError::Io(packages.shown(&identity.namespace), error))?,
-        ),
-    };
+        );
+    }
+    let namespace = commit.namespace.as_ref().expect("just set");
     let published = lock.check().map_err(InstallError::Lock).and_then(|()| {
         scratch
             .rename_no_replace(&names.staging, namespace, id)
@@ -352,10 +364,10 @@ fn commit(commit: &Commit) -> Result<Operation, InstallError> {
         }
         return Err(error);
     }
-    sync(namespace)?;
-    sync(scratch)?;
-    if created_namespace {
-        sync(packages)?;
+    // The commit point of a replacement: the new package is durably in place before the
+    // backup goes. A fresh install syncs once, below.
+    if before.is_some() {
+        sync(&[namespace, scratch])?;
     }
     failpoint("new-in-place");
     // VFY-3: the package now at the target, read through its namespace directory.
@@ -381,13 +393,42 @@ fn commit(commit: &Commit) -> Result<Operation, InstallError> {
     if before.is_some() {
         let backup = scratch.shown(&names.backup);
         scratch.remove_tree(&names.backup).map_err(io(&backup))?;
-        sync(scratch)?;
         failpoint("backup-removed");
+        // Either removal may reach the disk first: a backup without its journal is a leftover
+        // (removed under the lock next time), a journal without its backup is committed.
         scratch
             .remove_file(&journal_name)
             .map_err(io(&scratch.shown(&journal_name)))?;
-        sync(scratch)?;
-        return Ok(Operation::Replaced);
     }
-    Ok(Operation::Installed)
+    // The receipt goes in place with the package; its directory is synced with the scope's.
+    let receipt_directory = match commit.receipt.as_mut().map(|receipt| {
+        receipt
+            .commit()
+            .and_then(|()| Dir::open(receipt.directory()))
+    }) {
+        Some(Ok(directory)) => Some(directory),
+        Some(Err(problem)) => {
+            warnings.push(format!(
+                "installed, but the receipt for `squad verify` was not written: {problem}"
+            ));
+            None
+        }
+        None => None,
+    };
+    let mut directories = vec![namespace, scratch];
+    if created_namespace {
+        directories.push(packages);
+    }
+    directories.extend(receipt_directory.as_ref());
+    if let Err(problem) = sync(&directories) {
+        warnings.push(format!(
+            "installed, but the last sync failed, so the install may not survive a crash: {problem}"
+        ));
+    }
+    let operation = if before.is_some() {
+        Operation::Replaced
+    } else {
+        Operation::Installed
+    };
+    Ok((operation, warnings))
 }

@@ -86,21 +86,26 @@ pub fn uninstall(
     namespace
         .rename_no_replace(id, scratch, &discard)
         .map_err(io(&installed.root))?;
-    namespace.sync().map_err(io(namespace.path()))?;
     // An empty namespace directory is removed too; discovery does not need it.
-    if namespace.entries().is_ok_and(|entries| entries.is_empty()) {
-        let _ = packages.remove_dir(&installed.namespace);
-    }
+    let emptied = namespace.entries().is_ok_and(|entries| entries.is_empty())
+        && packages.remove_dir(&installed.namespace).is_ok();
     drop(package);
     scratch
         .remove_tree(&discard)
         .map_err(io(&scratch.shown(&discard)))?;
-    let _ = scratch.sync();
+    // Synced once, at the end: until then a crash may bring the package back, which is what
+    // an uninstall that did not return promised.
+    let synced: Vec<&crate::fs::dir::Dir> = if emptied {
+        vec![packages, scratch]
+    } else {
+        vec![&namespace, scratch]
+    };
+    crate::fs::sync_all_at_once(&[], &synced).map_err(io(scratch.path()))?;
     if let Some(receipt) = receipt {
         let _ = std::fs::remove_file(receipt);
     }
     drop(lock);
-    let (reset, warnings) = reset_selections(id, options);
+    let (reset, warnings) = reset_selections(id, options, &scope);
     Ok(Uninstalled {
         package: installed,
         reset,
@@ -112,7 +117,7 @@ pub fn uninstall(
 /// installed where they would find it: a project uninstall touches the current project (not
 /// when the id is also installed globally); a global uninstall touches every registered project
 /// without a project install of the id. Returns the configs reset and the warnings.
-fn reset_selections(id: &str, options: &Options) -> (Vec<PathBuf>, Vec<String>) {
+fn reset_selections(id: &str, options: &Options, scope: &OpenScope) -> (Vec<PathBuf>, Vec<String>) {
     let installed = |scope: &Scope| {
         listing::identities(&Locations::new(scope, &options.opencorvus_root))
             .iter()
@@ -128,7 +133,12 @@ fn reset_selections(id: &str, options: &Options) -> (Vec<PathBuf>, Vec<String>) 
     };
     let (mut reset, mut warnings) = (Vec::new(), Vec::new());
     for project in projects {
-        match activate::reset_if_active(&project, id) {
+        // This uninstall's own project: through the config root it opened.
+        let outcome = match &options.scope {
+            Scope::Project(_) => activate::reset_in(scope.config(), id),
+            Scope::Global => activate::reset_if_active(&project, id),
+        };
+        match outcome {
             Ok(true) => reset.push(activate::config_path(&project)),
             Ok(false) => {}
             Err(message) => warnings.push(message),
