@@ -366,8 +366,7 @@ fn io_error(path: PathBuf, error: std::io::Error) -> DigestError {
 
 /// Opens a package file: a regular file only, never through a link, never blocking on a FIFO.
 fn open_file(full: &Path) -> Result<File, DigestError> {
-    crate::fs::open_regular(full, crate::fs::Links::Refuse)
-        .map_err(|error| io_error(full.to_path_buf(), error))
+    crate::fs::open_regular_seen(full).map_err(|error| io_error(full.to_path_buf(), error))
 }
 
 fn load(root: &Path, path: &str, with_files: bool) -> Result<Loaded, DigestError> {

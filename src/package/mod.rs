@@ -118,7 +118,11 @@ impl Context<'_> {
     pub fn read(&mut self, path: &str) -> Option<Vec<u8>> {
         // A regular file only, never through a link: a FIFO swapped in after the tree was
         // captured must not block validation.
-        match crate::fs::read_regular(&self.root.join(path)) {
+        let read = crate::fs::open_regular_seen(&self.root.join(path)).and_then(|mut file| {
+            let mut bytes = Vec::new();
+            std::io::Read::read_to_end(&mut file, &mut bytes).map(|_| bytes)
+        });
+        match read {
             Ok(bytes) => Some(bytes),
             Err(error) => {
                 self.diagnostics.push(Diagnostic::new(
