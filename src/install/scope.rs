@@ -191,10 +191,10 @@ impl OpenScope {
             )
         };
         let own = |dir: &Dir| dir.own_status().map(|status| status.identity);
-        let root = &self.locations.config_root;
         #[cfg(unix)]
         {
             use std::os::unix::fs::MetadataExt;
+            let root = &self.locations.config_root;
             let here = std::fs::metadata(root).map_err(|_| moved(root))?;
             if Some((here.dev(), here.ino())) != own(&self.config).ok() {
                 return Err(moved(root));
