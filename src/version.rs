@@ -338,7 +338,7 @@ pub fn replace_in_manifest(text: &str, new: &Version) -> Result<String, String> 
 /// `text` with the version literal at `span` (from [`locate_in_manifest`]) replaced by
 /// `version`, every other byte kept.
 pub fn splice_version(text: &str, span: std::ops::Range<usize>, version: &str) -> String {
-    format!("{}\"{version}\"{}", &text[..span.start], &text[span.end..])
+    crate::jsonc::edit::splice(text, span, &format!("\"{version}\""))
 }
 
 #[cfg(test)]

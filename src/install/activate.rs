@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::fs::dir::Dir;
-use crate::jsonc::{self, Kind};
+use crate::jsonc::{self, Kind, edit};
 
 use super::listing::has_loadable;
 use super::scope::{Locations, Scope};
@@ -125,38 +125,21 @@ pub fn set_active(text: Option<&str>, id: &str) -> Result<String, String> {
     };
     let root = jsonc::parse(text)
         .map_err(|error| format!("the config is not valid JSONC ({})", error.code))?;
-    let Kind::Object(members) = &root.kind else {
+    if !matches!(root.kind, Kind::Object(_)) {
         return Err("the config is not a JSON object".to_owned());
-    };
-    let splice = |at: std::ops::Range<usize>, with: &str| {
-        format!("{}{with}{}", &text[..at.start], &text[at.end..])
-    };
-    match members
-        .iter()
-        .rev()
-        .find(|member| member.key == "prompt_profile")
-    {
-        Some(profile) => {
-            let Kind::Object(fields) = &profile.value.kind else {
-                return Err("`prompt_profile` is not an object".to_owned());
-            };
-            match fields.iter().rev().find(|field| field.key == "active") {
-                Some(active) => Ok(splice(active.value.span.clone(), &value)),
-                None => {
-                    let open = profile.value.span.start + 1;
-                    let comma = if fields.is_empty() { "" } else { "," };
-                    Ok(splice(open..open, &format!(" \"active\": {value}{comma}")))
-                }
-            }
+    }
+    // A new key goes first, so no other line of the config changes.
+    match edit::member(&root, "prompt_profile") {
+        Some(profile) if matches!(profile.value.kind, Kind::Object(_)) => {
+            Ok(edit::prepend_member(text, &profile.value, "active", &value))
         }
-        None => {
-            let open = root.span.start + 1;
-            let comma = if members.is_empty() { "" } else { "," };
-            Ok(splice(
-                open..open,
-                &format!("\n  \"prompt_profile\": {{ \"active\": {value} }}{comma}"),
-            ))
-        }
+        Some(_) => Err("`prompt_profile` is not an object".to_owned()),
+        None => Ok(edit::prepend_member(
+            text,
+            &root,
+            "prompt_profile",
+            &format!("{{ \"active\": {value} }}"),
+        )),
     }
 }
 

@@ -6,7 +6,10 @@
 //! the tree; the caller decides that the last one wins and warns about the others.
 //!
 //! The parser never panics and never recurses deeper than [`MAX_DEPTH`], so hostile input yields a
-//! [`SyntaxError`] instead of a stack overflow.
+//! [`SyntaxError`] instead of a stack overflow. [`edit`] changes a document in place from those
+//! spans, keeping every byte it does not touch (comments and formatting included).
+
+pub mod edit;
 
 use std::ops::Range;
 

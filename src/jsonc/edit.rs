@@ -1,0 +1,348 @@
+//! In-place edits of a JSONC document: a value replaced, a member added or removed, and every
+//! other byte kept — comments, blank lines, key order, indentation and line endings — so a file
+//! people write (a manifest, `squads.jsonc`, `opencorvus.jsonc`) reads the same after squad
+//! edits it. Every edit is a [`splice`] at spans from [`super::parse`]; callers parse again
+//! before the next edit.
+
+use std::ops::Range;
+
+use super::{Kind, Member, Node};
+
+/// `text` with `range` replaced by `with`: the one splice every in-place edit goes through.
+pub fn splice(text: &str, range: Range<usize>, with: &str) -> String {
+    let mut out = String::with_capacity(text.len() + with.len());
+    out.push_str(&text[..range.start]);
+    out.push_str(with);
+    out.push_str(&text[range.end..]);
+    out
+}
+
+/// The effective member `key` of an object: the last one, as the last duplicate key wins.
+pub fn member<'a>(object: &'a Node, key: &str) -> Option<&'a Member> {
+    match &object.kind {
+        Kind::Object(members) => members.iter().rev().find(|member| member.key == key),
+        _ => None,
+    }
+}
+
+/// `text` with the object `object` (a node parsed from `text`) holding `key` set to `value`
+/// (JSON text): the value of the effective member is replaced, or a member is appended after
+/// the last one, on its own line indented like its siblings, or inline when the object is
+/// written on one line. A trailing comma after the last member is kept in style.
+pub fn set_member(text: &str, object: &Node, key: &str, value: &str) -> String {
+    if let Some(existing) = member(object, key) {
+        return splice(text, existing.value.span.clone(), value);
+    }
+    let Kind::Object(members) = &object.kind else {
+        return text.to_owned();
+    };
+    let key = serde_json::to_string(key).unwrap_or_default();
+    let newline = newline_of(text);
+    let open = object.span.start;
+    let close = object.span.end.saturating_sub(1);
+    let inline = !text[open..close].contains('\n');
+    let Some(last) = members.last() else {
+        let base = indentation_of_line(text, open);
+        let unit = indent_unit(text);
+        // `{` and `}` on different lines: a new line before the closing brace's line, after
+        // any comment inside.
+        if !inline && text[line_start(text, close)..close].trim().is_empty() {
+            let at = line_start(text, close);
+            return splice(
+                text,
+                at..at,
+                &format!("{base}{unit}{key}: {value}{newline}"),
+            );
+        }
+        // `{}` or `{ }`: the blank inside becomes the new member's lines.
+        let blank_start = text[..close].trim_end_matches([' ', '\t']).len().max(open + 1);
+        return splice(
+            text,
+            blank_start..close,
+            &format!("{newline}{base}{unit}{key}: {value}{newline}{base}"),
+        );
+    };
+    let value_end = last.value.span.end;
+    let next = skip_trivia(text, value_end);
+    let trailing_comma = text.as_bytes().get(next) == Some(&b',');
+    if inline {
+        return if trailing_comma {
+            splice(text, next + 1..next + 1, &format!(" {key}: {value},"))
+        } else {
+            splice(text, value_end..value_end, &format!(", {key}: {value}"))
+        };
+    }
+    let indent = {
+        let start = line_start(text, last.key_span.start);
+        let before = &text[start..last.key_span.start];
+        if before.trim().is_empty() {
+            before.to_owned()
+        } else {
+            format!("{}{}", indentation_of_line(text, open), indent_unit(text))
+        }
+    };
+    let after = if trailing_comma { next + 1 } else { value_end };
+    // After a comment that ends the line, so the comment stays with the member it follows.
+    let at = rest_of_line_is_trivia(text, after).unwrap_or(after);
+    let comma = if trailing_comma { "," } else { "" };
+    let inserted = splice(
+        text,
+        at..at,
+        &format!("{newline}{indent}{key}: {value}{comma}"),
+    );
+    if trailing_comma {
+        inserted
+    } else {
+        splice(&inserted, value_end..value_end, ",")
+    }
+}
+
+/// `text` with every member `key` of the object `object` removed, with the comma that
+/// separated it and the line it leaves blank. Comments are kept, even those beside it: they
+/// are people's text, and squad never deletes what it cannot tell is only about the member.
+pub fn remove_member(text: &str, object: &Node, key: &str) -> String {
+    let Kind::Object(members) = &object.kind else {
+        return text.to_owned();
+    };
+    let mut out = text.to_owned();
+    // From the last, so the spans of earlier members stay valid.
+    for index in (0..members.len()).rev() {
+        if members[index].key != key {
+            continue;
+        }
+        out = remove_at(&out, members, index);
+    }
+    out
+}
+
+fn remove_at(text: &str, members: &[Member], index: usize) -> String {
+    let member = &members[index];
+    let bytes = text.as_bytes();
+    let mut start = member.key_span.start;
+    let mut end = member.value.span.end;
+    let next = skip_trivia(text, end);
+    let mut earlier_comma = None;
+    if bytes.get(next) == Some(&b',') {
+        end = next + 1;
+        while matches!(bytes.get(end), Some(b' ' | b'\t')) {
+            end += 1;
+        }
+    } else if index > 0 {
+        // The last member: the comma before it goes, unless a comment sits between them.
+        let comma = skip_trivia(text, members[index - 1].value.span.end);
+        if bytes.get(comma) == Some(&b',') {
+            if text[comma + 1..start].trim_matches([' ', '\t']).is_empty() {
+                start = comma;
+            } else {
+                earlier_comma = Some(comma);
+            }
+        }
+    }
+    let first = line_start(text, start);
+    if text[first..start].trim().is_empty() {
+        if let Some(line_end) = rest_of_line_is_blank(text, end) {
+            start = first;
+            end = line_end;
+        }
+    }
+    let removed = splice(text, start..end, "");
+    match earlier_comma {
+        Some(comma) => splice(&removed, comma..comma + 1, ""),
+        None => removed,
+    }
+}
+
+/// The first offset at or after `from` that is neither whitespace nor inside a comment.
+fn skip_trivia(text: &str, from: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut at = from;
+    loop {
+        match bytes.get(at) {
+            Some(b' ' | b'\t' | b'\r' | b'\n') => at += 1,
+            Some(b'/') if bytes.get(at + 1) == Some(&b'/') => {
+                while !matches!(bytes.get(at), None | Some(b'\n')) {
+                    at += 1;
+                }
+            }
+            Some(b'/') if bytes.get(at + 1) == Some(&b'*') => match text[at + 2..].find("*/") {
+                Some(close) => at += 2 + close + 2,
+                None => return text.len(),
+            },
+            _ => return at,
+        }
+    }
+}
+
+/// When the rest of the line from `from` holds only spaces and comments, where the line
+/// ends (before its line terminator).
+fn rest_of_line_is_trivia(text: &str, from: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut at = from;
+    loop {
+        match bytes.get(at) {
+            Some(b' ' | b'\t') => at += 1,
+            None | Some(b'\n') => return Some(at),
+            Some(b'\r') if bytes.get(at + 1) == Some(&b'\n') => return Some(at),
+            Some(b'/') if bytes.get(at + 1) == Some(&b'/') => {
+                while !matches!(bytes.get(at), None | Some(b'\n')) {
+                    at += 1;
+                }
+                if at > from && bytes.get(at - 1) == Some(&b'\r') {
+                    at -= 1;
+                }
+                return Some(at);
+            }
+            Some(b'/') if bytes.get(at + 1) == Some(&b'*') => {
+                let close = text[at + 2..].find("*/")?;
+                if text[at..at + 2 + close].contains('\n') {
+                    return None;
+                }
+                at += 2 + close + 2;
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// When the rest of the line from `from` is blank, the offset just past its line terminator.
+fn rest_of_line_is_blank(text: &str, from: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut at = from;
+    while matches!(bytes.get(at), Some(b' ' | b'\t' | b'\r')) {
+        at += 1;
+    }
+    match bytes.get(at) {
+        Some(b'\n') => Some(at + 1),
+        None => Some(at),
+        _ => None,
+    }
+}
+
+fn line_start(text: &str, at: usize) -> usize {
+    text[..at].rfind('\n').map_or(0, |newline| newline + 1)
+}
+
+/// The spaces and tabs a line starts with.
+fn indentation_of_line(text: &str, at: usize) -> &str {
+    let start = line_start(text, at);
+    let rest = &text[start..];
+    &rest[..rest.len() - rest.trim_start_matches([' ', '\t']).len()]
+}
+
+/// A tab when the document indents with tabs, else two spaces.
+fn indent_unit(text: &str) -> &'static str {
+    if text.contains("\n\t") { "\t" } else { "  " }
+}
+
+fn newline_of(text: &str) -> &'static str {
+    if text.contains("\r\n") { "\r\n" } else { "\n" }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jsonc::{parse, to_value};
+
+    /// Applies `edit` to the object at `path` (keys from the root) and checks the result parses.
+    fn edit(text: &str, path: &[&str], edit: impl Fn(&str, &Node) -> String) -> String {
+        let root = parse(text).unwrap();
+        let mut node = &root;
+        for key in path {
+            node = &member(node, key).unwrap().value;
+        }
+        let edited = edit(text, node);
+        parse(&edited).unwrap_or_else(|error| panic!("{error:?} in:\n{edited}"));
+        edited
+    }
+
+    fn set(text: &str, path: &[&str], key: &str, value: &str) -> String {
+        edit(text, path, |text, node| set_member(text, node, key, value))
+    }
+
+    fn remove(text: &str, path: &[&str], key: &str) -> String {
+        edit(text, path, |text, node| remove_member(text, node, key))
+    }
+
+    #[test]
+    fn a_value_is_replaced_and_nothing_else_moves() {
+        let text = "// keep\n{\n  \"a\": 1, /* and */\n  \"a\" :  2 // last wins\n}\n";
+        assert_eq!(set(text, &[], "a", "3"), text.replace(":  2", ":  3"));
+    }
+
+    #[test]
+    fn members_are_appended_like_their_siblings() {
+        let text = "{\n    \"a\": 1, // one\n    \"b\": 2 // two\n}\n";
+        assert_eq!(
+            set(text, &[], "c", "3"),
+            "{\n    \"a\": 1, // one\n    \"b\": 2, // two\n    \"c\": 3\n}\n"
+        );
+        let trailing = "{\n  \"a\": 1,\n}\n";
+        assert_eq!(
+            set(trailing, &[], "b", "2"),
+            "{\n  \"a\": 1,\n  \"b\": 2,\n}\n"
+        );
+        let inline = "{\"s\": { \"source\": \"x\" }}";
+        assert_eq!(
+            set(inline, &["s"], "version", "\"v\""),
+            "{\"s\": { \"source\": \"x\", \"version\": \"v\" }}"
+        );
+        let crlf = "{\r\n  \"a\": 1 // c\r\n}\r\n";
+        assert_eq!(
+            set(crlf, &[], "b", "2"),
+            "{\r\n  \"a\": 1, // c\r\n  \"b\": 2\r\n}\r\n"
+        );
+        let tabs = "{\n\t\"a\": {}\n}";
+        assert_eq!(
+            set(tabs, &["a"], "b", "1"),
+            "{\n\t\"a\": {\n\t\t\"b\": 1\n\t}\n}"
+        );
+    }
+
+    #[test]
+    fn empty_objects_grow_lines_and_keep_their_comments() {
+        assert_eq!(set("{}", &[], "a", "1"), "{\n  \"a\": 1\n}");
+        assert_eq!(
+            set("{\n  \"s\": { }\n}\n", &["s"], "a", "1"),
+            "{\n  \"s\": {\n    \"a\": 1\n  }\n}\n"
+        );
+        let commented = "{\n  \"s\": {\n    // squads go here\n  }\n}\n";
+        assert_eq!(
+            set(commented, &["s"], "a", "1"),
+            "{\n  \"s\": {\n    // squads go here\n    \"a\": 1\n  }\n}\n"
+        );
+    }
+
+    #[test]
+    fn members_are_removed_with_their_comma_and_line() {
+        let text = "{\n  // first\n  \"a\": 1,\n  \"b\": 2, // about b\n  \"c\": 3\n}\n";
+        assert_eq!(
+            remove(text, &[], "a"),
+            "{\n  // first\n  \"b\": 2, // about b\n  \"c\": 3\n}\n"
+        );
+        assert_eq!(
+            remove(text, &[], "c"),
+            "{\n  // first\n  \"a\": 1,\n  \"b\": 2 // about b\n}\n"
+        );
+        assert_eq!(
+            remove(text, &[], "b"),
+            "{\n  // first\n  \"a\": 1,\n  // about b\n  \"c\": 3\n}\n"
+        );
+        let only = "{\n  \"a\": 1\n}\n";
+        assert_eq!(remove(only, &[], "a"), "{\n}\n");
+        let inline = "{ \"a\": 1, \"b\": 2 }";
+        assert_eq!(remove(inline, &[], "a"), "{ \"b\": 2 }");
+        assert_eq!(remove(inline, &[], "b"), "{ \"a\": 1 }");
+        let duplicated = "{\"a\": 1, \"b\": 2, \"a\": 3}";
+        assert_eq!(
+            to_value(&parse(&remove(duplicated, &[], "a")).unwrap()),
+            serde_json::json!({"b": 2})
+        );
+        assert_eq!(remove(only, &[], "zzz"), only);
+    }
+
+    #[test]
+    fn splices_compose_into_any_edit() {
+        assert_eq!(splice("abcdef", 2..4, "XY"), "abXYef");
+        assert_eq!(splice("abc", 3..3, "d"), "abcd");
+    }
+}
