@@ -1,5 +1,5 @@
-//! The environment `squad` reads: OpenCorvus's data root (LOC-2). The only place that looks at
-//! environment variables.
+//! The environment `squad` reads: OpenCorvus's data root (LOC-2), squad's download cache, test
+//! hooks. The only place that looks at environment variables.
 
 use std::path::PathBuf;
 
@@ -71,4 +71,49 @@ pub fn path_var(name: &str) -> Option<PathBuf> {
     std::env::var_os(name)
         .filter(|value| !value.is_empty())
         .map(PathBuf::from)
+}
+
+/// squad's download cache: `$SQUAD_CACHE_DIR` (made absolute against the current directory),
+/// else the per-OS user cache directory (`$XDG_CACHE_HOME/squad` or `~/.cache/squad`,
+/// `~/Library/Caches/squad`, `%LOCALAPPDATA%\squad\cache`).
+pub fn cache_dir() -> Option<PathBuf> {
+    if let Some(dir) = path_var("SQUAD_CACHE_DIR") {
+        return Some(if dir.is_absolute() {
+            dir
+        } else {
+            std::env::current_dir().ok()?.join(dir)
+        });
+    }
+    let home = path_var("HOME");
+    if cfg!(target_os = "macos") {
+        return home.map(|home| home.join("Library/Caches/squad"));
+    }
+    if cfg!(windows) {
+        return path_var("LOCALAPPDATA")
+            .or_else(|| home.map(|home| home.join("AppData").join("Local")))
+            .map(|base| base.join("squad").join("cache"));
+    }
+    path_var("XDG_CACHE_HOME")
+        .filter(|path| path.is_absolute())
+        .or_else(|| home.map(|home| home.join(".cache")))
+        .map(|base| base.join("squad"))
+}
+
+/// A test hook: `SQUAD_FAILPOINT=<phase>` stops the process at that phase and says so on stderr.
+/// It then waits to be killed (crash tests), or, when `SQUAD_FAILPOINT_RESUME` names a FIFO,
+/// until the test has opened and closed that FIFO (race tests change the file system while it
+/// waits, then let it go on).
+pub fn failpoint(phase: &str) {
+    if std::env::var("SQUAD_FAILPOINT").is_ok_and(|wanted| wanted == phase) {
+        #[allow(clippy::print_stderr)]
+        {
+            eprintln!("failpoint {phase}");
+        }
+        match std::env::var_os("SQUAD_FAILPOINT_RESUME") {
+            Some(fifo) => {
+                let _ = std::fs::read(fifo);
+            }
+            None => std::thread::sleep(std::time::Duration::from_secs(120)),
+        }
+    }
 }

@@ -14,10 +14,14 @@
 //! - [`env`]: environment lookups.
 //! - [`http`]: the HTTP client every network access goes through (transport rules, limits).
 //! - [`oci`]: OCI registries: references, manifests, credentials, the distribution API.
-//! - [`share`]: squads as OCI artifacts: publish, fetch, versions.
+//! - [`share`]: how squads travel: OCI artifacts (publish, fetch, versions), exact HTTPS
+//!   archives and the OpenCorvus install link.
+//! - [`project`]: a project's squads: `squads.jsonc`, `squads.lock`, add, remove, sync, update.
+//! - [`cache`]: the content-addressed download cache.
 //! - [`cli`]: the command-line interface.
 
 pub mod archive;
+pub mod cache;
 pub mod cli;
 pub mod diag;
 pub mod digest;
@@ -32,6 +36,7 @@ pub mod oci;
 pub mod output;
 pub mod pack;
 pub mod package;
+pub mod project;
 pub mod scaffold;
 pub mod share;
 pub mod source;

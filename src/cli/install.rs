@@ -133,7 +133,7 @@ pub struct ListArgs {
 
 /// The scope; a project directory is made absolute (so it is registered the same from any
 /// directory, GLB-4) and must exist: squad never creates a project.
-fn scope_of(
+pub(super) fn scope_of(
     scope: ScopeArg,
     project: Option<&Path>,
     printer: &Printer,
@@ -167,7 +167,7 @@ fn scope_of(
 }
 
 /// OpenCorvus's data root `<R>`, or the status to exit with after saying why.
-fn opencorvus_root(printer: &Printer) -> Result<PathBuf, ExitStatus> {
+pub(super) fn opencorvus_root(printer: &Printer) -> Result<PathBuf, ExitStatus> {
     crate::env::opencorvus_root().ok_or_else(|| {
         printer.error(
             "cannot tell where OpenCorvus keeps its data",
@@ -194,7 +194,7 @@ fn options(
     })
 }
 
-fn waiting(printer: &Printer) -> impl FnMut(&Path) + '_ {
+pub(super) fn waiting(printer: &Printer) -> impl FnMut(&Path) + '_ {
     move |lock: &Path| {
         printer.status(
             "Blocking",

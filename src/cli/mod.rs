@@ -1,6 +1,7 @@
 //! The command line: argument types (clap derive) and dispatch. Each command lives in its own
 //! file, turns its arguments into library calls and reports through [`Printer`].
 
+mod cache;
 mod collab;
 mod digest;
 mod explain;
@@ -12,6 +13,7 @@ mod new;
 mod ofp;
 mod pack;
 mod play;
+mod project;
 mod registry;
 mod report;
 mod router;
@@ -87,6 +89,7 @@ Environment:
   SQUAD_TODAY       YYYY-MM-DD to use as today's UTC date (for reproducible tests)
   SQUAD_HTTP_TIMEOUT  seconds to wait to connect to a registry or for any read (default 10 / 30)
   SQUAD_NET_RETRY   retries after 429, 5xx or a dropped connection (default 3)
+  SQUAD_CACHE_DIR   squad's download cache (default: the per-OS user cache directory)
   DOCKER_CONFIG, REGISTRY_AUTH_FILE  where registry credentials are read and written";
 
 /// A package manager for expert-squad packages: scaffold, check, fingerprint, pack and install.
@@ -123,6 +126,12 @@ pub enum Command {
     Login(registry::LoginArgs),
     Logout(registry::LogoutArgs),
     Uninstall(install::UninstallArgs),
+    Add(project::AddArgs),
+    Remove(project::RemoveArgs),
+    Sync(project::SyncArgs),
+    Outdated(project::OutdatedArgs),
+    Update(project::UpdateArgs),
+    Cache(cache::CacheArgs),
     List(install::ListArgs),
     Activate(install::ActivateArgs),
     Projects(install::ProjectsArgs),
@@ -166,6 +175,12 @@ fn dispatch(command: Command, printer: &Printer) -> ExitStatus {
         Command::Login(args) => registry::run_login(&args, printer),
         Command::Logout(args) => registry::run_logout(&args, printer),
         Command::Uninstall(args) => install::run_uninstall(&args, printer),
+        Command::Add(args) => project::run_add(&args, printer),
+        Command::Remove(args) => project::run_remove(&args, printer),
+        Command::Sync(args) => project::run_sync(&args, printer),
+        Command::Outdated(args) => project::run_outdated(&args, printer),
+        Command::Update(args) => project::run_update(&args, printer),
+        Command::Cache(args) => cache::run(&args, printer),
         Command::List(args) => install::run_list(&args, printer),
         Command::Activate(args) => install::run_activate(&args, printer),
         Command::Projects(args) => install::run_projects(&args, printer),

@@ -254,6 +254,12 @@ pub fn create_beside(path: &Path) -> io::Result<(PathBuf, std::fs::File)> {
 /// Replaces (or creates) a file atomically: a synced temporary file beside it, renamed over it,
 /// keeping the old file's permissions; the directory is synced.
 pub fn replace_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    replace_file_then(path, bytes, &|| {})
+}
+
+/// [`replace_file`], calling `before_rename` once the temporary file is complete and synced
+/// (crash tests stop there).
+pub fn replace_file_then(path: &Path, bytes: &[u8], before_rename: &dyn Fn()) -> io::Result<()> {
     use std::io::Write;
     let (temporary, mut file) = create_beside(path)?;
     let result = (|| {
@@ -262,6 +268,7 @@ pub fn replace_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
         if let Ok(metadata) = std::fs::metadata(path) {
             std::fs::set_permissions(&temporary, metadata.permissions())?;
         }
+        before_rename();
         std::fs::rename(&temporary, path)?;
         sync_directory(parent_directory(path));
         Ok(())

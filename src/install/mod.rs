@@ -89,6 +89,7 @@ use std::time::Duration;
 
 use crate::archive::reader::ArchiveError;
 use crate::digest::{Sha256Digest, TreeDigest};
+use crate::env::failpoint;
 use crate::fs::dir::Dir;
 use crate::package::{Identity, Report};
 
@@ -341,25 +342,6 @@ fn tree_at(directory: &Dir, with_files: bool) -> Result<TreeDigest, String> {
             &directory.path().to_string_lossy(),
         )
     })
-}
-
-/// A test hook: `SQUAD_FAILPOINT=<phase>` stops the process at that phase and says so on stderr.
-/// It then waits to be killed (crash tests), or, when `SQUAD_FAILPOINT_RESUME` names a FIFO,
-/// until the test has opened and closed that FIFO (race tests change the file system while it
-/// waits, then let it go on).
-fn failpoint(phase: &str) {
-    if std::env::var("SQUAD_FAILPOINT").is_ok_and(|wanted| wanted == phase) {
-        #[allow(clippy::print_stderr)]
-        {
-            eprintln!("failpoint {phase}");
-        }
-        match std::env::var_os("SQUAD_FAILPOINT_RESUME") {
-            Some(fifo) => {
-                let _ = std::fs::read(fifo);
-            }
-            None => std::thread::sleep(Duration::from_secs(120)),
-        }
-    }
 }
 
 /// A random UUID v4 string for scratch names and journals.

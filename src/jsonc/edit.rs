@@ -55,7 +55,10 @@ pub fn set_member(text: &str, object: &Node, key: &str, value: &str) -> String {
             );
         }
         // `{}` or `{ }`: the blank inside becomes the new member's lines.
-        let blank_start = text[..close].trim_end_matches([' ', '\t']).len().max(open + 1);
+        let blank_start = text[..close]
+            .trim_end_matches([' ', '\t'])
+            .len()
+            .max(open + 1);
         return splice(
             text,
             blank_start..close,
@@ -95,6 +98,36 @@ pub fn set_member(text: &str, object: &Node, key: &str, value: &str) -> String {
     } else {
         splice(&inserted, value_end..value_end, ",")
     }
+}
+
+/// `text` with the member `key` set to `value` as [`set_member`] does, except that a new member
+/// goes first, so no other member's line changes (not even by a comma).
+pub fn prepend_member(text: &str, object: &Node, key: &str, value: &str) -> String {
+    let Kind::Object(members) = &object.kind else {
+        return text.to_owned();
+    };
+    let Some(first) = members.first().filter(|_| member(object, key).is_none()) else {
+        return set_member(text, object, key, value);
+    };
+    let quoted = serde_json::to_string(key).unwrap_or_default();
+    let open = object.span.start;
+    let close = object.span.end.saturating_sub(1);
+    if !text[open..close].contains('\n') {
+        return splice(text, open + 1..open + 1, &format!(" {quoted}: {value},"));
+    }
+    let start = line_start(text, first.key_span.start);
+    let before = &text[start..first.key_span.start];
+    let indent = if before.trim().is_empty() {
+        before.to_owned()
+    } else {
+        format!("{}{}", indentation_of_line(text, open), indent_unit(text))
+    };
+    let newline = newline_of(text);
+    splice(
+        text,
+        open + 1..open + 1,
+        &format!("{newline}{indent}{quoted}: {value},"),
+    )
 }
 
 /// `text` with every member `key` of the object `object` removed, with the comma that
@@ -296,6 +329,20 @@ mod tests {
             set(tabs, &["a"], "b", "1"),
             "{\n\t\"a\": {\n\t\t\"b\": 1\n\t}\n}"
         );
+    }
+
+    #[test]
+    fn prepended_members_leave_every_other_line_alone() {
+        let prepend = |text: &str, key: &str| {
+            edit(text, &[], |text, node| prepend_member(text, node, key, "1"))
+        };
+        assert_eq!(
+            prepend("{\n  \"a\": 0 // keep\n}\n", "b"),
+            "{\n  \"b\": 1,\n  \"a\": 0 // keep\n}\n"
+        );
+        assert_eq!(prepend("{ \"a\": 0 }", "b"), "{ \"b\": 1, \"a\": 0 }");
+        assert_eq!(prepend("{}", "b"), "{\n  \"b\": 1\n}");
+        assert_eq!(prepend("{\"b\": 0}", "b"), "{\"b\": 1}");
     }
 
     #[test]

@@ -335,7 +335,7 @@ impl Checker<'_> {
 }
 
 /// The allowed key closest to a misspelt one, if any is close enough to be a likely typo.
-fn suggest<'a>(key: &str, allowed: &[&'a str]) -> Option<&'a str> {
+pub(crate) fn suggest<'a>(key: &str, allowed: &[&'a str]) -> Option<&'a str> {
     allowed
         .iter()
         .map(|candidate| (edit_distance(key, candidate), *candidate))

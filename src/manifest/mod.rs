@@ -300,6 +300,12 @@ pub fn check(text: &str, diagnostics: &mut Diagnostics) -> Option<Manifest> {
 
 /// The diagnostic for a JSONC syntax error in `file`.
 pub fn syntax_diagnostic(file: &str, error: &jsonc::SyntaxError) -> Diagnostic {
+    syntax_diagnostic_with(Code::JsoncSyntax, file, error)
+}
+
+/// [`syntax_diagnostic`] under another code, for JSONC files that are not part of a package
+/// (`squads.jsonc`).
+pub fn syntax_diagnostic_with(code: Code, file: &str, error: &jsonc::SyntaxError) -> Diagnostic {
     let (message, label) = match error.code {
         "NestingTooDeep" => (
             format!(
@@ -313,7 +319,7 @@ pub fn syntax_diagnostic(file: &str, error: &jsonc::SyntaxError) -> Diagnostic {
             describe_syntax_error(code).to_owned(),
         ),
     };
-    let diagnostic = Diagnostic::new(Code::JsoncSyntax, file, message)
+    let diagnostic = Diagnostic::new(code, file, message)
         .span(error.span.clone())
         .span_label(label);
     match error.code {

@@ -1,10 +1,14 @@
-//! Sharing squads through OCI registries: `publish` (validate, pack, push), `fetch` (resolve,
-//! verify and download the archive that `install` and `pull` use) and `versions`. The
-//! invariants are the reference's: `(namespace, id, version)` is bound to one package digest
-//! forever (a version tag is never moved to another package), the archive's SHA-256 is a
-//! transport check, and the package digest is re-derived after unpacking.
+//! How squads travel. Through OCI registries: `publish` (validate, pack, push), `fetch`
+//! (resolve, verify and download the archive that `install` and `pull` use) and `versions`.
+//! As one exact archive over HTTPS ([`exact`]), named by an `https://` source or the OpenCorvus
+//! website's install link ([`link`]). The invariants are the reference's: `(namespace, id,
+//! version)` is bound to one package digest forever (a version tag is never moved to another
+//! package), the archive's SHA-256 is a transport check, and the package digest is re-derived
+//! after unpacking.
 
 pub mod artifact;
+pub mod exact;
+pub mod link;
 
 use std::path::{Path, PathBuf};
 
@@ -518,4 +522,34 @@ pub fn versions(
         listed.push(entry);
     }
     Ok(listed)
+}
+
+/// Who the package in an archive is and its package digest, read within the import limits (the
+/// archive is only read, never extracted).
+pub fn identify_archive(bytes: &[u8]) -> Result<(Identity, crate::digest::Sha256Digest), String> {
+    let package = crate::archive::reader::read_package(bytes, &Limits::REFERENCE)
+        .map_err(|error| format!("the archive: {error}"))?;
+    let declared = package
+        .files
+        .iter()
+        .find(|(path, _)| path == crate::manifest::MANIFEST_FILE)
+        .and_then(|(_, text)| crate::manifest::declared(&String::from_utf8_lossy(text)))
+        .unwrap_or_default();
+    let (Some(namespace), Some(id), Some(version)) =
+        (declared.namespace, declared.id, declared.version)
+    else {
+        return Err(format!(
+            "the archive has no {} declaring a namespace, id and version",
+            crate::manifest::MANIFEST_FILE
+        ));
+    };
+    let digest = crate::digest::digest_entries(&package.files);
+    Ok((
+        Identity {
+            namespace,
+            id,
+            version,
+        },
+        digest,
+    ))
 }

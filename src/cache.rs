@@ -1,0 +1,236 @@
+//! squad's content-addressed download cache: every archive downloaded for a project is kept under
+//! its SHA-256 (`<cache>/archives/sha256/<2 hex>/<64 hex>.zip`), so a second sync needs no network
+//! and `squad sync --offline` works from it. An entry is written through a synced temporary file
+//! renamed into place, and its bytes are hashed again on every read: a file whose SHA-256 is not
+//! its name is never used, whatever put it there.
+
+use std::path::{Path, PathBuf};
+
+use crate::digest::Sha256Digest;
+
+/// The cache's root directory and what lives in it.
+#[derive(Debug, Clone)]
+pub struct Cache {
+    root: PathBuf,
+}
+
+/// Why the cache could not serve or keep an archive.
+#[derive(Debug)]
+pub enum CacheError {
+    /// A cached file's bytes are not the ones its name promises; it was removed.
+    Corrupt {
+        path: PathBuf,
+        expected: Sha256Digest,
+        actual: Sha256Digest,
+    },
+    Io(PathBuf, std::io::Error),
+}
+
+impl std::fmt::Display for CacheError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CacheError::Corrupt {
+                path,
+                expected,
+                actual,
+            } => write!(
+                f,
+                "the cached archive `{}` has SHA-256 {actual}, not {expected}: it was changed after it was downloaded, and was removed",
+                path.display()
+            ),
+            CacheError::Io(path, error) => write!(f, "cache `{}`: {error}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for CacheError {}
+
+/// What `clean` removed.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Cleaned {
+    pub files: u64,
+    pub bytes: u64,
+}
+
+/// The subdirectory holding archives; the only one `clean` empties.
+const ARCHIVES: &str = "archives";
+/// Temporary files older than this are left over from a killed process.
+const STALE_TEMPORARY: std::time::Duration = std::time::Duration::from_secs(3600);
+
+impl Cache {
+    pub fn new(root: PathBuf) -> Cache {
+        Cache { root }
+    }
+
+    /// The cache the environment names (see [`crate::env::cache_dir`]).
+    pub fn from_env() -> Option<Cache> {
+        crate::env::cache_dir().map(Cache::new)
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Where the archive with this SHA-256 is kept.
+    pub fn archive_path(&self, sha256: &Sha256Digest) -> PathBuf {
+        let hex = sha256.hex();
+        self.root
+            .join(ARCHIVES)
+            .join("sha256")
+            .join(&hex[..2])
+            .join(format!("{hex}.zip"))
+    }
+
+    /// The cached archive with this SHA-256, after checking its bytes; `None` when absent. A
+    /// file whose bytes do not match is removed and reported.
+    pub fn get(&self, sha256: &Sha256Digest) -> Result<Option<PathBuf>, CacheError> {
+        let path = self.archive_path(sha256);
+        let actual = match Sha256Digest::of_file(&path) {
+            Ok(actual) => actual,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(error) => return Err(CacheError::Io(path, error)),
+        };
+        if actual != *sha256 {
+            let _ = std::fs::remove_file(&path);
+            return Err(CacheError::Corrupt {
+                path,
+                expected: *sha256,
+                actual,
+            });
+        }
+        Ok(Some(path))
+    }
+
+    /// Keeps `bytes`, which must hash to `sha256`, and returns where.
+    pub fn put(&self, sha256: &Sha256Digest, bytes: &[u8]) -> Result<PathBuf, CacheError> {
+        use std::io::Write;
+        let path = self.archive_path(sha256);
+        let actual = Sha256Digest::of(bytes);
+        if actual != *sha256 {
+            return Err(CacheError::Corrupt {
+                path,
+                expected: *sha256,
+                actual,
+            });
+        }
+        let directory = crate::fs::parent_directory(&path).to_path_buf();
+        let io = |error| CacheError::Io(directory.clone(), error);
+        self.create_root().map_err(io)?;
+        std::fs::create_dir_all(&directory).map_err(io)?;
+        remove_stale_temporaries(&directory);
+        let (temporary, mut file) = crate::fs::create_beside(&path).map_err(io)?;
+        let written = file
+            .write_all(bytes)
+            .and_then(|()| file.sync_all())
+            .and_then(|()| {
+                crate::env::failpoint("cache-temporary-written");
+                // Same bytes under the same name: replacing a concurrent writer's copy is fine.
+                std::fs::rename(&temporary, &path)
+            });
+        if let Err(error) = written {
+            let _ = std::fs::remove_file(&temporary);
+            return Err(CacheError::Io(path, error));
+        }
+        crate::fs::sync_directory(&directory);
+        Ok(path)
+    }
+
+    /// Creates the root with a `CACHEDIR.TAG`, so backup tools skip it.
+    fn create_root(&self) -> std::io::Result<()> {
+        if self.root.join("CACHEDIR.TAG").is_file() {
+            return Ok(());
+        }
+        std::fs::create_dir_all(&self.root)?;
+        let tag = "Signature: 8a477f597d28d172789f06886806bc55\n# This is squad's download cache: https://bford.info/cachedir/\n";
+        crate::fs::replace_file(&self.root.join("CACHEDIR.TAG"), tag.as_bytes())
+    }
+
+    /// Removes every cached archive (and nothing else under the root, which may be a
+    /// directory the user named).
+    pub fn clean(&self) -> Result<Cleaned, CacheError> {
+        let archives = self.root.join(ARCHIVES);
+        let mut cleaned = Cleaned::default();
+        count(&archives, &mut cleaned);
+        match std::fs::remove_dir_all(&archives) {
+            Ok(()) => Ok(cleaned),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(cleaned),
+            Err(error) => Err(CacheError::Io(archives, error)),
+        }
+    }
+}
+
+fn count(path: &Path, cleaned: &mut Cleaned) {
+    let Ok(entries) = std::fs::read_dir(path) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        match entry.file_type() {
+            Ok(kind) if kind.is_dir() => count(&entry.path(), cleaned),
+            Ok(_) => {
+                cleaned.files += 1;
+                cleaned.bytes += entry.metadata().map_or(0, |metadata| metadata.len());
+            }
+            Err(_) => {}
+        }
+    }
+}
+
+/// Temporary files a killed writer left beside the archives (`.<name>.tmp-<pid>-<n>`).
+fn remove_stale_temporaries(directory: &Path) {
+    let Ok(entries) = std::fs::read_dir(directory) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let stale = entry
+            .metadata()
+            .and_then(|metadata| metadata.modified())
+            .ok()
+            .and_then(|modified| modified.elapsed().ok())
+            .is_some_and(|age| age > STALE_TEMPORARY);
+        if name.starts_with('.') && name.contains(".zip.tmp-") && stale {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn archives_are_kept_by_sha256_and_checked_on_every_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(dir.path().join("cache"));
+        let bytes = b"PK archive bytes";
+        let sha = Sha256Digest::of(bytes);
+        assert!(cache.get(&sha).unwrap().is_none());
+        let path = cache.put(&sha, bytes).unwrap();
+        assert_eq!(path, cache.archive_path(&sha));
+        assert!(path.starts_with(dir.path().join("cache/archives/sha256")));
+        assert!(dir.path().join("cache/CACHEDIR.TAG").is_file());
+        assert_eq!(cache.get(&sha).unwrap(), Some(path.clone()));
+        // Bytes that are not the name's are refused on the way in and on the way out.
+        let wrong = Sha256Digest::of(b"other");
+        assert!(matches!(
+            cache.put(&wrong, bytes),
+            Err(CacheError::Corrupt { .. })
+        ));
+        std::fs::write(&path, b"tampered").unwrap();
+        let error = cache.get(&sha).unwrap_err();
+        assert!(error.to_string().contains(&sha.hex()), "{error}");
+        assert!(!path.exists(), "a corrupt entry is removed");
+        cache.put(&sha, bytes).unwrap();
+        let cleaned = cache.clean().unwrap();
+        assert_eq!(
+            cleaned,
+            Cleaned {
+                files: 1,
+                bytes: bytes.len() as u64
+            }
+        );
+        assert!(cache.get(&sha).unwrap().is_none());
+        assert!(dir.path().join("cache/CACHEDIR.TAG").is_file());
+        assert_eq!(cache.clean().unwrap(), Cleaned::default());
+    }
+}

@@ -1,0 +1,469 @@
+//! `squad add`, `squad remove` and `squad update`: change which squads a project declares, or
+//! the versions it locks, in both files. Each resolves and installs before it writes, writes
+//! `squads.jsonc` before `squads.lock` (a crash in between leaves a declared squad the next
+//! sync locks), and edits `squads.jsonc` in place so comments survive.
+
+use std::path::{Path, PathBuf};
+
+use crate::digest::Sha256Digest;
+use crate::install::Options;
+
+use super::declared::{self, Declaration, Name};
+use super::resolve::{self, Context, Downloads, Resolution};
+use super::source::Source;
+use super::sync::{Installed, Outcome, install, unchanged};
+use super::{Failure, Files, Project, ProjectError, Settings, Task, run_jobs};
+
+/// A source as given on the command line, and the SHA-256 given with it.
+pub struct AddRequest<'a> {
+    pub source: &'a str,
+    pub sha256: Option<Sha256Digest>,
+    /// The directory relative paths are given from.
+    pub cwd: &'a Path,
+}
+
+/// How `squads.jsonc` changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Declared {
+    Added,
+    Changed,
+    Unchanged,
+}
+
+#[derive(Debug)]
+pub struct Added {
+    pub name: Name,
+    pub declared: Declared,
+    pub outcome: Outcome,
+}
+
+/// `path` relative to `base` (both absolute), `/`-separated.
+fn relative_path(base: &Path, path: &Path) -> String {
+    let base: Vec<_> = base.components().collect();
+    let path: Vec<_> = path.components().collect();
+    let common = base.iter().zip(&path).take_while(|(a, b)| a == b).count();
+    let mut parts: Vec<String> =
+        std::iter::repeat_n("..".to_owned(), base.len() - common).collect();
+    parts.extend(
+        path[common..]
+            .iter()
+            .map(|part| part.as_os_str().to_string_lossy().into_owned()),
+    );
+    if parts.is_empty() {
+        ".".to_owned()
+    } else {
+        parts.join("/")
+    }
+}
+
+/// The declaration a command-line source makes: a path is made relative to the project, a
+/// registry tag becomes the entry's `version`.
+fn declaration_of(
+    project: &Project,
+    request: &AddRequest<'_>,
+) -> Result<Declaration, ProjectError> {
+    let usage = ProjectError::Usage;
+    let text = request.source;
+    let remote = crate::oci::reference::is_reference(text)
+        || crate::share::link::is_link(text)
+        || text.contains("://");
+    let (source_text, version) = if remote {
+        match Source::parse(text).map_err(usage)? {
+            Source::Registry(reference) if reference.digest.is_none() => (
+                reference.repository_only().to_string(),
+                reference.tag.clone(),
+            ),
+            _ => (text.to_owned(), None),
+        }
+    } else {
+        let absolute = request
+            .cwd
+            .join(text)
+            .canonicalize()
+            .map_err(|error| usage(format!("cannot use `{text}`: {error}")))?;
+        (relative_path(&project.root, &absolute), None)
+    };
+    let source = Source::parse(&source_text).map_err(usage)?;
+    match (&source, request.sha256) {
+        (Source::Https(_), None) => {
+            return Err(usage(
+                "an https:// source needs the SHA-256 of its archive: pass --sha256 <64 hex>"
+                    .to_owned(),
+            ));
+        }
+        (Source::Https(_), Some(_)) | (_, None) => {}
+        (other, Some(_)) => {
+            return Err(usage(format!(
+                "--sha256 is for https:// sources; a {} source is checked by its own digests",
+                other.kind()
+            )));
+        }
+    }
+    Ok(Declaration {
+        source,
+        source_text,
+        version,
+        sha256: request.sha256,
+    })
+}
+
+/// The other declared squad with the same id (one id per project scope), if any.
+fn same_id<'f>(files: &'f Files, name: &Name) -> Option<&'f Name> {
+    files
+        .declared
+        .entries
+        .iter()
+        .map(|entry| &entry.name)
+        .find(|other| other.id == name.id && other.namespace != name.namespace)
+}
+
+/// Installs a resolved squad unless it is installed already.
+fn bring_in(
+    project: &Project,
+    settings: &Settings<'_>,
+    name: &Name,
+    declaration: &Declaration,
+    resolution: &Resolution,
+    on_wait: &mut dyn FnMut(&Path),
+) -> Result<Outcome, Failure> {
+    let locations = project.locations(&settings.opencorvus_root);
+    let entry = (name, declaration);
+    match Installed::of(&locations, name) {
+        Installed::Digest(digest) if digest == resolution.locked.package_digest => {
+            Ok(unchanged(project, settings, entry, &resolution.locked))
+        }
+        Installed::Unreadable(target, problem) => Err(Failure::refused(
+            name.to_string(),
+            format!(
+                "the package installed at `{}` cannot be read ({problem}); squad does not replace it",
+                target.display()
+            ),
+        )),
+        installed => install(
+            settings,
+            project,
+            entry,
+            &resolution.locked,
+            &resolution.artifact,
+            installed.digest(),
+            on_wait,
+        ),
+    }
+}
+
+pub fn add(
+    project: &Project,
+    settings: &Settings<'_>,
+    request: &AddRequest<'_>,
+    on_wait: &mut dyn FnMut(&Path),
+) -> Result<Added, ProjectError> {
+    let declaration = declaration_of(project, request)?;
+    let (_guard, files) = project.lock_and_read(false, on_wait)?;
+    let downloads = Downloads::new(settings.transfers);
+    let job = downloads.job();
+    let context = Context {
+        project,
+        cache: &settings.cache,
+        client: settings.client,
+        transfers: &job,
+    };
+    let resolved = context.resolve(&declaration.source_text, &declaration, false);
+    downloads.end();
+    let resolution = resolved.map_err(|failure| ProjectError::Failed(vec![failure]))?;
+    let identity = &resolution.identity;
+    let name = Name {
+        namespace: identity.namespace.clone(),
+        id: identity.id.clone(),
+    };
+    if let Some(other) = same_id(&files, &name) {
+        return Err(ProjectError::Failed(vec![Failure::refused(
+            name.to_string(),
+            format!(
+                "`{other}` is declared already: a project scope holds one package per id, whatever its namespace"
+            ),
+        )
+        .hint(format!("`squad remove {other}` first"))]));
+    }
+    let outcome = bring_in(project, settings, &name, &declaration, &resolution, on_wait)
+        .map_err(|failure| ProjectError::Failed(vec![failure]))?;
+    let declared_state = match files.declared.get(&name) {
+        None => Declared::Added,
+        Some(entry) if entry.declaration == declaration => Declared::Unchanged,
+        Some(_) => Declared::Changed,
+    };
+    if declared_state != Declared::Unchanged {
+        let text = match &files.declared_text {
+            Some(text) => declared::set_entry(text, &name, &declaration),
+            None => Ok(declared::new_file(&name, &declaration)),
+        }
+        .map_err(|message| {
+            ProjectError::Io(project.declared_path(), std::io::Error::other(message))
+        })?;
+        project.write_declared(&text)?;
+    }
+    crate::env::failpoint("add-declared");
+    let mut lock = files.lock.clone();
+    lock.squads
+        .insert(name.to_string(), resolution.locked.clone());
+    if lock != files.lock || files.lock_text.is_none() {
+        project.write_lock(&lock)?;
+    }
+    Ok(Added {
+        name,
+        declared: declared_state,
+        outcome,
+    })
+}
+
+#[derive(Debug)]
+pub struct Removed {
+    pub name: String,
+    /// Whether squads.jsonc and squads.lock named it.
+    pub declared: bool,
+    pub locked: bool,
+    /// Where the package was, when it was installed and removed.
+    pub uninstalled: Option<PathBuf>,
+    /// The configs whose `prompt_profile.active` went back to `base` (UNI-2).
+    pub reset: Vec<PathBuf>,
+    /// Configs that selected it but could not be reset, and why.
+    pub warnings: Vec<String>,
+}
+
+pub fn remove(
+    project: &Project,
+    settings: &Settings<'_>,
+    wanted: &str,
+    on_wait: &mut dyn FnMut(&Path),
+) -> Result<Removed, ProjectError> {
+    let (_guard, files) = project.lock_and_read(true, on_wait)?;
+    let name = match files.declared.find(wanted) {
+        Some(entry) => entry.name.clone(),
+        None => files
+            .lock
+            .squads
+            .keys()
+            .filter_map(|name| Name::parse(name).ok())
+            .find(|name| name.to_string() == wanted || name.id == wanted)
+            .or_else(|| Name::parse(wanted).ok())
+            .ok_or_else(|| ProjectError::NotDeclared(wanted.to_owned()))?,
+    };
+    let declared = files.declared.get(&name).is_some();
+    let locked = files.lock.squads.contains_key(&name.to_string());
+    let locations = project.locations(&settings.opencorvus_root);
+    let installed = !matches!(Installed::of(&locations, &name), Installed::Absent);
+    if !declared && !locked && !installed {
+        return Err(ProjectError::NotDeclared(wanted.to_owned()));
+    }
+    if declared {
+        let text = files.declared_text.as_deref().unwrap_or_default();
+        let text = declared::remove_entry(text, &name).map_err(|message| {
+            ProjectError::Io(project.declared_path(), std::io::Error::other(message))
+        })?;
+        project.write_declared(&text)?;
+    }
+    crate::env::failpoint("remove-declared");
+    if locked {
+        let mut lock = files.lock.clone();
+        lock.squads.remove(&name.to_string());
+        project.write_lock(&lock)?;
+    }
+    let mut reset = Vec::new();
+    let mut warnings = Vec::new();
+    let uninstalled = if installed {
+        let options = Options {
+            scope: project.scope(),
+            opencorvus_root: settings.opencorvus_root.clone(),
+            expect: None,
+            lock_timeout: settings.lock_timeout,
+            exact: Default::default(),
+            origin: None,
+        };
+        match crate::install::uninstall(&name.id, &options, on_wait) {
+            Ok(removed) => {
+                reset = removed.reset;
+                warnings = removed.warnings;
+                Some(removed.package.root)
+            }
+            Err(crate::install::InstallError::NotInstalled(_)) => None,
+            Err(error) => {
+                return Err(ProjectError::Failed(vec![Failure::refused(
+                    name.to_string(),
+                    format!("it was removed from both files, but not uninstalled: {error}"),
+                )]));
+            }
+        }
+    } else {
+        None
+    };
+    Ok(Removed {
+        name: name.to_string(),
+        declared,
+        locked,
+        uninstalled,
+        reset,
+        warnings,
+    })
+}
+
+/// What `update` did to one squad.
+#[derive(Debug)]
+pub struct Updated {
+    pub name: String,
+    /// The version locked before, if any.
+    pub from: Option<String>,
+    pub outcome: Outcome,
+    /// Whether squads.jsonc was rewritten for it (a declared version, tag or digest moved).
+    pub declaration_changed: bool,
+}
+
+/// The declaration that asks for a registry squad's new resolution: a declared version, tag or
+/// digest moves with it; a source that names none stays as written.
+fn moved(declaration: &Declaration, resolution: &Resolution) -> Declaration {
+    let Source::Registry(reference) = &declaration.source else {
+        return declaration.clone();
+    };
+    let version = &resolution.locked.version;
+    let mut moved = declaration.clone();
+    let source = if reference.tag.is_some() {
+        Some(reference.repository_only().with_tag(version))
+    } else if reference.digest.is_some() {
+        resolution
+            .locked
+            .manifest_digest()
+            .map(|digest| reference.repository_only().with_digest(digest))
+    } else {
+        None
+    };
+    if let Some(source) = source {
+        moved.source_text = source.to_string();
+        moved.source = Source::Registry(source);
+    }
+    if moved.version.is_some() {
+        moved.version = Some(version.clone());
+    }
+    moved
+}
+
+pub fn update(
+    project: &Project,
+    settings: &Settings<'_>,
+    only: Option<&str>,
+    on_wait: &mut dyn FnMut(&Path),
+) -> Result<(Vec<Updated>, Vec<Failure>), ProjectError> {
+    let (_guard, files) = project.lock_and_read(true, on_wait)?;
+    let entries: Vec<&declared::Entry> = match only {
+        Some(wanted) => vec![
+            files
+                .declared
+                .find(wanted)
+                .ok_or_else(|| ProjectError::NotDeclared(wanted.to_owned()))?,
+        ],
+        None => files.declared.entries.iter().collect(),
+    };
+    let downloads = Downloads::new(settings.transfers);
+    let tasks: Vec<Task<'_, Result<Resolution, Failure>>> = entries
+        .iter()
+        .map(|entry| {
+            let downloads = &downloads;
+            Box::new(move || {
+                let job = downloads.job();
+                let context = Context {
+                    project,
+                    cache: &settings.cache,
+                    client: settings.client,
+                    transfers: &job,
+                };
+                let resolution =
+                    context.resolve(&entry.name.to_string(), &entry.declaration, true)?;
+                resolve::check_name(
+                    &entry.name,
+                    &resolution.identity,
+                    &entry.declaration.source_text,
+                )?;
+                Ok(resolution)
+            }) as Task<'_, Result<Resolution, Failure>>
+        })
+        .collect();
+    let results = run_jobs(settings.jobs, tasks);
+    downloads.end();
+    let mut resolutions = Vec::new();
+    let mut failures = Vec::new();
+    for (entry, result) in entries.iter().zip(results) {
+        match result {
+            Ok(resolution) => resolutions.push((*entry, resolution)),
+            Err(failure) => failures.push(failure),
+        }
+    }
+    if !failures.is_empty() {
+        return Err(ProjectError::Failed(failures));
+    }
+    let mut text = files.declared_text.clone().unwrap_or_default();
+    let mut lock = files.lock.clone();
+    let mut updated = Vec::new();
+    for (entry, mut resolution) in resolutions {
+        let declaration = moved(&entry.declaration, &resolution);
+        resolution.locked.source = declaration.source_text.clone();
+        let outcome = match bring_in(
+            project,
+            settings,
+            &entry.name,
+            &declaration,
+            &resolution,
+            on_wait,
+        ) {
+            Ok(outcome) => outcome,
+            Err(failure) => {
+                failures.push(failure);
+                continue;
+            }
+        };
+        let declaration_changed = declaration != entry.declaration;
+        if declaration_changed {
+            text = declared::set_entry(&text, &entry.name, &declaration).map_err(|message| {
+                ProjectError::Io(project.declared_path(), std::io::Error::other(message))
+            })?;
+        }
+        let key = entry.name.to_string();
+        let from = files
+            .lock
+            .squads
+            .get(&key)
+            .map(|locked| locked.version.clone());
+        lock.squads.insert(key.clone(), resolution.locked);
+        updated.push(Updated {
+            name: key,
+            from,
+            outcome,
+            declaration_changed,
+        });
+    }
+    if Some(&text) != files.declared_text.as_ref() {
+        project.write_declared(&text)?;
+    }
+    crate::env::failpoint("update-declared");
+    if lock != files.lock || files.lock_text.is_none() {
+        project.write_lock(&lock)?;
+    }
+    Ok((updated, failures))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_paths_walk_up_and_down() {
+        let base = Path::new("/work/app");
+        assert_eq!(
+            relative_path(base, Path::new("/work/app/squads/a")),
+            "squads/a"
+        );
+        assert_eq!(
+            relative_path(base, Path::new("/work/shared/b")),
+            "../shared/b"
+        );
+        assert_eq!(relative_path(base, Path::new("/work/app")), ".");
+        assert_eq!(relative_path(base, Path::new("/other")), "../../other");
+    }
+}

@@ -1,0 +1,766 @@
+//! `<project>/.opencorvus/squads.jsonc`: the squads a project declares, written by people and
+//! by `squad add`, `remove` and `update`, which edit it in place ([`crate::jsonc::edit`]) so
+//! comments and formatting survive. Reading it reports every problem at once as diagnostics
+//! with `file:line:col`; the keys it may hold are one table, [`KEYS`], which the checks, the
+//! error hints and docs/project-files.md all read.
+
+use std::ops::Range;
+
+use crate::diag::{Code, Diagnostic};
+use crate::digest::Sha256Digest;
+use crate::jsonc::{self, Kind, Member, Node, edit};
+use crate::version::Version;
+
+use super::source::Source;
+
+/// The file, relative to the project, as diagnostics name it.
+pub const FILE: &str = ".opencorvus/squads.jsonc";
+
+/// The objects of the file that have keys of their own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Object {
+    /// The top-level object.
+    Root,
+    /// One squad, under `squads`, by `<namespace>/<id>`.
+    Squad,
+}
+
+/// The JSON type a key's value must have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValueType {
+    Object,
+    String,
+}
+
+impl ValueType {
+    fn name(self) -> &'static str {
+        match self {
+            ValueType::Object => "object",
+            ValueType::String => "string",
+        }
+    }
+
+    fn matches(self, node: &Node) -> bool {
+        matches!(
+            (self, &node.kind),
+            (ValueType::Object, Kind::Object(_)) | (ValueType::String, Kind::String(_))
+        )
+    }
+}
+
+/// One key the file may hold.
+#[derive(Debug, Clone, Copy)]
+pub struct Key {
+    pub object: Object,
+    pub name: &'static str,
+    pub value: ValueType,
+    pub about: &'static str,
+}
+
+/// Every key of `squads.jsonc` (PRJ-2). A new setting is a row here and its reading below;
+/// anything else is reported as `squads-unknown-key`.
+pub const KEYS: &[Key] = &[
+    Key {
+        object: Object::Root,
+        name: "squads",
+        value: ValueType::Object,
+        about: "the squads of the project, each under its `<namespace>/<id>`",
+    },
+    Key {
+        object: Object::Squad,
+        name: "source",
+        value: ValueType::String,
+        about: "where the squad comes from: a folder or `.zip` archive relative to the project, `oci://HOST/BASE/<namespace>/<id>` (with a `:VERSION` tag, an `@sha256:` manifest digest, or neither), an `https://` archive, or an `opencorvus://expert-squad/install?…` link",
+    },
+    Key {
+        object: Object::Squad,
+        name: "version",
+        value: ValueType::String,
+        about: "for an `oci://` source without tag or digest: the exact version (`YYYY.MM.DD.N`); absent, the newest at `add` and `update` time",
+    },
+    Key {
+        object: Object::Squad,
+        name: "sha256",
+        value: ValueType::String,
+        about: "for an `https://` source, required: the SHA-256 of the archive (64 lowercase hex)",
+    },
+];
+
+fn keys_of(object: Object) -> impl Iterator<Item = &'static Key> {
+    KEYS.iter().filter(move |key| key.object == object)
+}
+
+/// The docs/project-files.md table of [`KEYS`] (a test keeps the page in step).
+pub fn keys_markdown() -> String {
+    let mut text = String::from("| object | key | type | meaning |\n|---|---|---|---|\n");
+    for key in KEYS {
+        let object = match key.object {
+            Object::Root => "top level",
+            Object::Squad => "a squad",
+        };
+        text.push_str(&format!(
+            "| {object} | `{}` | {} | {} |\n",
+            key.name,
+            key.value.name(),
+            key.about
+        ));
+    }
+    text
+}
+
+/// A squad's name: `<namespace>/<id>`.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Name {
+    pub namespace: String,
+    pub id: String,
+}
+
+impl Name {
+    pub fn parse(text: &str) -> Result<Name, String> {
+        let Some((namespace, id)) = text.split_once('/') else {
+            return Err(format!("`{text}` is not `<namespace>/<id>`"));
+        };
+        for part in [namespace, id] {
+            if let Some((_, problem)) =
+                crate::manifest::id_problem(part, crate::manifest::IdKind::Package)
+            {
+                return Err(format!("`{text}`: {problem}"));
+            }
+        }
+        Ok(Name {
+            namespace: namespace.to_owned(),
+            id: id.to_owned(),
+        })
+    }
+}
+
+impl std::fmt::Display for Name {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.namespace, self.id)
+    }
+}
+
+/// What one squad's entry says, apart from its name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Declaration {
+    pub source: Source,
+    /// The source exactly as written (the lock records it to notice edits).
+    pub source_text: String,
+    pub version: Option<String>,
+    pub sha256: Option<Sha256Digest>,
+}
+
+impl Declaration {
+    /// The entry's JSON object, on one line, as `squad add` writes it.
+    pub fn to_json(&self) -> String {
+        let quote = |text: &str| serde_json::to_string(text).unwrap_or_default();
+        let mut members = vec![format!("\"source\": {}", quote(&self.source_text))];
+        if let Some(version) = &self.version {
+            members.push(format!("\"version\": {}", quote(version)));
+        }
+        if let Some(sha256) = &self.sha256 {
+            members.push(format!("\"sha256\": {}", quote(&sha256.hex())));
+        }
+        format!("{{ {} }}", members.join(", "))
+    }
+}
+
+/// One declared squad.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    pub name: Name,
+    pub declaration: Declaration,
+    /// The entry's name in the file, for diagnostics.
+    pub span: Range<usize>,
+}
+
+/// The squads a file declares, sorted by name. Entries with problems are left out (their
+/// diagnostics say why).
+#[derive(Debug, Clone, Default)]
+pub struct Declared {
+    pub entries: Vec<Entry>,
+}
+
+impl Declared {
+    pub fn get(&self, name: &Name) -> Option<&Entry> {
+        self.entries.iter().find(|entry| entry.name == *name)
+    }
+
+    /// The entry a command-line name means: `<namespace>/<id>`, or an id alone.
+    pub fn find(&self, text: &str) -> Option<&Entry> {
+        self.entries.iter().find(|entry| {
+            entry.name.to_string() == text || (!text.contains('/') && entry.name.id == text)
+        })
+    }
+}
+
+fn diagnostic(code: Code, span: Range<usize>, message: impl Into<String>) -> Diagnostic {
+    Diagnostic::new(code, FILE, message).span(span)
+}
+
+/// The members of `object` that are known keys of the right type (PRJ-2), each given once;
+/// every other member is reported.
+fn known<'n>(
+    object: Object,
+    members: &'n [Member],
+    pointer: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<(&'static Key, &'n Member)> {
+    let mut found = Vec::new();
+    for (index, member) in members.iter().enumerate() {
+        let member_pointer = format!("{pointer}/{}", member.key);
+        let Some(key) = keys_of(object).find(|key| key.name == member.key) else {
+            let names: Vec<&str> = keys_of(object).map(|key| key.name).collect();
+            let help = match crate::manifest::checker::suggest(&member.key, &names) {
+                Some(close) => format!("did you mean `{close}`?"),
+                None => format!(
+                    "known keys here: {}",
+                    names
+                        .iter()
+                        .map(|name| format!("`{name}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            };
+            diagnostics.push(
+                diagnostic(
+                    Code::SquadsUnknownKey,
+                    member.key_span.clone(),
+                    format!("unknown key `{}`", member.key),
+                )
+                .span_label("squad does not know this key")
+                .pointer(member_pointer)
+                .help(help),
+            );
+            continue;
+        };
+        if let Some(later) = members[index + 1..]
+            .iter()
+            .find(|later| later.key == member.key)
+        {
+            diagnostics.push(
+                diagnostic(
+                    Code::SquadsDuplicate,
+                    later.key_span.clone(),
+                    format!("`{}` is given twice; give it once", member.key),
+                )
+                .label(member.key_span.clone(), "first given here")
+                .pointer(member_pointer),
+            );
+            continue;
+        }
+        if !key.value.matches(&member.value) {
+            let article = if key.value == ValueType::Object {
+                "an"
+            } else {
+                "a"
+            };
+            diagnostics.push(
+                diagnostic(
+                    Code::SquadsWrongType,
+                    member.value.span.clone(),
+                    format!(
+                        "`{}` must be {article} {}, not {}",
+                        member.key,
+                        key.value.name(),
+                        member.value.kind.type_name()
+                    ),
+                )
+                .pointer(member_pointer),
+            );
+            continue;
+        }
+        found.push((key, member));
+    }
+    found
+}
+
+/// Reads the file's text: every problem as a diagnostic, and the entries without problems.
+pub fn parse(text: &str) -> (Declared, Vec<Diagnostic>) {
+    let mut diagnostics = Vec::new();
+    let mut declared = Declared::default();
+    let root = match jsonc::parse(text) {
+        Ok(root) => root,
+        Err(error) => {
+            diagnostics.push(crate::manifest::syntax_diagnostic_with(
+                Code::SquadsSyntax,
+                FILE,
+                &error,
+            ));
+            return (declared, diagnostics);
+        }
+    };
+    let Kind::Object(members) = &root.kind else {
+        diagnostics.push(diagnostic(
+            Code::SquadsWrongType,
+            root.span.clone(),
+            format!(
+                "squads.jsonc must be an object, not {}",
+                root.kind.type_name()
+            ),
+        ));
+        return (declared, diagnostics);
+    };
+    let top = known(Object::Root, members, "", &mut diagnostics);
+    let Some((_, squads)) = top.iter().find(|(key, _)| key.name == "squads") else {
+        return (declared, diagnostics);
+    };
+    let Kind::Object(squads) = &squads.value.kind else {
+        return (declared, diagnostics);
+    };
+    for (index, member) in squads.iter().enumerate() {
+        let pointer = format!(
+            "/squads/{}",
+            member.key.replace('~', "~0").replace('/', "~1")
+        );
+        let name = match Name::parse(&member.key) {
+            Ok(name) => name,
+            Err(problem) => {
+                diagnostics.push(
+                    diagnostic(Code::SquadsInvalidName, member.key_span.clone(), problem)
+                        .pointer(pointer)
+                        .help("a squad is named by its manifest's namespace and id: `<namespace>/<id>`, both lower-kebab-case"),
+                );
+                continue;
+            }
+        };
+        if let Some(earlier) = squads[..index]
+            .iter()
+            .find(|other| Name::parse(&other.key).is_ok_and(|other| other.id == name.id))
+        {
+            let message = if earlier.key == member.key {
+                format!("`{name}` is declared twice")
+            } else {
+                format!(
+                    "`{name}` has the id of `{}`: a project scope holds one package per id, whatever its namespace",
+                    earlier.key
+                )
+            };
+            diagnostics.push(
+                diagnostic(Code::SquadsDuplicate, member.key_span.clone(), message)
+                    .label(earlier.key_span.clone(), "first declared here")
+                    .pointer(pointer),
+            );
+            continue;
+        }
+        let Kind::Object(fields) = &member.value.kind else {
+            let message = format!(
+                "`{name}` must be an object with a `source`, not {}",
+                member.value.kind.type_name()
+            );
+            diagnostics.push(
+                diagnostic(Code::SquadsWrongType, member.value.span.clone(), message)
+                    .pointer(pointer),
+            );
+            continue;
+        };
+        let before = diagnostics.len();
+        let known_fields = known(Object::Squad, fields, &pointer, &mut diagnostics);
+        let field = |name: &str| {
+            known_fields
+                .iter()
+                .find(|(key, _)| key.name == name)
+                .map(|(_, member)| *member)
+        };
+        let has_source = fields.iter().any(|field| field.key == "source");
+        let fields = Fields {
+            source: field("source"),
+            version: field("version"),
+            sha256: field("sha256"),
+        };
+        let entry = read_entry(
+            &name,
+            member,
+            &fields,
+            has_source,
+            &pointer,
+            &mut diagnostics,
+        );
+        if let Some(entry) = entry.filter(|_| diagnostics.len() == before) {
+            declared.entries.push(entry);
+        }
+    }
+    declared.entries.sort_by(|a, b| a.name.cmp(&b.name));
+    crate::interop::sort_by_span(&mut diagnostics);
+    (declared, diagnostics)
+}
+
+/// The known members of one squad's entry.
+struct Fields<'n> {
+    source: Option<&'n Member>,
+    version: Option<&'n Member>,
+    sha256: Option<&'n Member>,
+}
+
+/// PRJ-4…PRJ-9: one squad's source, version and SHA-256, and which source allows which.
+fn read_entry(
+    name: &Name,
+    member: &Member,
+    fields: &Fields<'_>,
+    has_source: bool,
+    pointer: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Entry> {
+    let Some(source_member) = fields.source else {
+        // A source of the wrong type was reported already.
+        if !has_source {
+            diagnostics.push(
+                diagnostic(
+                    Code::SquadsMissingKey,
+                    member.key_span.clone(),
+                    format!("`{name}` has no `source`"),
+                )
+                .pointer(pointer.to_owned())
+                .help("give where it comes from, e.g. { \"source\": \"oci://ghcr.io/acme/squads/acme/review\" } or a folder relative to the project"),
+            );
+        }
+        return None;
+    };
+    let source_text = source_member.value.as_str().unwrap_or_default().to_owned();
+    let source_span = source_member.value.span.clone();
+    let source = match Source::parse(&source_text) {
+        Ok(source) => source,
+        Err(problem) => {
+            diagnostics.push(diagnostic(Code::SquadsInvalidSource, source_span, problem));
+            return None;
+        }
+    };
+    let version_text = fields
+        .version
+        .and_then(|member| member.value.as_str().map(str::to_owned));
+    if let (Some(member), Some(text)) = (fields.version, &version_text) {
+        let problem = match &source {
+            Source::Registry(reference) if reference.tag.is_some() => {
+                Some("the source names a tag already; give the version in one place".to_owned())
+            }
+            Source::Registry(reference) if reference.digest.is_some() => Some(
+                "the source is pinned by digest, which fixes the version; drop `version`"
+                    .to_owned(),
+            ),
+            Source::Registry(_) => Version::parse(text)
+                .err()
+                .map(|error| format!("`{text}`: {error}")),
+            other => Some(format!(
+                "a {} source fixes its own version; `version` is for oci:// sources",
+                other.kind()
+            )),
+        };
+        if let Some(problem) = problem {
+            diagnostics.push(diagnostic(
+                Code::SquadsInvalidVersion,
+                member.value.span.clone(),
+                problem,
+            ));
+            return None;
+        }
+    }
+    let sha256 = match (fields.sha256, &source) {
+        (Some(member), Source::Https(_)) => {
+            let text = member.value.as_str().unwrap_or_default();
+            let Some(digest) = Sha256Digest::parse(text) else {
+                diagnostics.push(diagnostic(
+                    Code::SquadsInvalidSource,
+                    member.value.span.clone(),
+                    format!("`sha256` is `{text}`, not 64 lowercase hex characters"),
+                ));
+                return None;
+            };
+            Some(digest)
+        }
+        (Some(member), other) => {
+            diagnostics.push(diagnostic(
+                Code::SquadsInvalidSource,
+                member.key_span.clone(),
+                format!(
+                    "`sha256` is for https:// sources; a {} source is checked by its own digests",
+                    other.kind()
+                ),
+            ));
+            return None;
+        }
+        (None, Source::Https(_)) => {
+            diagnostics.push(
+                diagnostic(
+                    Code::SquadsMissingKey,
+                    source_span,
+                    format!("`{name}` is an https:// archive without its `sha256`"),
+                )
+                .help("add \"sha256\": \"<64 hex>\", the SHA-256 of the archive the URL serves"),
+            );
+            return None;
+        }
+        (None, _) => None,
+    };
+    let mismatch = match &source {
+        Source::Link(link) if link.namespace != name.namespace || link.id != name.id => {
+            Some(format!(
+                "the install link is for `{}/{}`, not `{name}`",
+                link.namespace, link.id
+            ))
+        }
+        Source::Registry(reference) => {
+            let path: Vec<&str> = reference.repository.rsplitn(3, '/').collect();
+            (path.len() < 2 || path[1] != name.namespace || path[0] != name.id).then(|| {
+                format!(
+                    "the repository `{}` does not end with `{name}`: a squad is published at BASE/<namespace>/<id>",
+                    reference.repository
+                )
+            })
+        }
+        _ => None,
+    };
+    if let Some(problem) = mismatch {
+        diagnostics.push(diagnostic(Code::SquadsInvalidSource, source_span, problem));
+        return None;
+    }
+    Some(Entry {
+        name: name.clone(),
+        declaration: Declaration {
+            source,
+            source_text,
+            version: version_text,
+            sha256,
+        },
+        span: member.key_span.clone(),
+    })
+}
+
+/// A new `squads.jsonc` declaring one squad.
+pub fn new_file(name: &Name, declaration: &Declaration) -> String {
+    format!(
+        "// The squads this project uses. `squad add`, `squad remove` and `squad update` edit this\n\
+         // file in place and keep your comments; `squad sync` installs exactly what squads.lock\n\
+         // records. Commit both files.\n\
+         {{\n  \"squads\": {{\n    {}: {}\n  }}\n}}\n",
+        serde_json::to_string(&name.to_string()).unwrap_or_default(),
+        declaration.to_json()
+    )
+}
+
+fn parse_object(text: &str) -> Result<Node, String> {
+    let root = jsonc::parse(text)
+        .map_err(|error| format!("squads.jsonc is not valid JSONC ({})", error.code))?;
+    if !matches!(root.kind, Kind::Object(_)) {
+        return Err("squads.jsonc is not an object".to_owned());
+    }
+    Ok(root)
+}
+
+/// The `squads` object of a file's text, added when absent.
+fn with_squads(text: &str) -> Result<String, String> {
+    let root = parse_object(text)?;
+    if edit::member(&root, "squads").is_some() {
+        return Ok(text.to_owned());
+    }
+    Ok(edit::set_member(text, &root, "squads", "{}"))
+}
+
+/// `text` declaring `name` with `declaration`: an existing entry keeps its comments and has
+/// only its keys rewritten; a new one is added after the others.
+pub fn set_entry(text: &str, name: &Name, declaration: &Declaration) -> Result<String, String> {
+    let mut text = with_squads(text)?;
+    let key = name.to_string();
+    let entry = |text: &str| -> Result<Option<Node>, String> {
+        let root = parse_object(text)?;
+        let squads = edit::member(&root, "squads").map(|member| member.value.clone());
+        Ok(squads.and_then(|squads| edit::member(&squads, &key).map(|m| m.value.clone())))
+    };
+    match entry(&text)? {
+        Some(existing) if matches!(existing.kind, Kind::Object(_)) => {
+            let fields = [
+                ("source", Some(declaration.source_text.clone())),
+                ("version", declaration.version.clone()),
+                ("sha256", declaration.sha256.map(|digest| digest.hex())),
+            ];
+            for (field, value) in fields {
+                let Some(object) = entry(&text)? else { break };
+                text = match value {
+                    Some(value) => edit::set_member(
+                        &text,
+                        &object,
+                        field,
+                        &serde_json::to_string(&value).unwrap_or_default(),
+                    ),
+                    None => edit::remove_member(&text, &object, field),
+                };
+            }
+            Ok(text)
+        }
+        _ => {
+            let root = parse_object(&text)?;
+            let squads = &edit::member(&root, "squads").expect("added above").value;
+            Ok(edit::set_member(
+                &text,
+                squads,
+                &key,
+                &declaration.to_json(),
+            ))
+        }
+    }
+}
+
+/// `text` without the entry `name` (its comments stay).
+pub fn remove_entry(text: &str, name: &Name) -> Result<String, String> {
+    let root = parse_object(text)?;
+    match edit::member(&root, "squads") {
+        Some(squads) => Ok(edit::remove_member(text, &squads.value, &name.to_string())),
+        None => Ok(text.to_owned()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SHA: &str = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
+    fn codes(text: &str) -> Vec<(&'static str, usize)> {
+        let (_, diagnostics) = parse(text);
+        let file = crate::source::SourceFile::new(text.to_owned());
+        diagnostics
+            .iter()
+            .map(|diagnostic| {
+                let line = diagnostic
+                    .span
+                    .as_ref()
+                    .map_or(0, |span| file.position(span.start).line);
+                (diagnostic.code.as_str(), line)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_file_with_every_source_kind_reads() {
+        let text = format!(
+            r#"// ours
+{{
+  "squads": {{
+    "acme/local": {{ "source": "squads/local" }},
+    "acme/zip": {{ "source": "vendor/zip.zip" }},
+    "acme/review": {{ "source": "oci://127.0.0.1:5000/squads/acme/review", "version": "2026.12.01.1" }},
+    "acme/newest": {{ "source": "oci://127.0.0.1:5000/squads/acme/newest" }},
+    "acme/web": {{ "source": "https://example.com/web.zip", "sha256": "{SHA}" }}, // trailing
+  }},
+}}"#
+        );
+        let (declared, diagnostics) = parse(&text);
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        let names: Vec<String> = declared
+            .entries
+            .iter()
+            .map(|entry| entry.name.to_string())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "acme/local",
+                "acme/newest",
+                "acme/review",
+                "acme/web",
+                "acme/zip"
+            ]
+        );
+        assert_eq!(declared.find("review").unwrap().name.id, "review");
+        assert_eq!(
+            declared.find("acme/web").unwrap().declaration.sha256,
+            Sha256Digest::parse(SHA)
+        );
+    }
+
+    #[test]
+    fn every_problem_is_reported_at_its_line() {
+        assert_eq!(codes("{\n  \"squads\": {,}\n}"), [("squads-syntax", 2)]);
+        assert_eq!(codes("[]"), [("squads-wrong-type", 1)]);
+        let text = r#"{
+  "squadz": {},
+  "squads": {
+    "Acme/x": { "source": "x" },
+    "acme/a": { "sourse": "a" },
+    "acme/b": { "source": "/abs" },
+    "acme/c": { "source": "oci://r.example/s/acme/c:2026.12.01.1", "version": "2026.12.01.1" },
+    "acme/d": { "source": "d", "version": "2026.12.01.1" },
+    "acme/e": { "source": "https://example.com/e.zip" },
+    "acme/f": { "source": "f", "sha256": "x" },
+    "other/f": { "source": "f2" },
+    "acme/g": { "source": "oci://r.example/s/acme/other" },
+    "acme/h": { "source": 1 },
+    "acme/i": "i",
+    "acme/j": { "source": "j", "source": "j2" }
+  }
+}"#;
+        assert_eq!(
+            codes(text),
+            [
+                ("squads-unknown-key", 2),
+                ("squads-invalid-name", 4),
+                ("squads-missing-key", 5),
+                ("squads-unknown-key", 5),
+                ("squads-invalid-source", 6),
+                ("squads-invalid-version", 7),
+                ("squads-invalid-version", 8),
+                ("squads-missing-key", 9),
+                ("squads-invalid-source", 10),
+                ("squads-duplicate", 11),
+                ("squads-invalid-source", 12),
+                ("squads-wrong-type", 13),
+                ("squads-wrong-type", 14),
+                ("squads-duplicate", 15),
+            ]
+        );
+        let (declared, _) = parse(text);
+        assert!(declared.entries.is_empty(), "{:?}", declared.entries);
+    }
+
+    #[test]
+    fn edits_keep_comments_and_only_touch_their_entry() {
+        let name = |text: &str| Name::parse(text).unwrap();
+        let declaration = |source: &str, version: Option<&str>| Declaration {
+            source: Source::parse(source).unwrap(),
+            source_text: source.to_owned(),
+            version: version.map(str::to_owned),
+            sha256: None,
+        };
+        let created = new_file(
+            &name("acme/a"),
+            &declaration("oci://r.example/s/acme/a", Some("2026.12.01.1")),
+        );
+        assert!(parse(&created).1.is_empty());
+        let text = "// mine\n{\n  \"squads\": {\n    // the review squad\n    \"acme/a\": { \"source\": \"a\" /* local */ }\n  } // end\n}\n";
+        let added = set_entry(text, &name("acme/b"), &declaration("b", None)).unwrap();
+        assert_eq!(
+            added,
+            "// mine\n{\n  \"squads\": {\n    // the review squad\n    \"acme/a\": { \"source\": \"a\" /* local */ },\n    \"acme/b\": { \"source\": \"b\" }\n  } // end\n}\n"
+        );
+        let moved = set_entry(
+            &added,
+            &name("acme/a"),
+            &declaration("oci://r.example/s/acme/a", Some("2026.12.02.1")),
+        )
+        .unwrap();
+        assert!(moved.contains("\"acme/a\": { \"source\": \"oci://r.example/s/acme/a\", \"version\": \"2026.12.02.1\" /* local */ },"), "{moved}");
+        let back = set_entry(&moved, &name("acme/a"), &declaration("a", None)).unwrap();
+        assert!(
+            back.contains("\"acme/a\": { \"source\": \"a\" /* local */ },"),
+            "{back}"
+        );
+        let removed = remove_entry(&back, &name("acme/b")).unwrap();
+        assert_eq!(removed, text, "the comma added with acme/b goes with it");
+        assert!(parse(&removed).1.is_empty());
+        let empty = set_entry("{}", &name("acme/a"), &declaration("a", None)).unwrap();
+        assert_eq!(parse(&empty).0.entries.len(), 1);
+    }
+
+    #[test]
+    fn the_keys_table_is_documented() {
+        let page = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/docs/project-files.md"
+        ))
+        .unwrap_or_default();
+        assert!(
+            page.contains(&keys_markdown()),
+            "docs/project-files.md does not hold the keys table:\n{}",
+            keys_markdown()
+        );
+    }
+}

@@ -1,0 +1,286 @@
+//! `<project>/.opencorvus/squads.lock`: the exact bytes each declared squad resolved to, written
+//! only by squad (PLK-1…PLK-4). It is JSON with a `lock_version`, its squads sorted by name and
+//! its keys in a fixed order, one per line, so a change reads as a small diff; it is replaced
+//! atomically (a synced temporary file in the same directory, renamed over it).
+//!
+//! Reading is strict: an unknown key or a `lock_version` this squad does not know is refused,
+//! so a lock written by a newer squad (one that records, say, the key that verified each
+//! signature) is never silently rewritten without what it recorded. Such an addition is a new
+//! optional field of [`Locked`] and a new [`LOCK_VERSION`] that still reads the older ones.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use serde::{Deserialize, Serialize};
+
+use crate::diag::{Code, Diagnostic};
+use crate::digest::Sha256Digest;
+
+use super::declared::{Declaration, Name};
+use super::source::Source;
+
+/// The file, relative to the project, as diagnostics name it.
+pub const FILE: &str = ".opencorvus/squads.lock";
+/// The lock format this squad writes and reads.
+pub const LOCK_VERSION: u32 = 1;
+
+/// One squad as locked.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Locked {
+    /// The source as `squads.jsonc` wrote it when it was resolved: an edit re-resolves.
+    pub source: String,
+    /// What the source resolved to: `oci://…@sha256:<manifest digest>` for a registry, the
+    /// archive URL for `https://` sources and install links, the path for local ones.
+    pub resolved: String,
+    pub version: String,
+    pub package_digest: Sha256Digest,
+    /// The archive's SHA-256; absent for a folder, which has none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub archive_sha256: Option<Sha256Digest>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub archive_bytes: Option<u64>,
+}
+
+impl Locked {
+    /// The manifest digest a registry source resolved to.
+    pub fn manifest_digest(&self) -> Option<&str> {
+        self.resolved
+            .starts_with(crate::oci::reference::SCHEME)
+            .then(|| self.resolved.rsplit_once('@').map(|(_, digest)| digest))
+            .flatten()
+    }
+
+    /// Whether this lock entry is still what `declaration` asks for: the same source text, and
+    /// the declared version, tag, digest and SHA-256 where it names them.
+    pub fn agrees_with(&self, declaration: &Declaration) -> bool {
+        let pinned = match &declaration.source {
+            Source::Registry(reference) => {
+                reference
+                    .tag
+                    .as_ref()
+                    .is_none_or(|tag| *tag == self.version)
+                    && reference
+                        .digest
+                        .as_ref()
+                        .is_none_or(|digest| Some(digest.as_str()) == self.manifest_digest())
+            }
+            _ => true,
+        };
+        self.source == declaration.source_text
+            && pinned
+            && declaration
+                .version
+                .as_ref()
+                .is_none_or(|version| *version == self.version)
+            && declaration
+                .sha256
+                .is_none_or(|sha256| Some(sha256) == self.archive_sha256)
+    }
+}
+
+/// The whole lock: squads by `<namespace>/<id>`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Lock {
+    pub squads: BTreeMap<String, Locked>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Document {
+    lock_version: u32,
+    squads: BTreeMap<String, Locked>,
+}
+
+/// The byte offset of a 1-based line and column (as serde_json reports them).
+fn offset_of(text: &str, line: usize, column: usize) -> usize {
+    let start: usize = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum();
+    let mut offset = start + column.saturating_sub(1);
+    offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
+fn invalid(span: Range<usize>, message: impl Into<String>) -> Diagnostic {
+    Diagnostic::new(Code::SquadsLockInvalid, FILE, message)
+        .span(span)
+        .help("squads.lock is written by squad only: restore it from version control, or delete it and run `squad sync` to lock again")
+}
+
+impl Lock {
+    /// Reads a lock's text; the diagnostic points at what is wrong.
+    pub fn parse(text: &str) -> Result<Lock, Box<Diagnostic>> {
+        let root = crate::jsonc::parse(text).map_err(|error| {
+            Box::new(invalid(
+                error.span.clone(),
+                format!("squads.lock is not valid JSON ({})", error.code),
+            ))
+        })?;
+        let whole = root.span.clone();
+        let version = crate::jsonc::edit::member(&root, "lock_version");
+        let Some(version) = version else {
+            return Err(Box::new(invalid(
+                whole.start..whole.start + 1,
+                "squads.lock has no `lock_version`",
+            )));
+        };
+        match crate::jsonc::to_value(&version.value).as_u64() {
+            Some(found) if found == u64::from(LOCK_VERSION) => {}
+            Some(found) if found > u64::from(LOCK_VERSION) => {
+                return Err(Box::new(
+                    invalid(
+                        version.value.span.clone(),
+                        format!(
+                            "squads.lock has lock_version {found}: it was written by a newer squad, which this one (lock_version {LOCK_VERSION}) must not rewrite"
+                        ),
+                    )
+                    .help("upgrade squad"),
+                ));
+            }
+            _ => {
+                return Err(Box::new(invalid(
+                    version.value.span.clone(),
+                    format!("`lock_version` must be {LOCK_VERSION}"),
+                )));
+            }
+        }
+        let document: Document = serde_json::from_str(text).map_err(|error| {
+            let at = offset_of(text, error.line(), error.column());
+            let message = error.to_string();
+            let message = message
+                .rsplit_once(" at line ")
+                .map_or(message.as_str(), |(message, _)| message);
+            Box::new(invalid(
+                at..(at + 1).min(text.len()),
+                format!("squads.lock: {message}"),
+            ))
+        })?;
+        if let Some(name) = document
+            .squads
+            .keys()
+            .find(|name| Name::parse(name).is_err())
+        {
+            let span = match &root.kind {
+                crate::jsonc::Kind::Object(_) => crate::jsonc::edit::member(&root, "squads")
+                    .and_then(|squads| crate::jsonc::edit::member(&squads.value, name))
+                    .map_or(whole.clone(), |member| member.key_span.clone()),
+                _ => whole.clone(),
+            };
+            return Err(Box::new(invalid(
+                span,
+                format!("`{name}` is not a squad name (`<namespace>/<id>`)"),
+            )));
+        }
+        Ok(Lock {
+            squads: document.squads,
+        })
+    }
+
+    /// The lock's text: pretty JSON, sorted, with a final newline.
+    pub fn render(&self) -> String {
+        let document = Document {
+            lock_version: LOCK_VERSION,
+            squads: self.squads.clone(),
+        };
+        serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn locked(source: &str) -> Locked {
+        Locked {
+            source: source.to_owned(),
+            resolved: format!("{source}@sha256:{}", "c".repeat(64)),
+            version: "2026.12.01.1".to_owned(),
+            package_digest: Sha256Digest([1; 32]),
+            archive_sha256: Some(Sha256Digest([2; 32])),
+            archive_bytes: Some(1884),
+        }
+    }
+
+    #[test]
+    fn the_lock_is_stable_sorted_and_reads_back() {
+        let mut lock = Lock::default();
+        lock.squads
+            .insert("acme/b".to_owned(), locked("oci://r.example/s/acme/b"));
+        lock.squads.insert(
+            "acme/a".to_owned(),
+            Locked {
+                archive_sha256: None,
+                archive_bytes: None,
+                resolved: "squads/a".to_owned(),
+                ..locked("squads/a")
+            },
+        );
+        let text = lock.render();
+        assert!(text.starts_with("{\n  \"lock_version\": 1,\n  \"squads\": {\n    \"acme/a\": {\n      \"source\": \"squads/a\",\n      \"resolved\": \"squads/a\",\n      \"version\": \"2026.12.01.1\",\n      \"package_digest\": \"0101"), "{text}");
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert!(value["squads"]["acme/a"].get("archive_sha256").is_none());
+        assert!(text.ends_with("}\n"));
+        assert_eq!(Lock::parse(&text).unwrap(), lock);
+        assert_eq!(Lock::parse(&text).unwrap().render(), text);
+        assert_eq!(
+            lock.squads["acme/b"].manifest_digest(),
+            Some(format!("sha256:{}", "c".repeat(64)).as_str())
+        );
+        assert_eq!(lock.squads["acme/a"].manifest_digest(), None);
+    }
+
+    #[test]
+    fn a_lock_squad_cannot_read_is_refused_where_it_is_wrong() {
+        let line = |text: &str| {
+            let diagnostic = Lock::parse(text).unwrap_err();
+            let file = crate::source::SourceFile::new(text.to_owned());
+            (
+                file.position(diagnostic.span.unwrap().start).line,
+                diagnostic.message,
+            )
+        };
+        assert_eq!(line("{\n  \"lock_version\": 1,\n  ]").0, 3);
+        assert!(line("{\"squads\": {}}").1.contains("no `lock_version`"));
+        let newer = line("{\n  \"lock_version\": 2,\n  \"squads\": {}, \"signed_by\": {}\n}");
+        assert_eq!(newer.0, 2);
+        assert!(newer.1.contains("newer squad"), "{}", newer.1);
+        let unknown = line("{\n  \"lock_version\": 1,\n  \"squads\": {},\n  \"extra\": 1\n}");
+        assert_eq!(unknown.0, 4);
+        assert!(unknown.1.contains("unknown field `extra`"), "{}", unknown.1);
+        let bad_digest = line(
+            "{\"lock_version\": 1, \"squads\": {\"acme/a\": {\"source\": \"a\", \"resolved\": \"a\",\n\"version\": \"v\", \"package_digest\": \"xyz\"}}}",
+        );
+        assert_eq!(bad_digest.0, 2);
+        let bad_name = line(
+            "{\"lock_version\": 1, \"squads\": {\n\"Acme\": {\"source\": \"a\", \"resolved\": \"a\", \"version\": \"v\", \"package_digest\": \"0101010101010101010101010101010101010101010101010101010101010101\"}}}",
+        );
+        assert_eq!(bad_name.0, 2);
+    }
+
+    #[test]
+    fn a_lock_entry_agrees_with_what_its_declaration_still_asks() {
+        let declaration = |source: &str, version: Option<&str>| Declaration {
+            source: Source::parse(source).unwrap(),
+            source_text: source.to_owned(),
+            version: version.map(str::to_owned),
+            sha256: None,
+        };
+        let entry = locked("oci://r.example/s/acme/b");
+        assert!(entry.agrees_with(&declaration("oci://r.example/s/acme/b", None)));
+        assert!(entry.agrees_with(&declaration(
+            "oci://r.example/s/acme/b",
+            Some("2026.12.01.1")
+        )));
+        assert!(!entry.agrees_with(&declaration(
+            "oci://r.example/s/acme/b",
+            Some("2026.12.02.1")
+        )));
+        assert!(!entry.agrees_with(&declaration("oci://r.example/t/acme/b", None)));
+    }
+}

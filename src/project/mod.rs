@@ -1,0 +1,373 @@
+//! A project's squads. `<project>/.opencorvus/squads.jsonc` declares them, written by people
+//! and by `squad add` ([`declared`]); `<project>/.opencorvus/squads.lock` records the exact
+//! bytes each resolved to, written only by squad ([`lockfile`]); [`sync`] makes the project
+//! scope match the lock, and [`change`] adds, removes and updates squads in both files.
+//!
+//! Every command holds the project lock ([`guard`]) while it works, resolves and downloads
+//! before it installs anything ([`resolve`], with squad's content-addressed [`crate::cache`]),
+//! installs through the install transaction with the digest it observed as the compare-and-swap
+//! expectation, and writes each file atomically. A command killed at any point leaves every
+//! package complete (old or new) and both files parseable; the next sync finishes the job.
+
+pub mod change;
+pub mod declared;
+pub mod guard;
+pub mod lockfile;
+pub mod outdated;
+pub mod resolve;
+pub mod source;
+pub mod sync;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::cache::Cache;
+use crate::diag::{Diagnostic, Severity};
+use crate::http::Client;
+use crate::install::scope::{Locations, Scope};
+use crate::package::Report;
+use crate::share::Transfers;
+use crate::source::SourceFile;
+
+use declared::Declared;
+use lockfile::Lock;
+
+/// A project directory and how to show it.
+#[derive(Debug, Clone)]
+pub struct Project {
+    /// The directory, absolute (it is registered and compared as such).
+    pub root: PathBuf,
+    /// The directory as the user gave it (`.` by default), for messages and diagnostics.
+    pub shown: String,
+}
+
+/// The project's two files as read, with their text.
+#[derive(Debug, Clone, Default)]
+pub struct Files {
+    /// `None` when there is no `squads.jsonc`.
+    pub declared_text: Option<String>,
+    pub declared: Declared,
+    pub lock_text: Option<String>,
+    pub lock: Lock,
+}
+
+/// One squad that could not be resolved, fetched or installed.
+#[derive(Debug)]
+pub struct Failure {
+    pub name: String,
+    pub message: String,
+    pub hint: Option<String>,
+    /// Refused content or a refused change (exit 1), rather than work that could not be done
+    /// at all: the network, the disk (exit 2).
+    pub refused: bool,
+    /// The diagnostics of a package that is invalid.
+    pub report: Option<Box<Report>>,
+}
+
+impl Failure {
+    pub fn refused(name: impl Into<String>, message: impl Into<String>) -> Failure {
+        Failure {
+            name: name.into(),
+            message: message.into(),
+            hint: None,
+            refused: true,
+            report: None,
+        }
+    }
+
+    pub fn operational(name: impl Into<String>, message: impl Into<String>) -> Failure {
+        Failure {
+            refused: false,
+            ..Failure::refused(name, message)
+        }
+    }
+
+    pub fn hint(mut self, hint: impl Into<String>) -> Failure {
+        self.hint = Some(hint.into());
+        self
+    }
+}
+
+/// Why a project command did nothing, or not all of its work.
+#[derive(Debug)]
+pub enum ProjectError {
+    /// `squads.jsonc` or `squads.lock` has problems; nothing was done.
+    Invalid {
+        diagnostics: Vec<Diagnostic>,
+        sources: HashMap<String, SourceFile>,
+    },
+    /// The project declares no squads (`squads.jsonc` is absent).
+    Undeclared(PathBuf),
+    /// A squad named on the command line is not declared.
+    NotDeclared(String),
+    /// `--locked`: the files disagree; nothing was done. Each line says where.
+    Disagree(Vec<String>),
+    /// Squads that could not be resolved, fetched or installed.
+    Failed(Vec<Failure>),
+    /// A command-line argument that cannot be used.
+    Usage(String),
+    Io(PathBuf, std::io::Error),
+}
+
+impl std::fmt::Display for ProjectError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ProjectError::Invalid { .. } => f.write_str(
+                "squads.jsonc or squads.lock cannot be used as written; nothing was changed",
+            ),
+            ProjectError::Undeclared(path) => {
+                write!(
+                    f,
+                    "`{}` does not exist: the project declares no squads",
+                    path.display()
+                )
+            }
+            ProjectError::NotDeclared(name) => {
+                write!(f, "`{name}` is not declared in squads.jsonc")
+            }
+            ProjectError::Disagree(lines) => write!(
+                f,
+                "squads.lock does not match squads.jsonc (--locked); nothing was changed:\n  {}",
+                lines.join("\n  ")
+            ),
+            ProjectError::Failed(failures) => write!(
+                f,
+                "{} squad{} could not be brought in line",
+                failures.len(),
+                crate::interop::fields::plural(failures.len())
+            ),
+            ProjectError::Usage(message) => f.write_str(message),
+            ProjectError::Io(path, error) => write!(f, "`{}`: {error}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for ProjectError {}
+
+/// How a command reaches what it needs.
+pub struct Settings<'a> {
+    /// OpenCorvus's data root `<R>` (install locks and temporary extractions live there).
+    pub opencorvus_root: PathBuf,
+    pub cache: Cache,
+    /// `None` when offline: only the cache and local sources are used.
+    pub client: Option<&'a Client>,
+    /// Downloads at once.
+    pub jobs: usize,
+    pub transfers: &'a (dyn Transfers + Sync),
+    /// How long an install waits for another holding the same id (`None`: as long as it takes).
+    pub lock_timeout: Option<Duration>,
+}
+
+fn read_optional(path: &Path) -> Result<Option<String>, ProjectError> {
+    match std::fs::read(path) {
+        Ok(bytes) => String::from_utf8(bytes).map(Some).map_err(|_| {
+            ProjectError::Io(
+                path.to_path_buf(),
+                std::io::Error::other("the file is not valid UTF-8"),
+            )
+        }),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(error) => Err(ProjectError::Io(path.to_path_buf(), error)),
+    }
+}
+
+impl Project {
+    pub fn new(root: PathBuf, shown: impl Into<String>) -> Project {
+        Project {
+            root,
+            shown: shown.into(),
+        }
+    }
+
+    /// `<project>/.opencorvus`.
+    pub fn config_root(&self) -> PathBuf {
+        self.root.join(".opencorvus")
+    }
+
+    pub fn declared_path(&self) -> PathBuf {
+        self.root.join(declared::FILE)
+    }
+
+    pub fn lock_path(&self) -> PathBuf {
+        self.root.join(lockfile::FILE)
+    }
+
+    pub fn scope(&self) -> Scope {
+        Scope::Project(self.root.clone())
+    }
+
+    pub fn locations(&self, opencorvus_root: &Path) -> Locations {
+        Locations::new(&self.scope(), opencorvus_root)
+    }
+
+    /// A project-relative path as the user reads it (`shown/…`).
+    pub fn display(&self, relative: &str) -> String {
+        crate::diag::sarif::display_file(&self.shown, relative)
+    }
+
+    /// Reads both files; any error in either is reported with every other one.
+    pub fn read(&self) -> Result<Files, ProjectError> {
+        let declared_text = read_optional(&self.declared_path())?;
+        let lock_text = read_optional(&self.lock_path())?;
+        let mut files = Files {
+            declared_text,
+            lock_text,
+            ..Files::default()
+        };
+        let mut diagnostics = Vec::new();
+        let mut sources = HashMap::new();
+        if let Some(text) = &files.declared_text {
+            let (declared, found) = declared::parse(text);
+            files.declared = declared;
+            diagnostics.extend(found);
+            sources.insert(declared::FILE.to_owned(), SourceFile::new(text.clone()));
+        }
+        if let Some(text) = &files.lock_text {
+            match Lock::parse(text) {
+                Ok(lock) => files.lock = lock,
+                Err(diagnostic) => diagnostics.push(*diagnostic),
+            }
+            sources.insert(lockfile::FILE.to_owned(), SourceFile::new(text.clone()));
+        }
+        if diagnostics
+            .iter()
+            .any(|diagnostic| diagnostic.severity() == Severity::Error)
+        {
+            return Err(ProjectError::Invalid {
+                diagnostics,
+                sources,
+            });
+        }
+        Ok(files)
+    }
+
+    /// Takes the project lock, then reads the files again: what another command wrote while
+    /// this one waited is what it works from. The files are checked once before waiting, so a
+    /// broken file is reported at once, and, when `declared_only`, a project without
+    /// `squads.jsonc` is refused before anything is created in it.
+    pub fn lock_and_read(
+        &self,
+        declared_only: bool,
+        on_wait: &mut dyn FnMut(&Path),
+    ) -> Result<(guard::ProjectGuard, Files), ProjectError> {
+        let undeclared = |files: &Files| declared_only && files.declared_text.is_none();
+        if undeclared(&self.read()?) {
+            return Err(ProjectError::Undeclared(self.declared_path()));
+        }
+        let config_root = self.config_root();
+        let guard = guard::ProjectGuard::acquire(&config_root, on_wait)
+            .map_err(|error| ProjectError::Io(guard::path(&config_root), error))?;
+        remove_stale_temporaries(&config_root);
+        let files = self.read()?;
+        if undeclared(&files) {
+            return Err(ProjectError::Undeclared(self.declared_path()));
+        }
+        Ok((guard, files))
+    }
+
+    /// Writes `squads.jsonc` atomically.
+    pub fn write_declared(&self, text: &str) -> Result<(), ProjectError> {
+        let path = self.declared_path();
+        crate::fs::replace_file_then(&path, text.as_bytes(), &|| {
+            crate::env::failpoint("squads-temporary-written")
+        })
+        .map_err(|error| ProjectError::Io(path, error))
+    }
+
+    /// Writes `squads.lock` atomically.
+    pub fn write_lock(&self, lock: &Lock) -> Result<(), ProjectError> {
+        let path = self.lock_path();
+        crate::fs::replace_file_then(&path, lock.render().as_bytes(), &|| {
+            crate::env::failpoint("lock-temporary-written")
+        })
+        .map_err(|error| ProjectError::Io(path, error))
+    }
+}
+
+/// Temporary files a killed command left beside `squads.jsonc` and `squads.lock`. Every writer
+/// of those files holds the project lock, so under it any such file is a leftover.
+fn remove_stale_temporaries(config_root: &Path) {
+    let Ok(entries) = std::fs::read_dir(config_root) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with(".squads.jsonc.tmp-") || name.starts_with(".squads.lock.tmp-") {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// One unit of work for [`run_jobs`].
+pub(crate) type Task<'t, T> = Box<dyn FnOnce() -> T + Send + 't>;
+
+/// Runs `tasks` on at most `jobs` threads and returns their results in task order.
+pub(crate) fn run_jobs<'t, T: Send>(jobs: usize, tasks: Vec<Task<'t, T>>) -> Vec<T> {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let count = tasks.len();
+    let slots: Vec<Mutex<Option<Task<'t, T>>>> = tasks
+        .into_iter()
+        .map(|task| Mutex::new(Some(task)))
+        .collect();
+    let results: Vec<Mutex<Option<T>>> = (0..count).map(|_| Mutex::new(None)).collect();
+    let next = AtomicUsize::new(0);
+    let workers = jobs.clamp(1, count.max(1));
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= count {
+                        return;
+                    }
+                    let task = slots[index].lock().ok().and_then(|mut slot| slot.take());
+                    if let Some(task) = task {
+                        let result = task();
+                        if let Ok(mut slot) = results[index].lock() {
+                            *slot = Some(result);
+                        }
+                    }
+                }
+            });
+        }
+    });
+    results
+        .into_iter()
+        .map(|slot| {
+            slot.into_inner()
+                .ok()
+                .flatten()
+                .expect("every task ran to completion")
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jobs_run_in_parallel_and_results_keep_their_order() {
+        let running = std::sync::atomic::AtomicUsize::new(0);
+        let most = std::sync::atomic::AtomicUsize::new(0);
+        let tasks: Vec<Task<'_, usize>> = (0..12usize)
+            .map(|index| {
+                let (running, most) = (&running, &most);
+                Box::new(move || {
+                    use std::sync::atomic::Ordering;
+                    let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+                    most.fetch_max(now, Ordering::SeqCst);
+                    std::thread::sleep(Duration::from_millis(20));
+                    running.fetch_sub(1, Ordering::SeqCst);
+                    index * 2
+                }) as Task<'_, usize>
+            })
+            .collect();
+        let results = run_jobs(4, tasks);
+        assert_eq!(results, (0..12).map(|index| index * 2).collect::<Vec<_>>());
+        let most = most.load(std::sync::atomic::Ordering::SeqCst);
+        assert!((2..=4).contains(&most), "{most} at once");
+    }
+}

@@ -1,0 +1,110 @@
+//! `squad outdated`: for each registry squad, the versions published after the one locked, in
+//! release order (`YYYY.MM.DD.N`). Other sources fix their own bytes and are listed as such.
+//! Nothing is written.
+
+use serde::Serialize;
+
+use crate::http::Client;
+use crate::version::Version;
+
+use super::source::Source;
+use super::{Failure, Project, ProjectError, Task, run_jobs};
+
+/// One declared squad and what is newer.
+#[derive(Debug, Clone, Serialize)]
+pub struct Row {
+    pub name: String,
+    pub kind: &'static str,
+    pub source: String,
+    /// The version locked, if it is locked.
+    pub locked: Option<String>,
+    /// The newest version published (registry squads).
+    pub latest: Option<String>,
+    /// The versions published after the locked one, newest first.
+    pub newer: Vec<String>,
+    /// What squads.jsonc pins a registry squad with, `version`, `tag` or `digest`, when it
+    /// pins it (`update` moves the pin too).
+    pub pinned_by: Option<&'static str>,
+}
+
+pub fn outdated(
+    project: &Project,
+    client: &Client,
+    jobs: usize,
+) -> Result<(Vec<Row>, Vec<Failure>), ProjectError> {
+    let files = project.read()?;
+    if files.declared_text.is_none() {
+        return Err(ProjectError::Undeclared(project.declared_path()));
+    }
+    let tasks: Vec<Task<'_, Result<Row, Failure>>> = files
+        .declared
+        .entries
+        .iter()
+        .map(|entry| {
+            let locked = files
+                .lock
+                .squads
+                .get(&entry.name.to_string())
+                .filter(|locked| locked.agrees_with(&entry.declaration))
+                .map(|locked| locked.version.clone());
+            let declaration = &entry.declaration;
+            let mut row = Row {
+                name: entry.name.to_string(),
+                kind: declaration.source.kind(),
+                source: declaration.source_text.clone(),
+                locked,
+                latest: None,
+                newer: Vec::new(),
+                pinned_by: None,
+            };
+            Box::new(move || {
+                let Source::Registry(reference) = &declaration.source else {
+                    return Ok(row);
+                };
+                row.pinned_by = if reference.digest.is_some() {
+                    Some("digest")
+                } else if reference.tag.is_some() {
+                    Some("tag")
+                } else if declaration.version.is_some() {
+                    Some("version")
+                } else {
+                    None
+                };
+                let listed = crate::share::versions(client, &reference.repository_only(), false)
+                    .map_err(|error| {
+                        let refused = !error.is_operational();
+                        let mut failure = Failure::operational(row.name.clone(), error.to_string());
+                        failure.refused = refused;
+                        failure.hint = error.hint();
+                        failure
+                    })?;
+                row.latest = listed.first().map(|listed| listed.version.clone());
+                let current = row
+                    .locked
+                    .as_deref()
+                    .and_then(|text| Version::parse(text).ok());
+                row.newer = listed
+                    .iter()
+                    .filter(|listed| {
+                        let version = Version::parse(&listed.version).ok();
+                        match (&current, version) {
+                            (Some(current), Some(version)) => version > *current,
+                            _ => current.is_none(),
+                        }
+                    })
+                    .map(|listed| listed.version.clone())
+                    .collect();
+                Ok(row)
+            }) as Task<'_, Result<Row, Failure>>
+        })
+        .collect();
+    let mut rows = Vec::new();
+    let mut failures = Vec::new();
+    for result in run_jobs(jobs, tasks) {
+        match result {
+            Ok(row) => rows.push(row),
+            Err(failure) => failures.push(failure),
+        }
+    }
+    Ok((rows, failures))
+}

@@ -1,0 +1,389 @@
+//! `squad sync`: make the project scope match the lock. Squads not yet locked are resolved and
+//! locked (unless `--locked`, which refuses instead and changes nothing); each squad whose
+//! installed digest is not the locked one is fetched (cache first, downloads in parallel) and
+//! checked against the lock, and only once every one is in hand are they installed, each
+//! through the install transaction with the digest observed before as its compare-and-swap
+//! expectation. Packages the files do not mention are left alone.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::digest::Sha256Digest;
+use crate::install::scope::Locations;
+use crate::install::{Exact, InstallError, Operation, Options, install_archive, install_folder};
+
+use super::declared::{Declaration, Entry, Name};
+use super::lockfile::{Lock, Locked};
+use super::resolve::{self, Artifact, Context, Downloads};
+use super::{Failure, Files, Project, ProjectError, Settings, Task, run_jobs};
+
+/// What one squad's installation was, and what it is now.
+#[derive(Debug, Clone, Serialize)]
+pub struct Outcome {
+    pub name: String,
+    pub operation: Operation,
+    pub version: String,
+    /// `folder`, `archive`, `registry`, `https` or `link`.
+    pub kind: &'static str,
+    pub source: String,
+    pub resolved: String,
+    pub before: Option<Sha256Digest>,
+    pub after: Sha256Digest,
+    #[serde(skip)]
+    pub target: PathBuf,
+}
+
+/// What `sync` did.
+#[derive(Debug, Default)]
+pub struct SyncReport {
+    /// One per declared squad, by name.
+    pub outcomes: Vec<Outcome>,
+    /// Squads that could not be brought in line; when any failed before installing, nothing
+    /// was installed.
+    pub failures: Vec<Failure>,
+    /// Squads the lock had but the declaration no longer names: dropped from the lock, and
+    /// their packages left installed.
+    pub dropped: Vec<String>,
+    pub lock_written: bool,
+    /// Interrupted replacements that could not be recovered.
+    pub warnings: Vec<String>,
+}
+
+/// What is installed under a squad's name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Installed {
+    Absent,
+    Digest(Sha256Digest),
+    /// A package that cannot be digested; squad never replaces it (INS-6).
+    Unreadable(PathBuf, String),
+}
+
+impl Installed {
+    pub fn digest(&self) -> Option<Sha256Digest> {
+        match self {
+            Installed::Digest(digest) => Some(*digest),
+            _ => None,
+        }
+    }
+
+    /// What is installed at `<namespace>/<id>` in a scope.
+    pub fn of(locations: &Locations, name: &Name) -> Installed {
+        let target = locations.target(&name.namespace, &name.id);
+        match crate::fs::real_directory(&target) {
+            Ok(crate::fs::RealDirectory::Absent) => Installed::Absent,
+            Ok(crate::fs::RealDirectory::Present(_)) => {
+                match crate::install::directory_digest(&target) {
+                    Ok(digest) => Installed::Digest(digest),
+                    Err(problem) => Installed::Unreadable(target, problem),
+                }
+            }
+            Ok(crate::fs::RealDirectory::Refused) => {
+                Installed::Unreadable(target, "not a directory".to_owned())
+            }
+            Err(error) => Installed::Unreadable(target, error.to_string()),
+        }
+    }
+}
+
+fn install_failure(name: &str, error: InstallError) -> Failure {
+    match error {
+        InstallError::Invalid(report) => {
+            let mut failure =
+                Failure::refused(name, "the package is invalid; nothing was installed")
+                    .hint("run `squad validate` on the source for details");
+            failure.report = Some(report);
+            failure
+        }
+        error @ InstallError::Conflict { .. } => Failure::refused(name, error.to_string())
+            .hint("the package changed while squad worked on it; run the command again"),
+        error @ (InstallError::Lock(_) | InstallError::Recovery(_) | InstallError::Io(..)) => {
+            Failure::operational(name, error.to_string())
+        }
+        error => Failure::refused(name, error.to_string()),
+    }
+}
+
+/// Installs a squad's checked bytes, replacing `before` (the digest observed, or nothing).
+pub(crate) fn install(
+    settings: &Settings<'_>,
+    project: &Project,
+    entry: (&Name, &Declaration),
+    locked: &Locked,
+    artifact: &Artifact,
+    before: Option<Sha256Digest>,
+    on_wait: &mut dyn FnMut(&Path),
+) -> Result<Outcome, Failure> {
+    let (name, declaration) = entry;
+    let options = Options {
+        scope: project.scope(),
+        opencorvus_root: settings.opencorvus_root.clone(),
+        expect: before,
+        lock_timeout: settings.lock_timeout,
+        exact: Exact {
+            namespace: Some(name.namespace.clone()),
+            id: Some(name.id.clone()),
+            version: Some(locked.version.clone()),
+            digest: Some(locked.package_digest),
+        },
+        origin: resolve::origin(declaration, locked),
+    };
+    let receipt = match artifact {
+        Artifact::Folder(path) => install_folder(path, &options, on_wait),
+        Artifact::Archive(path) => install_archive(path, &options, on_wait),
+    }
+    .map_err(|error| install_failure(&name.to_string(), error))?;
+    Ok(Outcome {
+        name: name.to_string(),
+        operation: receipt.operation,
+        version: receipt.identity.version,
+        kind: declaration.source.kind(),
+        source: declaration.source_text.clone(),
+        resolved: locked.resolved.clone(),
+        before: receipt.before,
+        after: receipt.after,
+        target: receipt.target,
+    })
+}
+
+/// An outcome for a squad already installed as locked.
+pub(crate) fn unchanged(
+    project: &Project,
+    settings: &Settings<'_>,
+    entry: (&Name, &Declaration),
+    locked: &Locked,
+) -> Outcome {
+    let (name, declaration) = entry;
+    Outcome {
+        name: name.to_string(),
+        operation: Operation::Unchanged,
+        version: locked.version.clone(),
+        kind: declaration.source.kind(),
+        source: declaration.source_text.clone(),
+        resolved: locked.resolved.clone(),
+        before: Some(locked.package_digest),
+        after: locked.package_digest,
+        target: project
+            .locations(&settings.opencorvus_root)
+            .target(&name.namespace, &name.id),
+    }
+}
+
+/// Where the files disagree, for `--locked`.
+fn disagreements(files: &Files) -> Vec<String> {
+    let mut lines = Vec::new();
+    for entry in &files.declared.entries {
+        let name = entry.name.to_string();
+        match files.lock.squads.get(&name) {
+            None => lines.push(format!("{name} is declared but not locked")),
+            Some(locked) if !locked.agrees_with(&entry.declaration) => lines.push(format!(
+                "{name}: squads.jsonc asks for {}{}, squads.lock has {} {}",
+                entry.declaration.source_text,
+                entry
+                    .declaration
+                    .version
+                    .as_ref()
+                    .map(|version| format!(" {version}"))
+                    .unwrap_or_default(),
+                locked.source,
+                locked.version
+            )),
+            Some(_) => {}
+        }
+    }
+    for name in files.lock.squads.keys() {
+        if Name::parse(name).is_ok_and(|name| files.declared.get(&name).is_none()) {
+            lines.push(format!("{name} is locked but no longer declared"));
+        }
+    }
+    lines
+}
+
+/// The work one squad needs before anything is installed.
+enum Step {
+    /// Installed as locked, from a source that needs no check.
+    Done(Locked),
+    /// Resolve anew: not locked, or the lock no longer agrees.
+    Resolve,
+    /// Fetch the locked bytes (and check a local source against the lock).
+    Fetch(Locked),
+}
+
+/// A squad whose bytes are in hand: what to lock, and what to install (if anything).
+struct Ready {
+    locked: Locked,
+    artifact: Option<Artifact>,
+}
+
+pub fn sync(
+    project: &Project,
+    settings: &Settings<'_>,
+    locked_only: bool,
+    on_wait: &mut dyn FnMut(&Path),
+) -> Result<SyncReport, ProjectError> {
+    let (_guard, files) = project.lock_and_read(true, on_wait)?;
+    if locked_only {
+        let lines = disagreements(&files);
+        if !lines.is_empty() {
+            return Err(ProjectError::Disagree(lines));
+        }
+    }
+    let mut report = SyncReport::default();
+    let locations = project.locations(&settings.opencorvus_root);
+    report.warnings = crate::install::recover_scope(&locations, settings.lock_timeout);
+    crate::env::failpoint("sync-planned");
+    let entries = &files.declared.entries;
+    let installed: Vec<Installed> = entries
+        .iter()
+        .map(|entry| Installed::of(&locations, &entry.name))
+        .collect();
+    let steps: Vec<Step> = entries
+        .iter()
+        .zip(&installed)
+        .map(|(entry, installed)| {
+            let locked = files
+                .lock
+                .squads
+                .get(&entry.name.to_string())
+                .filter(|locked| locked.agrees_with(&entry.declaration));
+            match locked {
+                None => Step::Resolve,
+                Some(locked)
+                    if installed.digest() == Some(locked.package_digest)
+                        && entry.declaration.source.is_remote() =>
+                {
+                    Step::Done(locked.clone())
+                }
+                Some(locked) => Step::Fetch(locked.clone()),
+            }
+        })
+        .collect();
+    let ready = prepare(project, settings, entries, &steps, &installed);
+    let mut prepared = Vec::new();
+    for (entry, result) in entries.iter().zip(ready) {
+        match result {
+            Ok(ready) => prepared.push((entry, ready)),
+            Err(failure) => report.failures.push(failure),
+        }
+    }
+    if !report.failures.is_empty() {
+        return Ok(report);
+    }
+    crate::env::failpoint("sync-fetched");
+    let mut lock = Lock::default();
+    for ((entry, ready), installed) in prepared.iter().zip(&installed) {
+        let key = (&entry.name, &entry.declaration);
+        let outcome = match (&ready.artifact, installed) {
+            (_, Installed::Digest(digest)) if *digest == ready.locked.package_digest => {
+                Ok(unchanged(project, settings, key, &ready.locked))
+            }
+            (_, Installed::Unreadable(target, problem)) => Err(Failure::refused(
+                entry.name.to_string(),
+                format!(
+                    "the package installed at `{}` cannot be read ({problem}); squad does not replace it",
+                    target.display()
+                ),
+            )
+            .hint("repair or remove it by hand, then sync again")),
+            (Some(artifact), installed) => install(
+                settings,
+                project,
+                key,
+                &ready.locked,
+                artifact,
+                installed.digest(),
+                on_wait,
+            ),
+            (None, _) => Err(Failure::operational(
+                entry.name.to_string(),
+                "nothing to install from",
+            )),
+        };
+        match outcome {
+            Ok(outcome) => {
+                lock.squads
+                    .insert(entry.name.to_string(), ready.locked.clone());
+                report.outcomes.push(outcome);
+            }
+            Err(failure) => {
+                // What was locked before stays locked.
+                if let Some(previous) = files.lock.squads.get(&entry.name.to_string()) {
+                    lock.squads.insert(entry.name.to_string(), previous.clone());
+                }
+                report.failures.push(failure);
+            }
+        }
+    }
+    crate::env::failpoint("sync-installed");
+    report.dropped = files
+        .lock
+        .squads
+        .keys()
+        .filter(|name| !lock.squads.contains_key(*name))
+        .filter(|name| Name::parse(name).is_ok_and(|name| files.declared.get(&name).is_none()))
+        .cloned()
+        .collect();
+    if lock != files.lock || files.lock_text.is_none() {
+        project.write_lock(&lock)?;
+        report.lock_written = true;
+    }
+    Ok(report)
+}
+
+/// Resolves or fetches every squad that needs it, on `settings.jobs` threads.
+fn prepare(
+    project: &Project,
+    settings: &Settings<'_>,
+    entries: &[Entry],
+    steps: &[Step],
+    installed: &[Installed],
+) -> Vec<Result<Ready, Failure>> {
+    let downloads = Downloads::new(settings.transfers);
+    let tasks: Vec<Task<'_, Result<Ready, Failure>>> = entries
+        .iter()
+        .zip(steps)
+        .zip(installed)
+        .map(|((entry, step), installed)| {
+            let downloads = &downloads;
+            Box::new(move || {
+                let job = downloads.job();
+                let context = Context {
+                    project,
+                    cache: &settings.cache,
+                    client: settings.client,
+                    transfers: &job,
+                };
+                let label = entry.name.to_string();
+                match step {
+                    Step::Done(locked) => Ok(Ready {
+                        locked: locked.clone(),
+                        artifact: None,
+                    }),
+                    Step::Resolve => {
+                        let resolution = context.resolve(&label, &entry.declaration, false)?;
+                        resolve::check_name(
+                            &entry.name,
+                            &resolution.identity,
+                            &entry.declaration.source_text,
+                        )?;
+                        let needed = installed.digest() != Some(resolution.locked.package_digest);
+                        Ok(Ready {
+                            locked: resolution.locked,
+                            artifact: needed.then_some(resolution.artifact),
+                        })
+                    }
+                    Step::Fetch(locked) => {
+                        let artifact = context.fetch(&label, &entry.declaration, locked)?;
+                        Ok(Ready {
+                            locked: locked.clone(),
+                            artifact: Some(artifact),
+                        })
+                    }
+                }
+            }) as Task<'_, Result<Ready, Failure>>
+        })
+        .collect();
+    let results = run_jobs(settings.jobs, tasks);
+    downloads.end();
+    results
+}

@@ -1,0 +1,183 @@
+//! Downloading one exact archive over HTTPS, as the reference client does for its install link
+//! (registry-notes §1.5), for `https://` sources and install links alike: no redirect is
+//! followed, the answer must be `200` with `Content-Type: application/zip` and, when the size is
+//! known, exactly that `Content-Length`; the body is hashed as it streams, cut off past the
+//! expected size (or the 18 MiB import limit), and its SHA-256 compared before anything opens
+//! the archive.
+
+use std::io::Write;
+
+use sha2::Digest as _;
+
+use super::Transfers;
+use crate::digest::Sha256Digest;
+use crate::http::{Client, HttpError, Method, Redirects, Request, Url, redacted};
+
+/// What the archive must be.
+#[derive(Debug, Clone)]
+pub struct Expected {
+    pub sha256: Sha256Digest,
+    /// Its exact size, when known (an install link, or a lock entry).
+    pub bytes: Option<u64>,
+}
+
+#[derive(Debug)]
+pub enum DownloadError {
+    /// The server could not be reached, or answered with an error status.
+    Http(HttpError),
+    Status {
+        url: String,
+        status: u16,
+    },
+    /// The server answered, with something that is not the archive expected.
+    Refused {
+        url: String,
+        message: String,
+    },
+}
+
+impl DownloadError {
+    /// Whether the download could not happen at all (exit 2), rather than refused bytes.
+    pub fn is_operational(&self) -> bool {
+        match self {
+            DownloadError::Http(error) => {
+                !matches!(error.kind, crate::http::ErrorKind::BodyTooLarge { .. })
+            }
+            DownloadError::Status { .. } => true,
+            DownloadError::Refused { .. } => false,
+        }
+    }
+}
+
+impl std::fmt::Display for DownloadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DownloadError::Http(error) => error.fmt(f),
+            DownloadError::Status { url, status } => write!(f, "{url} answered {status}"),
+            DownloadError::Refused { url, message } => write!(f, "{url}: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for DownloadError {}
+
+struct Hashing<'a> {
+    bytes: &'a mut Vec<u8>,
+    hasher: sha2::Sha256,
+}
+
+impl Write for Hashing<'_> {
+    fn write(&mut self, buffer: &[u8]) -> std::io::Result<usize> {
+        self.hasher.update(buffer);
+        self.bytes.extend_from_slice(buffer);
+        Ok(buffer.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Downloads the archive at `url` and checks it is exactly `expected`. `label` names it in the
+/// progress display.
+pub fn download(
+    client: &Client,
+    url: &Url,
+    expected: &Expected,
+    label: &str,
+    transfers: &dyn Transfers,
+) -> Result<Vec<u8>, DownloadError> {
+    let shown = redacted(url);
+    let refused = |message: String| DownloadError::Refused {
+        url: shown.clone(),
+        message,
+    };
+    super::link::check_archive_url(url).map_err(&refused)?;
+    let response = client
+        .send(&Request::new(Method::Get, url.clone()).with_redirects(Redirects::Refuse))
+        .map_err(DownloadError::Http)?;
+    match response.status {
+        200 => {}
+        301 | 302 | 303 | 307 | 308 => {
+            return Err(refused(format!(
+                "answered {} (a redirect{}); an archive source must serve the archive itself",
+                response.status,
+                response
+                    .header("location")
+                    .and_then(|location| url.join(location).ok())
+                    .map(|location| format!(" to {}", redacted(&location)))
+                    .unwrap_or_default()
+            )));
+        }
+        status => return Err(DownloadError::Status { url: shown, status }),
+    }
+    if response.url != *url {
+        return Err(refused(format!(
+            "the answer came from {}, not the URL asked",
+            redacted(&response.url)
+        )));
+    }
+    let content_type = response
+        .header("content-type")
+        .map(|value| {
+            value
+                .split(';')
+                .next()
+                .unwrap_or_default()
+                .trim()
+                .to_ascii_lowercase()
+        })
+        .unwrap_or_default();
+    if content_type != "application/zip" {
+        return Err(refused(format!(
+            "the Content-Type is `{content_type}`, not `application/zip`"
+        )));
+    }
+    let import_limit = crate::archive::reader::Limits::REFERENCE.archive_bytes;
+    let limit = match (expected.bytes, response.content_length()) {
+        (Some(bytes), Some(declared)) if declared != bytes => {
+            return Err(refused(format!(
+                "the Content-Length is {declared} bytes, but the archive is {bytes} bytes"
+            )));
+        }
+        (Some(_), None) => {
+            return Err(refused(
+                "the answer has no Content-Length; the exact size is required".to_owned(),
+            ));
+        }
+        (Some(bytes), Some(_)) => bytes,
+        (None, _) => import_limit,
+    };
+    if limit > import_limit {
+        return Err(refused(format!(
+            "the archive is {limit} bytes, more than the import limit of {import_limit}"
+        )));
+    }
+    let mut bytes = Vec::with_capacity(limit.min(1 << 20) as usize);
+    let mut sink = Hashing {
+        bytes: &mut bytes,
+        hasher: sha2::Sha256::new(),
+    };
+    transfers.begin(label, response.content_length().unwrap_or(0));
+    let copied = response.copy_to(&mut sink, limit, &mut |done| transfers.advance(done));
+    transfers.end();
+    let received = copied.map_err(|error| match error.kind {
+        crate::http::ErrorKind::BodyTooLarge { .. } => refused(format!(
+            "the body went past the {limit} bytes expected and was cut off"
+        )),
+        _ => DownloadError::Http(error),
+    })?;
+    let actual = Sha256Digest(sink.hasher.finalize().into());
+    if let Some(bytes) = expected.bytes.filter(|bytes| *bytes != received) {
+        return Err(refused(format!(
+            "received {received} bytes, but the archive is {bytes} bytes"
+        )));
+    }
+    if actual != expected.sha256 {
+        return Err(refused(format!(
+            "the archive's SHA-256 is {actual}, expected {}: refusing bytes that are not the ones declared",
+            expected.sha256
+        )));
+    }
+    Ok(bytes)
+}
