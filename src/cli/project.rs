@@ -786,6 +786,19 @@ pub fn run_update(args: &UpdateArgs, printer: &Printer) -> ExitStatus {
                         "Unchanged",
                         &format!("{} {} (the newest)", outcome.name, outcome.version),
                     );
+                } else if from == outcome.version {
+                    let before = outcome
+                        .before
+                        .map_or("none".to_owned(), |digest| short(&digest));
+                    printer.status(
+                        "Updated",
+                        &format!(
+                            "{} {from}: package digest {before}… -> {}… ({})",
+                            outcome.name,
+                            short(&outcome.after),
+                            outcome.resolved
+                        ),
+                    );
                 } else {
                     printer.status(
                         "Updated",
