@@ -12,6 +12,7 @@ sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import importlib.util
 import json
 from interop_explain import ENTRIES as INTEROP
+from project_explain import ENTRIES as PROJECT
 spec = importlib.util.spec_from_file_location("fixtures", os.path.join(ROOT, "scripts", "make-invalid-fixtures.py"))
 fixtures = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(fixtures)
@@ -185,6 +186,34 @@ def interop_page(code, entry):
     return page
 
 
+PROJECTS = os.path.join("registry-fixtures", "projects")
+
+
+def project_page(code, entry):
+    directory = os.path.join(ROOT, PROJECTS, code)
+    subprocess.run(["rm", "-rf", directory])
+    for name, text in entry["files"].items():
+        path = os.path.join(directory, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    args = ["sync", "--project", os.path.join(PROJECTS, code)]
+    result = subprocess.run([BIN, "--color", "never"] + args, capture_output=True, text=True, cwd=ROOT)
+    for block in result.stderr.split("\n\n"):
+        if block.split("[", 1)[-1].startswith(code + "]"):
+            failing = block.strip()
+            break
+    else:
+        sys.exit(f"{code}: `squad {' '.join(args)}` did not report it:\n{result.stderr}")
+    return ["## Failing example", "", f"`squad {' '.join(args)}`:", "", "```text", failing, "```", "", "## Fixed", "", entry["fix"], ""]
+
+
+def write_project_cases():
+    cases = [{"project": code, "code": code, "line": entry["line"]} for code, entry in PROJECT.items()]
+    with open(os.path.join(ROOT, PROJECTS, "cases.json"), "w", encoding="utf-8") as handle:
+        handle.write(json.dumps(cases, indent=2) + "\n")
+
+
 def write_cases():
     """registry-fixtures/interop/examples/cases.json: which document must produce which code."""
     cases = []
@@ -201,11 +230,20 @@ def main():
     for old in glob.glob(os.path.join(ROOT, EXAMPLES, "*.json")):
         os.remove(old)
     write_cases()
+    os.makedirs(os.path.join(ROOT, PROJECTS), exist_ok=True)
+    write_project_cases()
     out_dir = os.path.join(ROOT, "docs", "explain")
     os.makedirs(out_dir, exist_ok=True)
     for old in glob.glob(os.path.join(out_dir, "*.md")):
         os.remove(old)
     for code, (severity, rules, meaning) in rows.items():
+        if code in PROJECT:
+            entry = PROJECT[code]
+            page = [f"# `{code}` ({severity})", "", f"{meaning[0].upper()}{meaning[1:]}.", "", f"Rules: {rules} (docs/project-files.md).", "", "## Why", "", entry["why"], ""]
+            page += project_page(code, entry)
+            with open(os.path.join(out_dir, code + ".md"), "w", encoding="utf-8") as handle:
+                handle.write("\n".join(page))
+            continue
         if code in INTEROP:
             entry = INTEROP[code]
             spec_file = "package-format.md" if code.startswith("collab-") else "seed-formats.md"

@@ -107,10 +107,16 @@ fn offset_of(text: &str, line: usize, column: usize) -> usize {
     offset
 }
 
+/// How to get a readable lock back.
+const RESTORE: &str = "squads.lock is written by squad only: restore it from version control, or delete it and run `squad sync` to lock again";
+
 fn invalid(span: Range<usize>, message: impl Into<String>) -> Diagnostic {
-    Diagnostic::new(Code::SquadsLockInvalid, FILE, message)
-        .span(span)
-        .help("squads.lock is written by squad only: restore it from version control, or delete it and run `squad sync` to lock again")
+    newer(span, message).help(RESTORE)
+}
+
+/// A lock this squad is too old for: restoring it would not help.
+fn newer(span: Range<usize>, message: impl Into<String>) -> Diagnostic {
+    Diagnostic::new(Code::SquadsLockInvalid, FILE, message).span(span)
 }
 
 impl Lock {
@@ -134,13 +140,13 @@ impl Lock {
             Some(found) if found == u64::from(LOCK_VERSION) => {}
             Some(found) if found > u64::from(LOCK_VERSION) => {
                 return Err(Box::new(
-                    invalid(
+                    newer(
                         version.value.span.clone(),
                         format!(
                             "squads.lock has lock_version {found}: it was written by a newer squad, which this one (lock_version {LOCK_VERSION}) must not rewrite"
                         ),
                     )
-                    .help("upgrade squad"),
+                    .help("upgrade squad to one that reads this lock"),
                 ));
             }
             _ => {
