@@ -116,6 +116,15 @@ impl Context<'_> {
         })
     }
 
+    /// What `--offline` says of a locked archive the cache does not have.
+    fn missing(&self, locked: &Locked, sha256: &Sha256Digest) -> String {
+        format!(
+            "its archive ({}, sha256 {sha256}) is not in the cache at `{}` (--offline)",
+            locked.version,
+            self.cache.root().display()
+        )
+    }
+
     /// The cached archive, checked; a tampered entry is refused (and removed, so a later
     /// download can replace it).
     fn cached(&self, label: &str, sha256: &Sha256Digest) -> Result<Option<PathBuf>, Failure> {
@@ -393,13 +402,7 @@ impl Context<'_> {
         if let Some(path) = self.cached(label, &sha256)? {
             return Ok(Artifact::Archive(path));
         }
-        let client = self.client(label, || {
-            format!(
-                "{label} {}: its archive (sha256 {sha256}) is not in the cache at `{}` (--offline)",
-                locked.version,
-                self.cache.root().display()
-            )
-        })?;
+        let client = self.client(label, || self.missing(locked, &sha256))?;
         // The declared reference, at the locked version: a tag that moved is noticed.
         let target = match &reference.digest {
             Some(_) => reference.clone(),
@@ -439,6 +442,16 @@ impl Context<'_> {
             let bytes = std::fs::read(&path).map_err(|error| {
                 Failure::operational(label, format!("`{}`: {error}", path.display()))
             })?;
+            if let Some(declared) = expected.bytes.filter(|size| *size != bytes.len() as u64) {
+                return Err(Failure::refused(
+                    label,
+                    format!(
+                        "the archive with SHA-256 {} is {} bytes, not the {declared} declared",
+                        expected.sha256,
+                        bytes.len()
+                    ),
+                ));
+            }
             return Ok((path, bytes));
         }
         let client = self.client(label, || {
@@ -463,13 +476,7 @@ impl Context<'_> {
         if let Some(path) = self.cached(label, &sha256)? {
             return Ok(Artifact::Archive(path));
         }
-        let client = self.client(label, || {
-            format!(
-                "{label} {}: its archive (sha256 {sha256}) is not in the cache at `{}` (--offline)",
-                locked.version,
-                self.cache.root().display()
-            )
-        })?;
+        let client = self.client(label, || self.missing(locked, &sha256))?;
         let expected = Expected {
             sha256,
             bytes: locked.archive_bytes,

@@ -15,7 +15,7 @@ use crate::support::{copy_tree, corpus, repo, text};
 
 const TEMPLATES: [&str; 3] = ["delivery", "minimal", "planner-parallel"];
 
-fn template(name: &str) -> PathBuf {
+pub(crate) fn template(name: &str) -> PathBuf {
     repo().join("templates").join(name)
 }
 
@@ -25,7 +25,7 @@ fn pinned(output: &std::process::Output) -> String {
     stdout.lines().last().unwrap_or_default().trim().to_owned()
 }
 
-fn assert_ok(output: &std::process::Output, what: &str) {
+pub(crate) fn assert_ok(output: &std::process::Output, what: &str) {
     assert_eq!(
         output.status.code(),
         Some(0),
@@ -42,7 +42,7 @@ fn digest_of(sandbox: &Sandbox, package: &Path) -> String {
 }
 
 /// A copy of a template with another version (and optionally changed README bytes).
-fn variant(dir: &Path, name: &str, version: &str, readme_extra: &str) -> PathBuf {
+pub(crate) fn variant(dir: &Path, name: &str, version: &str, readme_extra: &str) -> PathBuf {
     let package = dir.join(format!("{name}-{version}-{}", readme_extra.len()));
     copy_tree(&template(name), &package);
     let manifest = package.join("expert-squad.jsonc");
