@@ -12,60 +12,16 @@
 //! Run with `cargo bench --bench registry`. Needs `docker-registry` on PATH; the corpus is read
 //! from `SQUAD_CORPUS` when set, else from `../shared/corpus/opencorvus`.
 
-use std::net::{TcpListener, TcpStream};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+#[path = "support.rs"]
+mod support;
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use support::{median, ms, start_registry};
+
 const RUNS: usize = 15;
-
-fn median(mut samples: Vec<Duration>) -> Duration {
-    samples.sort();
-    samples[samples.len() / 2]
-}
-
-struct Registry(Child);
-
-impl Drop for Registry {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn start_registry(dir: &Path) -> (Registry, u16) {
-    let port = TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let config = dir.join("config.yml");
-    std::fs::write(
-        &config,
-        format!(
-            "version: 0.1\nlog:\n  level: error\nstorage:\n  filesystem:\n    rootdirectory: {}\nhttp:\n  addr: 127.0.0.1:{port}\n  secret: bench\n",
-            dir.join("data").display()
-        ),
-    )
-    .unwrap();
-    let child = Command::new("docker-registry")
-        .arg("serve")
-        .arg(&config)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("docker-registry is on PATH (apt-get install docker-registry)");
-    let registry = Registry(child);
-    let started = Instant::now();
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            started.elapsed() < Duration::from_secs(10),
-            "registry did not start"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    (registry, port)
-}
 
 /// The median time of `runs` squad runs, each with a fresh home.
 fn time_squad(args: &[String], home: &dyn Fn(usize) -> PathBuf, runs: usize) -> Duration {
@@ -96,16 +52,8 @@ fn time_squad(args: &[String], home: &dyn Fn(usize) -> PathBuf, runs: usize) -> 
     )
 }
 
-fn ms(duration: Duration) -> String {
-    format!("{:.1} ms", duration.as_secs_f64() * 1000.0)
-}
-
 fn main() {
-    let corpus = std::env::var_os("SQUAD_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/opencorvus")
-        });
+    let corpus = support::corpus();
     let package = corpus.join("academic-paper-review");
     assert!(
         package.is_dir(),

@@ -223,9 +223,25 @@ pub fn reconcile(scope: &OpenScope, id: &str) -> Result<(), String> {
         None => None,
     };
     let target = state_at(namespace.as_ref(), id, &journal.target)?;
-    let staging = state_at(Some(scratch), &staging_name, &journal.staging)?;
-    let backup = state_at(Some(scratch), &backup_name, &journal.backup)?;
-    let discard = state_at(Some(scratch), &discard_name, &journal.discard)?;
+    // Backup, staging and discard only ever hold `before` (backup) or `after` (the others), or
+    // an interrupted copy or deletion of it. A deletion cut short can leave a tree that still
+    // digests, to neither: that is a partial package, as the reference's load would find.
+    let partial_unless = |state: State, expected: Sha256Digest| match state {
+        State::Package(digest) if digest != expected => State::Partial,
+        state => state,
+    };
+    let staging = partial_unless(
+        state_at(Some(scratch), &staging_name, &journal.staging)?,
+        after,
+    );
+    let backup = partial_unless(
+        state_at(Some(scratch), &backup_name, &journal.backup)?,
+        before,
+    );
+    let discard = partial_unless(
+        state_at(Some(scratch), &discard_name, &journal.discard)?,
+        after,
+    );
     let disposable = |state: &State| {
         matches!(state, State::Absent | State::Partial) || *state == State::Package(after)
     };
@@ -289,4 +305,59 @@ pub fn reconcile(scope: &OpenScope, id: &str) -> Result<(), String> {
         .map_err(|error| format!("cannot remove `{}`: {error}", path.display()))?;
     let _ = scratch.sync();
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::install::scope::Scope;
+
+    /// A package tree under `path`: a manifest and `files` more.
+    fn tree(path: &Path, files: &[&str]) -> Sha256Digest {
+        std::fs::create_dir_all(path).unwrap();
+        std::fs::write(path.join("expert-squad.jsonc"), "{}").unwrap();
+        for file in files {
+            std::fs::write(path.join(file), file).unwrap();
+        }
+        crate::install::directory_digest(path).unwrap()
+    }
+
+    #[test]
+    fn a_backup_whose_deletion_was_cut_short_is_partial_and_the_replacement_committed() {
+        let dir = tempfile::tempdir().unwrap();
+        let project = dir.path().join("project");
+        let locations = Locations::new(&Scope::Project(project.clone()), dir.path());
+        std::fs::create_dir_all(&locations.scratch).unwrap();
+        let operation = "6e8913c8-5e4f-4159-9da6-22ff88caf80c";
+        let path = |kind: &str| scratch_path(&locations.scratch, kind, "acme", "pkg", operation);
+        let target = locations.target("acme", "pkg");
+        let before = tree(&dir.path().join("old"), &["a.md", "b.md", "c.md"]);
+        let after = tree(&target, &["a.md", "new.md"]);
+        // The backup lost one file to an interrupted deletion: a tree with a third digest.
+        let backup = path("replace");
+        let remaining = tree(&backup, &["a.md", "b.md"]);
+        assert!(remaining != before && remaining != after);
+        let journal = Journal {
+            protocol: PROTOCOL.to_owned(),
+            operation_id: operation.to_owned(),
+            target: target.clone(),
+            staging: path("staging"),
+            backup: backup.clone(),
+            discard: path("discard"),
+            installation_scope: "project".to_owned(),
+            project_directory: Some(project),
+            namespace: "acme".to_owned(),
+            id: "pkg".to_owned(),
+            before_package_digest: before.hex(),
+            after_package_digest: after.hex(),
+        };
+        let scope = crate::install::scope::OpenScope::existing(&locations)
+            .unwrap()
+            .unwrap();
+        write(scope.scratch().unwrap(), &journal).unwrap();
+        reconcile(&scope, "pkg").unwrap();
+        assert_eq!(crate::install::directory_digest(&target).unwrap(), after);
+        assert!(!backup.exists());
+        assert!(!journal_path(&locations.scratch, "pkg").exists());
+    }
 }

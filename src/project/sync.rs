@@ -219,7 +219,7 @@ pub fn sync(
     project: &Project,
     settings: &Settings<'_>,
     locked_only: bool,
-    on_wait: &mut dyn FnMut(&Path),
+    on_wait: &mut (dyn FnMut(&Path) + Send),
 ) -> Result<SyncReport, ProjectError> {
     let (_guard, files) = project.lock_and_read(true, on_wait)?;
     if locked_only {
@@ -233,10 +233,16 @@ pub fn sync(
     report.warnings = crate::install::recover_scope(&locations, settings.lock_timeout);
     crate::env::failpoint("sync-planned");
     let entries = &files.declared.entries;
-    let installed: Vec<Installed> = entries
-        .iter()
-        .map(|entry| Installed::of(&locations, &entry.name))
-        .collect();
+    let installed: Vec<Installed> = run_jobs(
+        settings.jobs,
+        entries
+            .iter()
+            .map(|entry| {
+                let locations = &locations;
+                Box::new(move || Installed::of(locations, &entry.name)) as Task<'_, Installed>
+            })
+            .collect(),
+    );
     let steps: Vec<Step> = entries
         .iter()
         .zip(&installed)
@@ -270,35 +276,52 @@ pub fn sync(
         return Ok(report);
     }
     crate::env::failpoint("sync-fetched");
+    // Installs of different ids are independent transactions: run at once, their syncs to
+    // disk overlap.
+    let on_wait = std::sync::Mutex::new(on_wait);
+    let tasks: Vec<Task<'_, Result<Outcome, Failure>>> = prepared
+        .iter()
+        .zip(&installed)
+        .map(|((entry, ready), installed)| {
+            let on_wait = &on_wait;
+            Box::new(move || {
+                let key = (&entry.name, &entry.declaration);
+                match (&ready.artifact, installed) {
+                    (_, Installed::Digest(digest)) if *digest == ready.locked.package_digest => {
+                        Ok(unchanged(project, settings, key, &ready.locked))
+                    }
+                    (_, Installed::Unreadable(target, problem)) => Err(Failure::refused(
+                        entry.name.to_string(),
+                        format!(
+                            "the package installed at `{}` cannot be read ({problem}); squad does not replace it",
+                            target.display()
+                        ),
+                    )
+                    .hint("repair or remove it by hand, then sync again")),
+                    (Some(artifact), installed) => install(
+                        settings,
+                        project,
+                        key,
+                        &ready.locked,
+                        artifact,
+                        installed.digest(),
+                        &mut |path: &Path| {
+                            if let Ok(mut on_wait) = on_wait.lock() {
+                                on_wait(path);
+                            }
+                        },
+                    ),
+                    (None, _) => Err(Failure::operational(
+                        entry.name.to_string(),
+                        "nothing to install from",
+                    )),
+                }
+            }) as Task<'_, Result<Outcome, Failure>>
+        })
+        .collect();
+    let outcomes = run_jobs(settings.jobs, tasks);
     let mut lock = Lock::default();
-    for ((entry, ready), installed) in prepared.iter().zip(&installed) {
-        let key = (&entry.name, &entry.declaration);
-        let outcome = match (&ready.artifact, installed) {
-            (_, Installed::Digest(digest)) if *digest == ready.locked.package_digest => {
-                Ok(unchanged(project, settings, key, &ready.locked))
-            }
-            (_, Installed::Unreadable(target, problem)) => Err(Failure::refused(
-                entry.name.to_string(),
-                format!(
-                    "the package installed at `{}` cannot be read ({problem}); squad does not replace it",
-                    target.display()
-                ),
-            )
-            .hint("repair or remove it by hand, then sync again")),
-            (Some(artifact), installed) => install(
-                settings,
-                project,
-                key,
-                &ready.locked,
-                artifact,
-                installed.digest(),
-                on_wait,
-            ),
-            (None, _) => Err(Failure::operational(
-                entry.name.to_string(),
-                "nothing to install from",
-            )),
-        };
+    for ((entry, ready), outcome) in prepared.iter().zip(outcomes) {
         match outcome {
             Ok(outcome) => {
                 lock.squads
@@ -323,7 +346,8 @@ pub fn sync(
         .filter(|name| Name::parse(name).is_ok_and(|name| files.declared.get(&name).is_none()))
         .cloned()
         .collect();
-    if lock != files.lock || files.lock_text.is_none() {
+    // Under --locked the lock agrees already; nothing is written, not even a missing empty lock.
+    if !locked_only && (lock != files.lock || files.lock_text.is_none()) {
         project.write_lock(&lock)?;
         report.lock_written = true;
     }

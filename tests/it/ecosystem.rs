@@ -209,7 +209,9 @@ fn completions_and_man_page_cover_every_subcommand() {
 #[test]
 fn every_subcommand_has_help_with_examples() {
     let home = tempfile::tempdir().unwrap();
-    let nested: [&[&str]; 11] = [
+    let nested: [&[&str]; 13] = [
+        &["cache", "dir"],
+        &["cache", "clean"],
         &["import", "play"],
         &["export", "play"],
         &["collab", "validate"],
@@ -233,6 +235,12 @@ fn every_subcommand_has_help_with_examples() {
         "versions",
         "login",
         "logout",
+        "add",
+        "remove",
+        "sync",
+        "outdated",
+        "update",
+        "cache",
     ];
     let commands: Vec<Vec<&str>> = SUBCOMMANDS
         .iter()

@@ -1,0 +1,69 @@
+//! What the registry benchmarks share: Debian's `docker-registry` started on 127.0.0.1 with a
+//! free port, a temporary storage directory and a config of its own, stopped by PID on drop;
+//! the corpus; medians.
+
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+pub fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+pub fn ms(duration: Duration) -> String {
+    format!("{:.1} ms", duration.as_secs_f64() * 1000.0)
+}
+
+/// The corpus: `SQUAD_CORPUS` when set, else `../shared/corpus/opencorvus`.
+pub fn corpus() -> PathBuf {
+    std::env::var_os("SQUAD_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/opencorvus")
+        })
+}
+
+pub struct Registry(Child);
+
+impl Drop for Registry {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+pub fn start_registry(dir: &Path) -> (Registry, u16) {
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let config = dir.join("config.yml");
+    std::fs::write(
+        &config,
+        format!(
+            "version: 0.1\nlog:\n  level: error\nstorage:\n  filesystem:\n    rootdirectory: {}\nhttp:\n  addr: 127.0.0.1:{port}\n  secret: bench\n",
+            dir.join("data").display()
+        ),
+    )
+    .unwrap();
+    let child = Command::new("docker-registry")
+        .arg("serve")
+        .arg(&config)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("docker-registry is on PATH (apt-get install docker-registry)");
+    let registry = Registry(child);
+    let started = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "registry did not start"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    (registry, port)
+}
