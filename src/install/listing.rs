@@ -113,11 +113,12 @@ pub(crate) fn scan(packages: &Dir, strict: bool) -> Scan {
             scan.problems
                 .push(format!("`{name}` is not a valid namespace"));
         }
-        let ids = packages
-            .open_dir(&name)
-            .ok()
-            .flatten()
-            .and_then(|namespace| Some((namespace.entries().ok()?, namespace)));
+        let ids = match packages.open_dir(&name) {
+            Ok(Some(namespace)) => namespace.entries().ok().map(|ids| (ids, namespace)),
+            // Gone since the packages root was read (its last package uninstalled meanwhile).
+            Ok(None) => continue,
+            Err(_) => None,
+        };
         let Some((mut ids, namespace)) = ids else {
             if strict {
                 scan.problems.push(format!("`{name}` cannot be read"));
@@ -142,14 +143,13 @@ pub(crate) fn scan(packages: &Dir, strict: bool) -> Scan {
                 if !is_dir {
                     scan.problems
                         .push(format!("`{name}/{id_name}` is not a package directory"));
-                } else if let Some(problem) = namespace
-                    .open_dir(&id_name)
-                    .ok()
-                    .flatten()
-                    .map_or(Some("cannot be read".to_owned()), |package| {
-                        read_manifest_at(&package, &name, &id_name).problem
-                    })
-                {
+                } else if let Some(problem) = match namespace.open_dir(&id_name) {
+                    Ok(Some(package)) => read_manifest_at(&package, &name, &id_name).problem,
+                    // Gone since its directory was read: a concurrent install of that id is
+                    // replacing it (or an uninstall removing it). Not there is no problem.
+                    Ok(None) => None,
+                    Err(_) => Some("cannot be read".to_owned()),
+                } {
                     scan.problems.push(format!("`{name}/{id_name}`: {problem}"));
                 }
             }
