@@ -56,9 +56,32 @@ impl std::fmt::Display for PackError {
 
 impl std::error::Error for PackError {}
 
-/// The default archive name (PACK-6).
-pub fn default_file_name(id: &str) -> String {
-    format!("{id}-expert-squad.zip")
+/// The default archive name: PACK-6's `<id>-expert-squad.zip` with the version in it, so the
+/// archives of two releases never overwrite each other (the reference's own export names
+/// nothing on disk). It is also the OCI layer's title when the archive is published.
+pub fn default_file_name(identity: &Identity) -> String {
+    format!("{}-{}-expert-squad.zip", identity.id, identity.version)
+}
+
+/// Where `-o` puts an archive: the default name in the current directory when `output` is
+/// not given, or inside `output` when it is a directory — an existing one, or one named with
+/// a trailing separator (`dist/`), created if needed — else `output` itself.
+pub fn output_path(output: Option<&Path>, identity: &Identity) -> std::io::Result<PathBuf> {
+    let name = default_file_name(identity);
+    let Some(output) = output else {
+        return Ok(PathBuf::from(name));
+    };
+    let trailing = output
+        .as_os_str()
+        .to_string_lossy()
+        .ends_with(std::path::is_separator);
+    if trailing {
+        fs::create_dir_all(output)?;
+    }
+    if trailing || output.is_dir() {
+        return Ok(output.join(name));
+    }
+    Ok(output.to_path_buf())
 }
 
 /// Packs a package that `report` found valid, with the `identity` its manifest declares, into
@@ -232,4 +255,37 @@ fn publish(temporary: &Path, output: &Path, force: bool) -> Result<(), PackError
     }
     crate::fs::sync_directory(crate::fs::parent_directory(output));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_name_carries_the_version_and_a_directory_output_gets_it() {
+        let identity = Identity {
+            namespace: "acme".to_owned(),
+            id: "review".to_owned(),
+            version: "2026.12.01.3".to_owned(),
+        };
+        let name = "review-2026.12.01.3-expert-squad.zip";
+        assert_eq!(default_file_name(&identity), name);
+        assert_eq!(output_path(None, &identity).unwrap(), Path::new(name));
+        let dir = tempfile::tempdir().unwrap();
+        let existing = dir.path().join("existing");
+        fs::create_dir(&existing).unwrap();
+        assert_eq!(
+            output_path(Some(&existing), &identity).unwrap(),
+            existing.join(name)
+        );
+        let new = dir.path().join("new/dist/");
+        assert_eq!(
+            output_path(Some(&new), &identity).unwrap(),
+            dir.path().join("new/dist").join(name)
+        );
+        assert!(dir.path().join("new/dist").is_dir());
+        let file = dir.path().join("out.zip");
+        assert_eq!(output_path(Some(&file), &identity).unwrap(), file);
+        assert!(!file.exists());
+    }
 }

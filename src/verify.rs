@@ -5,7 +5,9 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::archive::reader::{Limits, read_package};
-use crate::digest::{DigestDocument, FileRecord, Sha256Digest, digest_entries_with_files};
+use crate::digest::{
+    DigestDocument, FileRecord, Sha256Digest, TreeDigest, digest_entries_with_files,
+};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -27,6 +29,23 @@ pub struct Record {
     pub package_digest: Sha256Digest,
     /// Per-file records, when known (a digest alone cannot say which file drifted).
     pub files: Option<Vec<FileRecord>>,
+}
+
+impl Record {
+    /// How the package `actual` differs from this record: `None` when it is the recorded
+    /// package; else each added, removed and changed file (none named when the record has no
+    /// per-file hashes, so `actual` needs its files only when the record has them).
+    pub fn drift(&self, actual: &TreeDigest) -> Option<Vec<Drift>> {
+        if actual.package_digest == self.package_digest {
+            return None;
+        }
+        Some(
+            self.files
+                .as_ref()
+                .map(|files| compare(files, &actual.files))
+                .unwrap_or_default(),
+        )
+    }
 }
 
 /// Every difference between `expected` and `actual` files, sorted by path.

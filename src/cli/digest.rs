@@ -24,7 +24,7 @@ use std::sync::atomic::Ordering;
 #[command(after_help = "Examples:
   squad digest                          digest of the package in the current directory
   squad digest pkg --files              every file with its own SHA-256 and size
-  squad digest release-review-expert-squad.zip --format json")]
+  squad digest release-review-2026.11.30.1-expert-squad.zip --format json")]
 pub struct DigestArgs {
     /// A package folder or a `.zip` made by `squad pack`. Defaults to the current directory.
     #[arg(value_name = "PATH", default_value = ".")]

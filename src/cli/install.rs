@@ -1,19 +1,23 @@
-//! `squad install`, `squad uninstall` and `squad list`.
+//! `squad install`, `squad uninstall`, `squad list` and `squad activate`.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use serde::Serialize;
+
 use super::report::refused_package;
 use super::validate::is_archive;
+use super::verify::drift_line;
 use super::{DataFormat, ExitStatus, Format};
 use crate::digest::Sha256Digest;
 use crate::install::activate::{ActivateError, activate};
-use crate::install::scope::{Locations, Scope};
+use crate::install::scope::Scope;
 use crate::install::{
-    InstallError, Operation, Options, install_archive, install_folder, list_scope, recover_scope,
-    uninstall,
+    InstallError, Operation, Options, PackageName, Removal, install_archive, install_archive_bytes,
+    install_folder, list, uninstall,
 };
 use crate::output::Printer;
+use crate::verify::Drift;
 
 /// Which scope to work in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -39,15 +43,55 @@ pub struct ScopeArgs {
     pub lock_timeout: Option<u64>,
 }
 
+/// Where to look for an installed package named on the command line.
+#[derive(Debug, clap::Args)]
+pub struct LookupArgs {
+    /// Look only in this scope [default: the project, then the global scope, as OpenCorvus
+    /// does].
+    #[arg(long, value_enum)]
+    pub scope: Option<ScopeArg>,
+
+    /// The project directory [default: the current directory].
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
+}
+
+impl LookupArgs {
+    /// The project, and the scopes to look in, in order.
+    pub(super) fn scopes(&self, printer: &Printer) -> Result<(PathBuf, Vec<Scope>), ExitStatus> {
+        let Scope::Project(project) =
+            scope_of(ScopeArg::Project, self.project.as_deref(), printer)?
+        else {
+            unreachable!("a project scope")
+        };
+        let scopes = match self.scope {
+            Some(ScopeArg::Project) => vec![Scope::Project(project.clone())],
+            Some(ScopeArg::Global) => vec![Scope::Global],
+            None => vec![Scope::Project(project.clone()), Scope::Global],
+        };
+        Ok((project, scopes))
+    }
+}
+
+/// The package name argument, or the status to exit with after saying why.
+pub(super) fn package_name(text: &str, printer: &Printer) -> Result<PackageName, ExitStatus> {
+    PackageName::parse(text).map_err(|problem| {
+        printer.error(&problem, Some("name a package as `squad list` prints it"));
+        ExitStatus::Error
+    })
+}
+
 /// Install a package folder or a `squad pack` archive into a project or the global scope.
 ///
 /// The package is validated, copied into a staging directory beside the scope's packages, checked
 /// again, and renamed into place; an existing installation is replaced only with `--expect`
-/// equal to its digest, and identical bytes are "unchanged". Installing never activates a package.
+/// equal to its digest, or with `--replace`, and identical bytes are "unchanged". Installing
+/// never activates a package.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
   squad install my-squad --scope project
-  squad install my-squad-expert-squad.zip --scope global
+  squad install my-squad-2026.12.01.1-expert-squad.zip --scope global
+  squad install my-squad --scope project --replace
   squad install my-squad --scope project --expect <digest of the installed version>
   squad install oci://ghcr.io/acme/squads/acme/review:2026.12.01.1 --scope project
   squad install oci://ghcr.io/acme/squads/acme/review@sha256:<manifest digest> --scope global
@@ -72,6 +116,11 @@ pub struct InstallArgs {
     #[arg(long, value_name = "DIGEST")]
     pub expect: Option<String>,
 
+    /// Replace whatever version of the package is installed (its digest, read under the
+    /// install lock, is the expectation); installs it when none is.
+    #[arg(long, conflicts_with = "expect")]
+    pub replace: bool,
+
     /// Refuse unless the source's namespace is this one.
     #[arg(long, value_name = "NAMESPACE")]
     pub expect_namespace: Option<String>,
@@ -88,29 +137,42 @@ pub struct InstallArgs {
     #[arg(long, value_name = "DIGEST")]
     pub expect_digest: Option<String>,
 
-    /// Output format.
     /// Output format (sarif and github apply to the diagnostics of an invalid package).
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
 }
 
 /// Remove an installed package from a scope.
+///
+/// A package whose files were changed since it was installed (see `squad verify`) is kept,
+/// and the changed files are listed: those changes exist nowhere else. `--force` removes it
+/// anyway. A project that selected the package selects `base` again.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Example:
-  squad uninstall my-squad --scope project")]
+#[command(after_help = "Examples:
+  squad uninstall acme/my-squad --scope project
+  squad uninstall my-squad --scope global
+  squad uninstall my-squad --scope project --force    even with local changes")]
 pub struct UninstallArgs {
-    /// The package id.
-    #[arg(value_name = "ID")]
-    pub id: String,
+    /// The package: `namespace/id` as `squad list` prints it, or its id.
+    #[arg(value_name = "NAME")]
+    pub name: String,
 
     #[command(flatten)]
     pub scope: ScopeArgs,
+
+    /// Remove it even if its files changed since it was installed (the changes are lost).
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// List installed packages with their versions and digests.
+///
+/// The package the project selects (`squad activate`) is marked `(active)`; one whose files
+/// changed since it was installed is marked `(modified)` (`squad verify NAME` names the files).
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
   squad list
+  squad list --project ../app
   squad list --scope global --format json")]
 pub struct ListArgs {
     /// Only this scope [default: the project and the global scope].
@@ -188,6 +250,7 @@ fn options(
         scope: scope_of(scope.scope, scope.project.as_deref(), printer)?,
         opencorvus_root: root,
         expect,
+        replace: false,
         lock_timeout: scope.lock_timeout.map(Duration::from_secs),
         exact,
         origin: None,
@@ -234,7 +297,20 @@ fn report_error(printer: &Printer, format: Format, error: InstallError) -> ExitS
             );
             ExitStatus::Failure
         }
+        InstallError::Modified { ref changes, .. } => {
+            let mut message = error.to_string();
+            for change in changes {
+                message.push('\n');
+                message.push_str(drift_line(change).trim_end());
+            }
+            printer.error(
+                &message,
+                Some("pass --force to remove it with these changes, or copy what you need first"),
+            );
+            ExitStatus::Failure
+        }
         error @ (InstallError::Mismatch { .. }
+        | InstallError::OtherNamespace { .. }
         | InstallError::Archive(_)
         | InstallError::BuiltinId(_)
         | InstallError::Duplicate { .. }
@@ -271,6 +347,27 @@ fn digest_flag(
         .transpose()
 }
 
+/// The document of `squad install --format json` (docs/json-output.md).
+#[derive(Serialize)]
+struct JsonInstall<'a> {
+    schema_version: u32,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    operation: Operation,
+    scope: &'static str,
+    namespace: &'a str,
+    id: &'a str,
+    version: &'a str,
+    before_version: Option<&'a str>,
+    before: Option<String>,
+    after: String,
+    target: &'a Path,
+    source: Option<&'a str>,
+    manifest_digest: Option<&'a str>,
+    restored: Option<&'a [Drift]>,
+    warnings: &'a [String],
+}
+
 pub fn run_install(args: &InstallArgs, printer: &Printer) -> ExitStatus {
     // One after the other: a bad --expect is the only error reported.
     let expect = match digest_flag("--expect", args.expect.as_deref(), printer) {
@@ -292,6 +389,7 @@ pub fn run_install(args: &InstallArgs, printer: &Printer) -> ExitStatus {
         Ok(options) => options,
         Err(status) => return status,
     };
+    options.replace = args.replace;
     let mut wait = waiting(printer);
     let result = match args.source.to_str() {
         Some(reference) if crate::oci::reference::is_reference(reference) => {
@@ -305,6 +403,9 @@ pub fn run_install(args: &InstallArgs, printer: &Printer) -> ExitStatus {
     };
     let receipt = match result {
         Ok(receipt) => receipt,
+        Err(error @ InstallError::Conflict { .. }) => {
+            return report_conflict(args, printer, &error);
+        }
         Err(error) => return report_error(printer, args.format, error),
     };
     for warning in &receipt.warnings {
@@ -312,49 +413,159 @@ pub fn run_install(args: &InstallArgs, printer: &Printer) -> ExitStatus {
             printer.human(&format!("warning: {warning}\n"));
         }
     }
+    let identity = &receipt.identity;
     match args.format {
         Format::Json => {
-            let document = serde_json::json!({
-                "schema_version": crate::diag::json::SCHEMA_VERSION,
-                "type": "install",
-                "operation": receipt.operation,
-                "namespace": receipt.identity.namespace,
-                "id": receipt.identity.id,
-                "version": receipt.identity.version,
-                "before": receipt.before.map(|digest| digest.hex()),
-                "after": receipt.after.hex(),
-                "target": receipt.target,
-                "source": options.origin.as_ref().map(|origin| &origin.reference),
-                "manifest_digest": options.origin.as_ref().map(|origin| &origin.manifest_digest),
-                "warnings": receipt.warnings,
-            });
+            let document = JsonInstall {
+                schema_version: crate::diag::json::SCHEMA_VERSION,
+                kind: "install",
+                operation: receipt.operation,
+                scope: options.scope.name(),
+                namespace: &identity.namespace,
+                id: &identity.id,
+                version: &identity.version,
+                before_version: receipt.before_version.as_deref(),
+                before: receipt.before.map(|digest| digest.hex()),
+                after: receipt.after.hex(),
+                target: &receipt.target,
+                source: options
+                    .origin
+                    .as_ref()
+                    .map(|origin| origin.reference.as_str()),
+                manifest_digest: options
+                    .origin
+                    .as_ref()
+                    .map(|origin| origin.manifest_digest.as_str()),
+                restored: receipt.restored.as_deref(),
+                warnings: &receipt.warnings,
+            };
             printer.data(&(serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"));
         }
         Format::Human | Format::Sarif | Format::Github => {
-            let verb = match receipt.operation {
-                Operation::Installed => "Installed",
-                Operation::Unchanged => "Unchanged",
-                Operation::Replaced => "Replaced",
-            };
-            printer.status(
-                verb,
-                &format!(
-                    "{}/{} {} at {}",
-                    receipt.identity.namespace,
-                    receipt.identity.id,
-                    receipt.identity.version,
-                    receipt.target.display()
+            let name = format!("{}/{}", identity.namespace, identity.id);
+            let (version, target) = (&identity.version, receipt.target.display());
+            let (verb, message) = match (receipt.operation, &receipt.restored) {
+                (Operation::Installed, _) => ("Installed", format!("{name} {version} at {target}")),
+                (Operation::Unchanged, _) => ("Unchanged", format!("{name} {version} at {target}")),
+                (Operation::Replaced, Some(restored)) => (
+                    "Restored",
+                    format!(
+                        "{name} {version} at {target} ({} since it was installed)",
+                        files_changed(restored.len())
+                    ),
                 ),
-            );
+                (Operation::Replaced, None) => (
+                    "Replaced",
+                    format!(
+                        "{name} {} -> {version} at {target}",
+                        receipt.before_version.as_deref().unwrap_or("(no version)")
+                    ),
+                ),
+            };
+            printer.status(verb, &message);
+            for change in receipt.restored.iter().flatten() {
+                printer.detail(drift_line(change).trim());
+            }
             printer.data(&format!("{}\n", receipt.after));
         }
     }
     ExitStatus::Success
 }
 
-/// Downloads a registry reference's archive into the scope's temporary directory and installs
-/// it with the registry config's identity and package digest as expectations (ZIP-8), which
-/// must agree with any `--expect-*` flag. `Err` is the status to exit with, already reported.
+/// "1 file changed", "3 files changed".
+fn files_changed(count: usize) -> String {
+    match count {
+        1 => "1 file changed".to_owned(),
+        count => format!("{count} files changed"),
+    }
+}
+
+/// CAS-1…CAS-4 refused the install: says what is installed and the exact command that
+/// replaces it.
+fn report_conflict(args: &InstallArgs, printer: &Printer, error: &InstallError) -> ExitStatus {
+    let InstallError::Conflict {
+        package: installed,
+        scope,
+        expected,
+        actual,
+    } = error
+    else {
+        return report_error(
+            printer,
+            args.format,
+            InstallError::Recovery(error.to_string()),
+        );
+    };
+    let place = if *scope == "global" {
+        "globally"
+    } else {
+        "in this project"
+    };
+    match (actual, expected) {
+        (Some(actual), None) => {
+            printer.error(
+                &format!(
+                    "{installed} is installed {place}; to replace it: `{}`",
+                    install_command(args, Some(actual))
+                ),
+                Some("`--replace` replaces whatever version is installed, in one step"),
+            );
+        }
+        (Some(actual), Some(_)) => printer.error(
+            &error.to_string(),
+            Some(&format!(
+                "it changed since its digest was read; to replace what is installed now: `{}`",
+                install_command(args, Some(actual))
+            )),
+        ),
+        (None, _) => printer.error(
+            &error.to_string(),
+            Some(&format!("to install it: `{}`", install_command(args, None))),
+        ),
+    }
+    ExitStatus::Failure
+}
+
+/// The `squad install` command line for this source and scope, with `--expect` when given.
+fn install_command(args: &InstallArgs, expect: Option<&Sha256Digest>) -> String {
+    let mut words = vec![
+        "squad".to_owned(),
+        "install".to_owned(),
+        shell_word(&args.source.to_string_lossy()),
+        "--scope".to_owned(),
+        match args.scope.scope {
+            ScopeArg::Project => "project",
+            ScopeArg::Global => "global",
+        }
+        .to_owned(),
+    ];
+    if let Some(project) = &args.scope.project {
+        words.push("--project".to_owned());
+        words.push(shell_word(&project.to_string_lossy()));
+    }
+    if let Some(expect) = expect {
+        words.push("--expect".to_owned());
+        words.push(expect.hex());
+    }
+    words.join(" ")
+}
+
+/// `word` as a POSIX shell reads it back: unchanged when it is plain, else single-quoted.
+fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_-./:@%+=,".contains(c));
+    if plain {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+/// Resolves a registry reference, downloads its archive into memory, and installs it with the
+/// registry config's identity and package digest as expectations (ZIP-8), which must agree
+/// with any `--expect-*` flag. `Err` is the status to exit with, already reported.
 fn install_from_registry(
     reference: &str,
     args: &InstallArgs,
@@ -406,61 +617,50 @@ fn install_from_registry(
         reference: resolved.pinned.to_string(),
         manifest_digest: resolved.manifest_digest.clone(),
     });
-    let temporary = Locations::new(&options.scope, &options.opencorvus_root).temporary;
-    let written = std::fs::create_dir_all(&temporary)
-        .and_then(|()| crate::fs::create_beside(&temporary.join("squad-download.zip")))
-        .and_then(|(path, mut file)| {
-            use std::io::Write;
-            let result = file.write_all(&bytes).and_then(|()| file.sync_all());
-            match result {
-                Ok(()) => Ok(path),
-                Err(error) => {
-                    let _ = std::fs::remove_file(&path);
-                    Err(error)
-                }
-            }
-        });
-    let archive = match written {
-        Ok(path) => path,
-        Err(error) => {
-            printer.error(
-                &format!(
-                    "cannot write the download to `{}`: {error}",
-                    temporary.display()
-                ),
-                None,
-            );
-            return Err(ExitStatus::Error);
-        }
-    };
-    let result = install_archive(&archive, options, wait);
-    let _ = std::fs::remove_file(&archive);
-    Ok(result)
+    // The archive is checked and extracted from memory, as a local archive is once read: it
+    // is never written whole to disk, so there is no file to sync or to leave behind.
+    let shown = PathBuf::from(resolved.pinned.to_string());
+    Ok(install_archive_bytes(&bytes, &shown, options, wait))
 }
 
 pub fn run_uninstall(args: &UninstallArgs, printer: &Printer) -> ExitStatus {
+    let name = match package_name(&args.name, printer) {
+        Ok(name) => name,
+        Err(status) => return status,
+    };
     let options = match options(&args.scope, None, crate::install::Exact::default(), printer) {
         Ok(options) => options,
         Err(status) => return status,
     };
-    match uninstall(&args.id, &options, &mut waiting(printer)) {
+    let removal = Removal { force: args.force };
+    match uninstall(&name, &options, &removal, &mut waiting(printer)) {
         Ok(done) => {
             printer.status(
                 "Removed",
                 &format!(
-                    "{}/{} from {}",
-                    done.package.namespace,
-                    done.package.id,
+                    "{} from {}",
+                    done.package.label(),
                     done.package.root.display()
                 ),
             );
+            if !done.discarded.is_empty() && !printer.quiet {
+                let files: Vec<&str> = done
+                    .discarded
+                    .iter()
+                    .map(|change| change.path.as_str())
+                    .collect();
+                printer.human(&format!(
+                    "warning: discarded the changes made since the install to {}\n",
+                    files.join(", ")
+                ));
+            }
             for config in &done.reset {
                 printer.status(
                     "Reset",
                     &format!(
                         "prompt_profile.active of {} from `{}` to `base`",
                         config.display(),
-                        args.id
+                        done.package.id
                     ),
                 );
             }
@@ -473,68 +673,166 @@ pub fn run_uninstall(args: &UninstallArgs, printer: &Printer) -> ExitStatus {
     }
 }
 
+/// The document of `squad list --format json` (docs/json-output.md).
+#[derive(Serialize)]
+struct JsonList<'a> {
+    schema_version: u32,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    /// The project whose packages and selection were read (`null`: the global scope alone).
+    project: Option<&'a Path>,
+    /// The project's `prompt_profile.active`.
+    active: Option<&'a str>,
+    packages: Vec<JsonListed<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonListed<'a> {
+    scope: &'static str,
+    namespace: &'a str,
+    id: &'a str,
+    version: Option<&'a str>,
+    package_digest: Option<&'a str>,
+    root: &'a Path,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    problem: Option<&'a str>,
+    active: bool,
+    /// `null` when there is no install receipt to compare with.
+    modified: Option<bool>,
+    changes: Vec<Drift>,
+}
+
 pub fn run_list(args: &ListArgs, printer: &Printer) -> ExitStatus {
     let root = match opencorvus_root(printer) {
         Ok(root) => root,
         Err(status) => return status,
     };
-    let project = || scope_of(ScopeArg::Project, args.project.as_deref(), printer);
-    let scopes: Vec<(&str, Scope)> = match args.scope {
-        Some(ScopeArg::Project) => match project() {
-            Ok(scope) => vec![("project", scope)],
-            Err(status) => return status,
-        },
-        Some(ScopeArg::Global) => vec![("global", Scope::Global)],
-        None => match project() {
-            Ok(scope) => vec![("project", scope), ("global", Scope::Global)],
-            Err(status) => return status,
-        },
+    let project = || match scope_of(ScopeArg::Project, args.project.as_deref(), printer) {
+        Ok(Scope::Project(project)) => Ok(project),
+        Ok(Scope::Global) => unreachable!("a project scope"),
+        Err(status) => Err(status),
     };
-    let mut rows = Vec::new();
-    for (name, scope) in &scopes {
-        let locations = Locations::new(scope, &root);
-        for problem in recover_scope(&locations, Some(Duration::from_secs(args.lock_timeout))) {
-            printer.human(&format!(
-                "warning: interrupted replacement not recovered: {problem}\n"
-            ));
-        }
-        for installed in list_scope(&locations) {
-            rows.push((*name, installed));
-        }
+    // The global scope alone reads a project's selection only when one is named.
+    let selected = match (args.scope, &args.project) {
+        (Some(ScopeArg::Global), None) => Ok(None),
+        _ => project().map(Some),
+    };
+    let project = match selected {
+        Ok(project) => project,
+        Err(status) => return status,
+    };
+    let scopes: Vec<Scope> = match (args.scope, &project) {
+        (Some(ScopeArg::Global), _) | (None, None) => vec![Scope::Global],
+        (Some(ScopeArg::Project), Some(project)) => vec![Scope::Project(project.clone())],
+        (None, Some(project)) => vec![Scope::Project(project.clone()), Scope::Global],
+        (Some(ScopeArg::Project), None) => unreachable!("a project was resolved"),
+    };
+    let listing = list(
+        &scopes,
+        project.as_deref(),
+        &root,
+        Some(Duration::from_secs(args.lock_timeout)),
+    );
+    for warning in &listing.warnings {
+        printer.human(&format!("warning: {warning}\n"));
     }
     match args.format {
         DataFormat::Json => {
-            let packages: Vec<serde_json::Value> = rows
-                .iter()
-                .map(|(scope, installed)| {
-                    let mut value = serde_json::to_value(installed).unwrap_or_default();
-                    value["scope"] = serde_json::json!(scope);
-                    value
-                })
-                .collect();
-            let document = serde_json::json!({ "schema_version": crate::diag::json::SCHEMA_VERSION, "type": "list", "packages": packages });
+            let document = JsonList {
+                schema_version: crate::diag::json::SCHEMA_VERSION,
+                kind: "list",
+                project: listing.project.as_deref(),
+                active: listing.active.as_deref(),
+                packages: listing
+                    .packages
+                    .iter()
+                    .map(|listed| {
+                        let installed = &listed.package.installed;
+                        JsonListed {
+                            scope: listed.scope.name(),
+                            namespace: &installed.namespace,
+                            id: &installed.id,
+                            version: installed.version.as_deref(),
+                            package_digest: installed.package_digest.as_deref(),
+                            root: &installed.root,
+                            problem: installed.problem.as_deref(),
+                            active: listed.active,
+                            modified: listed.package.modified(),
+                            changes: listed.package.changes().unwrap_or_default(),
+                        }
+                    })
+                    .collect(),
+            };
             printer.data(&(serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"));
         }
         DataFormat::Human => {
             let mut text = String::new();
-            for (scope, installed) in &rows {
+            for listed in &listing.packages {
+                let installed = &listed.package.installed;
+                let marks: Vec<&str> = [
+                    listed.active.then_some("active"),
+                    (listed.package.modified() == Some(true)).then_some("modified"),
+                ]
+                .into_iter()
+                .flatten()
+                .collect();
                 text.push_str(&format!(
-                    "{scope:<8} {}/{} {} {}\n",
+                    "{:<8} {}/{} {} {}{}\n",
+                    listed.scope.name(),
                     installed.namespace,
                     installed.id,
                     installed.version.as_deref().unwrap_or("-"),
                     installed
                         .package_digest
                         .as_deref()
-                        .unwrap_or("(unreadable)")
+                        .unwrap_or("(unreadable)"),
+                    if marks.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({})", marks.join(", "))
+                    }
                 ));
             }
             printer.data(&text);
-            for (_, installed) in &rows {
+            if listing.packages.is_empty() && !printer.quiet {
+                let places: Vec<String> = scopes.iter().map(Scope::to_string).collect();
+                printer.human(&format!(
+                    "no packages installed in {}\n",
+                    places.join(" or in ")
+                ));
+            }
+            for listed in &listing.packages {
+                let installed = &listed.package.installed;
                 if let Some(problem) = &installed.problem {
                     printer.human(&format!(
                         "warning: {}: {problem}\n",
                         installed.root.display()
+                    ));
+                }
+                let changes = listed.package.changes().unwrap_or_default();
+                if listed.package.modified() == Some(true) && !printer.quiet {
+                    let mut command = format!(
+                        "squad verify {}/{} --scope {}",
+                        installed.namespace,
+                        installed.id,
+                        listed.scope.name()
+                    );
+                    if let Some(project) = args
+                        .project
+                        .as_deref()
+                        .filter(|_| matches!(listed.scope, Scope::Project(_)))
+                    {
+                        command.push_str(&format!(
+                            " --project {}",
+                            shell_word(&project.to_string_lossy())
+                        ));
+                    }
+                    printer.human(&format!(
+                        "note: {}/{} ({}) has {} since it was installed; `{command}` names them\n",
+                        installed.namespace,
+                        installed.id,
+                        listed.scope.name(),
+                        files_changed(changes.len()),
                     ));
                 }
             }
@@ -546,18 +844,21 @@ pub fn run_list(args: &ListArgs, printer: &Printer) -> ExitStatus {
 /// Select the package a project's Orchestrator uses.
 ///
 /// Writes `prompt_profile.active` in `<project>/.opencorvus/opencorvus.jsonc`, keeping every other
-/// byte of it. Installing never does this.
+/// byte of it. Installing never does this. The package is looked for in the project, then in
+/// the global scope, as OpenCorvus does; the config records its id.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Example:
-  squad activate my-squad")]
+#[command(after_help = "Examples:
+  squad activate acme/my-squad
+  squad activate my-squad --project ../app
+  squad activate acme/my-squad --scope global    only a global install will do
+  squad activate base                            back to the built-in squad")]
 pub struct ActivateArgs {
-    /// The package id (installed in the project or globally, or a built-in id).
-    #[arg(value_name = "ID")]
-    pub id: String,
+    /// The package: `namespace/id` as `squad list` prints it, its id, or a built-in id.
+    #[arg(value_name = "NAME")]
+    pub name: String,
 
-    /// The project directory [default: the current directory].
-    #[arg(long, value_name = "DIR")]
-    pub project: Option<PathBuf>,
+    #[command(flatten)]
+    pub lookup: LookupArgs,
 }
 
 pub fn run_activate(args: &ActivateArgs, printer: &Printer) -> ExitStatus {
@@ -565,23 +866,40 @@ pub fn run_activate(args: &ActivateArgs, printer: &Printer) -> ExitStatus {
         Ok(root) => root,
         Err(status) => return status,
     };
-    let Ok(Scope::Project(project)) = scope_of(ScopeArg::Project, args.project.as_deref(), printer)
-    else {
-        return ExitStatus::Error;
+    let name = match package_name(&args.name, printer) {
+        Ok(name) => name,
+        Err(status) => return status,
     };
-    match activate(&args.id, &project, &root) {
-        Ok(config) => {
-            printer.status("Activated", &format!("{} in {}", args.id, config.display()));
+    let (project, scopes) = match args.lookup.scopes(printer) {
+        Ok(found) => found,
+        Err(status) => return status,
+    };
+    let only = args.lookup.scope.map(|_| &scopes[0]);
+    match activate(&name, &project, only, &root) {
+        Ok(activated) => {
+            let what = match &activated.package {
+                Some((scope, installed)) => format!("{} ({})", installed.label(), scope.name()),
+                None => format!("{} (built in)", name.id),
+            };
+            printer.status(
+                "Activated",
+                &format!("{what} in {}", activated.config.display()),
+            );
+            for warning in &activated.warnings {
+                printer.human(&format!("warning: {warning}\n"));
+            }
             ExitStatus::Success
         }
         Err(error) => {
             let (help, status) = match &error {
                 ActivateError::InvalidId(_) | ActivateError::Io(..) => (None, ExitStatus::Error),
-                ActivateError::NotInstalled(_) => (
+                ActivateError::NotInstalled { .. } => (
                     Some("install it first with `squad install`"),
                     ExitStatus::Failure,
                 ),
-                ActivateError::Config { .. } => (None, ExitStatus::Failure),
+                ActivateError::OtherNamespace { .. } | ActivateError::Config { .. } => {
+                    (None, ExitStatus::Failure)
+                }
             };
             printer.error(&error.to_string(), help);
             status

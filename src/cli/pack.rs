@@ -8,7 +8,7 @@ use super::report::refused_package;
 use super::{ExitStatus, Format};
 use crate::archive::reader::Limits;
 use crate::output::Printer;
-use crate::pack::{PackError, default_file_name, pack};
+use crate::pack::{PackError, output_path, pack};
 
 /// Validate a package folder and write its canonical ZIP archive.
 ///
@@ -19,7 +19,8 @@ use crate::pack::{PackError, default_file_name, pack};
 /// refused unless --no-limits is given.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
-  squad pack                          writes <id>-expert-squad.zip in the current directory
+  squad pack                          writes <id>-<version>-expert-squad.zip here
+  squad pack pkg -o dist/             the same name, inside dist/ (created if needed)
   squad pack pkg -o dist/pkg.zip      chooses the output file
   squad pack pkg -o dist/pkg.zip --force   replaces an existing output")]
 pub struct PackArgs {
@@ -27,8 +28,9 @@ pub struct PackArgs {
     #[arg(value_name = "PATH", default_value = ".")]
     pub path: PathBuf,
 
-    /// Output file [default: <id>-expert-squad.zip in the current directory].
-    #[arg(short, long, value_name = "FILE")]
+    /// Output file, or a directory for the default name (an existing one, or a path ending
+    /// in `/`) [default: <id>-<version>-expert-squad.zip in the current directory].
+    #[arg(short, long, value_name = "FILE|DIR/")]
     pub output: Option<PathBuf>,
 
     /// Replace an existing output file.
@@ -86,10 +88,20 @@ pub fn run(args: &PackArgs, printer: &Printer) -> ExitStatus {
         printer.error("the manifest has no namespace, id and version", None);
         return ExitStatus::Failure;
     };
-    let output = args
-        .output
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(default_file_name(&identity.id)));
+    let output = match output_path(args.output.as_deref(), identity) {
+        Ok(output) => output,
+        Err(error) => {
+            let shown = args.output.as_deref().unwrap_or(std::path::Path::new("."));
+            printer.error(
+                &format!(
+                    "cannot create the output directory `{}`: {error}",
+                    shown.display()
+                ),
+                None,
+            );
+            return ExitStatus::Error;
+        }
+    };
     let limits = if args.no_limits {
         Limits::NONE
     } else {

@@ -221,8 +221,9 @@ pub struct PullArgs {
     #[arg(value_name = "REFERENCE")]
     pub reference: String,
 
-    /// Output file [default: <id>-expert-squad.zip in the current directory].
-    #[arg(short, long, value_name = "FILE")]
+    /// Output file, or a directory for the default name (an existing one, or a path ending
+    /// in `/`) [default: <id>-<version>-expert-squad.zip in the current directory].
+    #[arg(short, long, value_name = "FILE|DIR/")]
     pub output: Option<PathBuf>,
 
     /// Replace an existing output file.
@@ -246,10 +247,25 @@ pub fn run_pull(args: &PullArgs, printer: &Printer) -> ExitStatus {
         return report_share_error(printer, Format::Human, error);
     }
     let config = &resolved.config;
-    let output = args
-        .output
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(crate::pack::default_file_name(&config.id)));
+    let identity = crate::package::Identity {
+        namespace: config.namespace.clone(),
+        id: config.id.clone(),
+        version: config.version.clone(),
+    };
+    let output = match crate::pack::output_path(args.output.as_deref(), &identity) {
+        Ok(output) => output,
+        Err(error) => {
+            let shown = args.output.as_deref().unwrap_or(std::path::Path::new("."));
+            printer.error(
+                &format!(
+                    "cannot create the output directory `{}`: {error}",
+                    shown.display()
+                ),
+                None,
+            );
+            return ExitStatus::Error;
+        }
+    };
     if let Err(error) = write_output(&output, &bytes, args.force) {
         let hint = (error.kind() == std::io::ErrorKind::AlreadyExists)
             .then_some("pass --force to replace it, or choose another path with -o");

@@ -5,12 +5,19 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::digest::digest_path;
+use super::install::{LookupArgs, opencorvus_root, package_name};
 use super::{DataFormat, ExitStatus};
-use crate::digest::Sha256Digest;
+use crate::digest::{Sha256Digest, TreeDigest};
+use crate::install::scope::Scope;
+use crate::install::{InstallError, PackageName};
 use crate::output::Printer;
-use crate::verify::{Drift, DriftKind, Record, compare, load_record};
+use crate::verify::{Drift, DriftKind, Record, load_record};
 
 /// Recompute a package's digest and report every added, removed and changed file.
+///
+/// The package is a folder or an archive, or an installed package named as `squad list` prints
+/// it (`namespace/id`, or its id): looked for in the project, then globally, or where --scope
+/// says. An existing path is read as a path unless --scope or --project is given.
 ///
 /// The expectation is a digest (--expect), or a record (--record): the JSON written by
 /// `squad digest --files --format json`, or the archive `squad pack` made. For a package
@@ -18,13 +25,16 @@ use crate::verify::{Drift, DriftKind, Record, compare, load_record};
 /// drifted file; a digest alone can only say that something changed. Exit status 1 on drift.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
+  squad verify acme/review                 the installed package, against its install receipt
+  squad verify review --scope global
   squad digest pkg --files --format json > pkg.record.json
   squad verify pkg --record pkg.record.json
-  squad verify pkg --record release-review-expert-squad.zip
+  squad verify pkg --record review-2026.12.01.1-expert-squad.zip
   squad verify pkg --expect 615661b74036448d6e51c542120dc7c880a099742e9d9177139f8ff2cedd9be0")]
 pub struct VerifyArgs {
-    /// The package folder. Defaults to the current directory.
-    #[arg(value_name = "PATH", default_value = ".")]
+    /// A package folder or archive, or an installed package's `namespace/id` or id. Defaults
+    /// to the current directory.
+    #[arg(value_name = "PATH|NAME", default_value = ".")]
     pub path: PathBuf,
 
     /// The expected package digest (64 lowercase hex characters).
@@ -34,6 +44,9 @@ pub struct VerifyArgs {
     /// A record of the expected files: `squad digest --files --format json` output or a pack archive.
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub lookup: LookupArgs,
 
     /// Output format.
     #[arg(long, value_enum, default_value_t = DataFormat::Human)]
@@ -46,19 +59,106 @@ struct JsonVerify {
     #[serde(rename = "type")]
     kind: &'static str,
     path: String,
+    /// `namespace/id` and scope of an installed package named on the command line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    package: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    scope: Option<&'static str>,
     expected_digest: String,
     actual_digest: String,
     unchanged: bool,
     drift: Vec<Drift>,
 }
 
+/// A drifted file as `verify` lists it: `{kind:>8}  {path}`.
+pub(super) fn drift_line(drift: &Drift) -> String {
+    let kind = match drift.kind {
+        DriftKind::Added => "added",
+        DriftKind::Removed => "removed",
+        DriftKind::Changed => "changed",
+    };
+    format!("{kind:>8}  {}\n", drift.path)
+}
+
+/// What is verified.
+enum Subject {
+    Path(PathBuf),
+    Installed {
+        scope: Scope,
+        package: Box<crate::install::Inspected>,
+    },
+}
+
 pub fn run(args: &VerifyArgs, printer: &Printer) -> ExitStatus {
+    let given = match given_record(args, printer) {
+        Ok(given) => given,
+        Err(status) => return status,
+    };
+    let subject = match subject(args, printer) {
+        Ok(subject) => subject,
+        Err(status) => return status,
+    };
+    let record = match (given, &subject) {
+        (Some(record), _) => record,
+        (None, Subject::Path(path)) => match receipt_of(path, printer) {
+            Ok(record) => record,
+            Err(status) => return status,
+        },
+        (None, Subject::Installed { package, .. }) => match &package.record {
+            Some(record) => record.clone(),
+            None => {
+                printer.error(
+                    &format!(
+                        "`{}` has no install receipt: squad did not install it, or its receipt was lost",
+                        package.installed.label()
+                    ),
+                    Some("pass --expect DIGEST, or --record FILE with the output of `squad digest --files --format json` or a pack archive"),
+                );
+                return ExitStatus::Error;
+            }
+        },
+    };
+    let (actual, shown) = match &subject {
+        // The raw variant of the digest (DG-1): layout changes are drift, not errors.
+        Subject::Path(path) => match digest_path(
+            printer,
+            super::Format::Human,
+            path,
+            record.files.is_some(),
+            false,
+            &crate::archive::reader::Limits::REFERENCE,
+        ) {
+            Ok(actual) => (actual, path.display().to_string()),
+            Err(status) => return status,
+        },
+        Subject::Installed { scope, package } => match &package.tree {
+            Some(tree) => (
+                tree.clone(),
+                format!("{} ({})", package.installed.label(), scope.name()),
+            ),
+            None => {
+                printer.error(
+                    &format!(
+                        "the package at `{}` cannot be read as a package tree",
+                        package.installed.root.display()
+                    ),
+                    Some("`squad digest` on that folder says why"),
+                );
+                return ExitStatus::Error;
+            }
+        },
+    };
+    report(args, printer, &subject, &record, &actual, &shown)
+}
+
+/// The record --record and --expect give, if any; they must agree.
+fn given_record(args: &VerifyArgs, printer: &Printer) -> Result<Option<Record>, ExitStatus> {
     let mut record = match &args.record {
         Some(path) => match load_record(path) {
             Ok(record) => Some(record),
             Err(message) => {
                 printer.error(&message, None);
-                return ExitStatus::Error;
+                return Err(ExitStatus::Error);
             }
         },
         None => None,
@@ -69,7 +169,7 @@ pub fn run(args: &VerifyArgs, printer: &Printer) -> ExitStatus {
                 &format!("`{expect}` is not a digest"),
                 Some("a package digest is 64 lowercase hex characters"),
             );
-            return ExitStatus::Error;
+            return Err(ExitStatus::Error);
         };
         match &record {
             Some(record) if record.package_digest != digest => {
@@ -77,7 +177,7 @@ pub fn run(args: &VerifyArgs, printer: &Printer) -> ExitStatus {
                     "--expect and --record disagree about the package digest",
                     None,
                 );
-                return ExitStatus::Error;
+                return Err(ExitStatus::Error);
             }
             Some(_) => {}
             None => {
@@ -88,50 +188,106 @@ pub fn run(args: &VerifyArgs, printer: &Printer) -> ExitStatus {
             }
         }
     }
-    // An installed package: its install receipt.
-    if record.is_none() {
-        let receipt = crate::env::opencorvus_root()
-            .and_then(|root| crate::install::receipts::find(&root, &args.path));
-        if let Some(receipt) = receipt {
-            match load_record(&receipt) {
-                Ok(loaded) => record = Some(loaded),
-                Err(message) => {
-                    printer.error(&message, None);
-                    return ExitStatus::Error;
-                }
-            }
+    Ok(record)
+}
+
+/// A path that exists is a path, unless --scope or --project asks for an installed package;
+/// anything else must name an installed package.
+fn subject(args: &VerifyArgs, printer: &Printer) -> Result<Subject, ExitStatus> {
+    let lookup = args.lookup.scope.is_some() || args.lookup.project.is_some();
+    let exists = args.path.symlink_metadata().is_ok();
+    if !lookup && exists {
+        return Ok(Subject::Path(args.path.clone()));
+    }
+    let text = args.path.to_str().unwrap_or_default();
+    if !lookup && PackageName::parse(text).is_err() {
+        printer.error(
+            &format!("`{}` does not exist", args.path.display()),
+            Some("name a package folder or archive, or an installed package as `squad list` prints it"),
+        );
+        return Err(ExitStatus::Error);
+    }
+    let name = package_name(text, printer)?;
+    let root = opencorvus_root(printer)?;
+    let (_, scopes) = args.lookup.scopes(printer)?;
+    match crate::install::inspect(&name, &scopes, &root) {
+        Ok((scope, package)) => Ok(Subject::Installed {
+            scope,
+            package: Box::new(package),
+        }),
+        Err(InstallError::NotInstalled(_)) => {
+            let places: Vec<String> = scopes.iter().map(Scope::to_string).collect();
+            let path = if exists || lookup {
+                ""
+            } else {
+                "no such path, and "
+            };
+            printer.error(
+                &format!(
+                    "`{name}`: {path}not installed in {}",
+                    places.join(" or in ")
+                ),
+                Some("`squad list` shows what is installed"),
+            );
+            Err(ExitStatus::Error)
+        }
+        Err(error) => {
+            printer.error(&error.to_string(), None);
+            Err(ExitStatus::Error)
         }
     }
-    let Some(record) = record else {
-        printer.error(
-            &format!("no receipt or recorded digest for `{}`", args.path.display()),
-            Some("pass --expect DIGEST, or --record FILE with the output of `squad digest --files --format json` or a pack archive"),
-        );
-        return ExitStatus::Error;
-    };
-    // The raw variant of the digest (DG-1): layout changes are drift, not errors.
-    let actual = match digest_path(
-        printer,
-        super::Format::Human,
-        &args.path,
-        record.files.is_some(),
-        false,
-        &crate::archive::reader::Limits::REFERENCE,
-    ) {
-        Ok(actual) => actual,
-        Err(status) => return status,
-    };
-    let unchanged = actual.package_digest == record.package_digest;
-    let drift = match &record.files {
-        Some(files) if !unchanged => compare(files, &actual.files),
-        _ => Vec::new(),
-    };
+}
+
+/// The install receipt of the package at `path`, when it is an installed package.
+fn receipt_of(path: &std::path::Path, printer: &Printer) -> Result<Record, ExitStatus> {
+    let receipt =
+        crate::env::opencorvus_root().and_then(|root| crate::install::receipts::find(&root, path));
+    match receipt.map(|receipt| load_record(&receipt)) {
+        Some(Ok(record)) => Ok(record),
+        Some(Err(message)) => {
+            printer.error(&message, None);
+            Err(ExitStatus::Error)
+        }
+        None => {
+            printer.error(
+                &format!("no receipt or recorded digest for `{}`", path.display()),
+                Some("pass --expect DIGEST, or --record FILE with the output of `squad digest --files --format json` or a pack archive"),
+            );
+            Err(ExitStatus::Error)
+        }
+    }
+}
+
+fn report(
+    args: &VerifyArgs,
+    printer: &Printer,
+    subject: &Subject,
+    record: &Record,
+    actual: &TreeDigest,
+    shown: &str,
+) -> ExitStatus {
+    let drift = record.drift(actual);
+    let unchanged = drift.is_none();
+    let drift = drift.unwrap_or_default();
     match args.format {
         DataFormat::Json => {
+            let (path, package, scope) = match subject {
+                Subject::Path(path) => (path.display().to_string(), None, None),
+                Subject::Installed { scope, package } => (
+                    package.installed.root.display().to_string(),
+                    Some(format!(
+                        "{}/{}",
+                        package.installed.namespace, package.installed.id
+                    )),
+                    Some(scope.name()),
+                ),
+            };
             let document = JsonVerify {
                 schema_version: crate::diag::json::SCHEMA_VERSION,
                 kind: "verify",
-                path: args.path.display().to_string(),
+                path,
+                package,
+                scope,
                 expected_digest: record.package_digest.hex(),
                 actual_digest: actual.package_digest.hex(),
                 unchanged,
@@ -140,30 +296,25 @@ pub fn run(args: &VerifyArgs, printer: &Printer) -> ExitStatus {
             printer.data(&(serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"));
         }
         DataFormat::Human => {
-            let shown = args.path.display();
             if unchanged {
                 printer.status(
                     "Verified",
                     &format!("{shown}: package digest {}", actual.package_digest),
                 );
             } else {
-                let mut text = String::new();
-                for item in &drift {
-                    let kind = match item.kind {
-                        DriftKind::Added => "added",
-                        DriftKind::Removed => "removed",
-                        DriftKind::Changed => "changed",
-                    };
-                    text.push_str(&format!("{kind:>8}  {}\n", item.path));
-                }
+                let text: String = drift.iter().map(drift_line).collect();
                 printer.data(&text);
                 let hint = record
                     .files
                     .is_none()
                     .then_some("pass --record to see which files changed");
+                let quoted = match subject {
+                    Subject::Path(_) => format!("`{shown}`"),
+                    Subject::Installed { .. } => shown.to_owned(),
+                };
                 printer.error(
                     &format!(
-                        "`{shown}` has drifted: expected package digest {}, found {}",
+                        "{quoted} has drifted: expected package digest {}, found {}",
                         record.package_digest, actual.package_digest
                     ),
                     hint,

@@ -36,7 +36,7 @@ pub enum VersionCommand {
     /// bytes did not change since that archive without a new version.
     #[command(after_help = "Examples:
   squad version check
-  squad version check pkg --published dist/pkg-expert-squad.zip")]
+  squad version check pkg --published dist/pkg-2026.12.01.1-expert-squad.zip")]
     Check {
         /// The package folder. Defaults to the current directory.
         #[arg(value_name = "PATH", default_value = ".")]

@@ -406,6 +406,27 @@ mod unix {
             Ok(())
         }
 
+        /// Takes a shared advisory lock on this directory (`flock`), held until it is closed:
+        /// squad processes working in a shared directory hold it so that none removes the
+        /// directory under another ([`Dir::try_lock_exclusive`]).
+        pub fn lock_shared(&self) -> io::Result<()> {
+            rustix::fs::flock(&self.fd, rustix::fs::FlockOperation::LockShared)?;
+            Ok(())
+        }
+
+        /// Takes the exclusive lock without waiting; `false` when another holder has it (a
+        /// shared lock this descriptor held is given up either way, as `flock` converts).
+        pub fn try_lock_exclusive(&self) -> io::Result<bool> {
+            match rustix::fs::flock(
+                &self.fd,
+                rustix::fs::FlockOperation::NonBlockingLockExclusive,
+            ) {
+                Ok(()) => Ok(true),
+                Err(Errno::WOULDBLOCK) => Ok(false),
+                Err(error) => Err(error.into()),
+            }
+        }
+
         /// Flushes the directory's entries to disk.
         pub fn sync(&self) -> io::Result<()> {
             rustix::fs::fsync(&self.fd)?;
@@ -539,6 +560,15 @@ mod portable {
         pub fn remove_dir(&self, name: &str) -> io::Result<()> {
             check_name(name)?;
             std::fs::remove_dir(self.path.join(name))
+        }
+
+        /// No advisory locks here: nothing is ever removed on the strength of one.
+        pub fn lock_shared(&self) -> io::Result<()> {
+            Ok(())
+        }
+
+        pub fn try_lock_exclusive(&self) -> io::Result<bool> {
+            Ok(false)
         }
 
         pub fn sync(&self) -> io::Result<()> {

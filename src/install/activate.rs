@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use crate::fs::dir::Dir;
 use crate::jsonc::{self, Kind, edit};
 
-use super::listing::has_loadable;
+use super::listing::{Installed, has_loadable, identities};
+use super::name::PackageName;
 use super::scope::{Locations, Scope};
 
 /// Why `activate` changed nothing.
@@ -17,8 +18,17 @@ use super::scope::{Locations, Scope};
 pub enum ActivateError {
     /// Not a valid package id (ID-1).
     InvalidId(String),
-    /// Not built in, and not installed (loadable) in the project or globally.
-    NotInstalled(String),
+    /// Not built in, and not installed (loadable) where it was looked for: `place` is "in
+    /// this project or globally", "in this project" or "globally".
+    NotInstalled {
+        name: String,
+        place: &'static str,
+    },
+    /// The id is installed, under another namespace than the one named.
+    OtherNamespace {
+        wanted: String,
+        installed: String,
+    },
     /// The config exists but cannot be edited without losing something; it was left as is.
     Config {
         path: PathBuf,
@@ -31,9 +41,13 @@ impl std::fmt::Display for ActivateError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             ActivateError::InvalidId(problem) => write!(f, "invalid id: {problem}"),
-            ActivateError::NotInstalled(id) => {
-                write!(f, "`{id}` is not installed in this project or globally")
+            ActivateError::NotInstalled { name, place } => {
+                write!(f, "`{name}` is not installed {place}")
             }
+            ActivateError::OtherNamespace { wanted, installed } => write!(
+                f,
+                "`{wanted}` is not installed; `{installed}` is (an id is unique in a scope)"
+            ),
             ActivateError::Config { path, problem } => {
                 write!(f, "`{}`: {problem}; nothing was changed", path.display())
             }
@@ -44,23 +58,71 @@ impl std::fmt::Display for ActivateError {
 
 impl std::error::Error for ActivateError {}
 
-/// Selects `id` for the project (ACT-1): a built-in id, or one installed in the project or
-/// globally as a package the runtime can load. Returns the config written.
+/// What `activate` selected.
+#[derive(Debug)]
+pub struct Activated {
+    /// The config written.
+    pub config: PathBuf,
+    /// The installed package the runtime now loads for the project, and its scope; `None` for
+    /// a built-in id.
+    pub package: Option<(Scope, Installed)>,
+    /// Things worth saying that did not stop it.
+    pub warnings: Vec<String>,
+}
+
+/// Selects `name` for the project (ACT-1): a built-in id, or a package installed where
+/// `scope` says (`None`: the project, then the global scope, the runtime's order) that the
+/// runtime can load. The config records the id alone; the namespace, when named, must be the
+/// installed package's.
 pub fn activate(
-    id: &str,
+    name: &PackageName,
     project: &Path,
+    scope: Option<&Scope>,
     opencorvus_root: &Path,
-) -> Result<PathBuf, ActivateError> {
+) -> Result<Activated, ActivateError> {
+    let id = name.id.as_str();
     if let Some((_, problem)) = crate::manifest::id_problem(id, crate::manifest::IdKind::Package) {
         return Err(ActivateError::InvalidId(problem));
     }
-    let builtin = crate::manifest::BUILTIN_PACKAGE_IDS.contains(&id);
-    let available = builtin
-        || [Scope::Project(project.to_path_buf()), Scope::Global]
-            .iter()
-            .any(|scope| has_loadable(&Locations::new(scope, opencorvus_root), id));
-    if !available {
-        return Err(ActivateError::NotInstalled(id.to_owned()));
+    let project_scope = Scope::Project(project.to_path_buf());
+    let (scopes, place) = match scope {
+        Some(Scope::Project(_)) => (vec![project_scope.clone()], "in this project"),
+        Some(Scope::Global) => (vec![Scope::Global], "globally"),
+        None => (
+            vec![project_scope.clone(), Scope::Global],
+            "in this project or globally",
+        ),
+    };
+    let builtin = name.namespace.is_none() && crate::manifest::BUILTIN_PACKAGE_IDS.contains(&id);
+    let mut package = None;
+    let mut warnings = Vec::new();
+    if !builtin {
+        let found = scopes.iter().find_map(|scope| {
+            identities(&Locations::new(scope, opencorvus_root))
+                .into_iter()
+                .find(|installed| installed.id == id && installed.folder_problem().is_none())
+                .map(|installed| (scope.clone(), installed.inspected()))
+        });
+        let Some((scope, installed)) = found else {
+            return Err(ActivateError::NotInstalled {
+                name: name.to_string(),
+                place,
+            });
+        };
+        if !name.names(&installed) {
+            return Err(ActivateError::OtherNamespace {
+                wanted: name.to_string(),
+                installed: format!("{}/{}", installed.namespace, installed.id),
+            });
+        }
+        if scope == Scope::Global
+            && has_loadable(&Locations::new(&project_scope, opencorvus_root), id)
+        {
+            warnings.push(format!(
+                "this project has its own `{id}` installed, and the runtime loads the project's before the global one"
+            ));
+        }
+        package = Some((scope, installed));
     }
     let config = config_path(project);
     let root = config_root(project);
@@ -75,7 +137,23 @@ pub fn activate(
         .replace_file(CONFIG_FILE, text.as_bytes())
         .map_err(|error| ActivateError::Io(config.clone(), error))?;
     let _ = super::projects::register(opencorvus_root, project);
-    Ok(config)
+    Ok(Activated {
+        config,
+        package,
+        warnings,
+    })
+}
+
+/// The id the project's config selects (`prompt_profile.active`), if it names one; the config
+/// is read through its directory, as `activate` does.
+pub fn selected(project: &Path) -> Result<Option<String>, ActivateError> {
+    let root = config_root(project);
+    let directory = match Dir::open(&root) {
+        Ok(directory) => directory,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(ActivateError::Io(root, error)),
+    };
+    Ok(read_config(&directory)?.as_deref().and_then(active))
 }
 
 /// The config's name in a project's config root.

@@ -6,12 +6,16 @@
 //! The walk goes through the scope's packages root opened once, never following a link.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
+use crate::digest::TreeDigest;
 use crate::fs::dir::{Dir, Kind};
 use crate::package::Identity;
+use crate::verify::{Drift, Record};
 
+use super::name::PackageName;
 use super::scope::{Locations, OpenScope, Scope};
-use super::{InstallError, Options, directory_digest, projects, tree_at};
+use super::{InstallError, Options, directory_digest, projects, receipts, tree_at};
 
 /// An installed package as discovery sees it (DSC-1).
 #[derive(Debug, Clone, serde::Serialize)]
@@ -39,9 +43,64 @@ pub fn identities(locations: &Locations) -> Vec<Installed> {
     }
 }
 
+/// An installed package read through its directory: its version, digest and folder problem,
+/// its files, and what its install receipt recorded.
+#[derive(Debug, Clone)]
+pub struct Inspected {
+    pub installed: Installed,
+    /// Every file's record; `None` when the tree cannot be read or breaks the contract.
+    pub tree: Option<TreeDigest>,
+    /// The install receipt's record; `None` when squad did not install it (or lost the
+    /// receipt), so what changed cannot be told.
+    pub record: Option<Record>,
+}
+
+impl Inspected {
+    /// Whether the package changed since it was installed: `None` when that cannot be told,
+    /// else the changed files (empty when unchanged).
+    pub fn changes(&self) -> Option<Vec<Drift>> {
+        let (tree, record) = (self.tree.as_ref()?, self.record.as_ref()?);
+        Some(record.drift(tree).unwrap_or_default())
+    }
+
+    /// Whether the package changed since it was installed (`None`: cannot tell).
+    pub fn modified(&self) -> Option<bool> {
+        let (tree, record) = (self.tree.as_ref()?, self.record.as_ref()?);
+        Some(tree.package_digest != record.package_digest)
+    }
+}
+
+/// Reads the package `installed` names (from a scan) through its package directory.
+fn inspect_in(packages: &Dir, mut installed: Installed, opencorvus_root: &Path) -> Inspected {
+    let package = packages
+        .open_dir(&installed.namespace)
+        .ok()
+        .flatten()
+        .and_then(|namespace| namespace.open_dir(&installed.id).ok().flatten());
+    let Some(package) = package else {
+        installed.problem = Some("no readable expert-squad.jsonc".to_owned());
+        return Inspected {
+            installed,
+            tree: None,
+            record: None,
+        };
+    };
+    let manifest = read_manifest_at(&package, &installed.namespace, &installed.id);
+    installed.version = manifest.version;
+    installed.problem = manifest.problem;
+    let tree = tree_at(&package, true).ok();
+    installed.package_digest = tree.as_ref().map(|tree| tree.package_digest.hex());
+    let record = receipts::record(opencorvus_root, &installed.root);
+    Inspected {
+        installed,
+        tree,
+        record,
+    }
+}
+
 /// Every package of a scope with its version and digest, sorted; each read through the
 /// packages root opened once.
-pub fn list_scope(locations: &Locations) -> Vec<Installed> {
+pub fn list_scope(locations: &Locations, opencorvus_root: &Path) -> Vec<Inspected> {
     let Ok(Some(scope)) = OpenScope::existing(locations) else {
         return Vec::new();
     };
@@ -51,26 +110,132 @@ pub fn list_scope(locations: &Locations) -> Vec<Installed> {
     scan(packages, false)
         .installed
         .into_iter()
-        .map(|mut installed| {
-            let package = packages
-                .open_dir(&installed.namespace)
-                .ok()
-                .flatten()
-                .and_then(|namespace| namespace.open_dir(&installed.id).ok().flatten());
-            match package {
-                Some(package) => {
-                    let manifest = read_manifest_at(&package, &installed.namespace, &installed.id);
-                    installed.version = manifest.version;
-                    installed.problem = manifest.problem;
-                    installed.package_digest = tree_at(&package, false)
-                        .ok()
-                        .map(|tree| tree.package_digest.hex());
-                }
-                None => installed.problem = Some("no readable expert-squad.jsonc".to_owned()),
-            }
-            installed
-        })
+        .map(|installed| inspect_in(packages, installed, opencorvus_root))
         .collect()
+}
+
+/// The package `name` in the first of `scopes` that has its id, read as [`list_scope`] reads
+/// it. The runtime looks in the project before the global scope, so that is the order to
+/// give. A name whose id is installed under another namespace is an error naming it.
+pub fn inspect(
+    name: &PackageName,
+    scopes: &[Scope],
+    opencorvus_root: &Path,
+) -> Result<(Scope, Inspected), InstallError> {
+    for scope in scopes {
+        let locations = Locations::new(scope, opencorvus_root);
+        let Some(open) = OpenScope::existing(&locations)? else {
+            continue;
+        };
+        let Some(packages) = open.packages() else {
+            continue;
+        };
+        let Some(installed) = scan(packages, false)
+            .installed
+            .into_iter()
+            .find(|installed| installed.id == name.id)
+        else {
+            continue;
+        };
+        if !name.names(&installed) {
+            return Err(InstallError::OtherNamespace {
+                wanted: name.to_string(),
+                installed: format!("{}/{}", installed.namespace, installed.id),
+            });
+        }
+        return Ok((
+            scope.clone(),
+            inspect_in(packages, installed, opencorvus_root),
+        ));
+    }
+    Err(InstallError::NotInstalled(name.to_string()))
+}
+
+/// What `squad list` shows: the packages of some scopes, which one the project selects, and
+/// which changed since they were installed.
+#[derive(Debug)]
+pub struct Listing {
+    /// The project whose packages and selection were read; `None` for the global scope alone.
+    pub project: Option<PathBuf>,
+    /// The project's `prompt_profile.active`, when it names one.
+    pub active: Option<String>,
+    pub packages: Vec<Listed>,
+    /// What could not be recovered or read, each said once.
+    pub warnings: Vec<String>,
+}
+
+/// One row of a [`Listing`].
+#[derive(Debug)]
+pub struct Listed {
+    pub scope: Scope,
+    pub package: Inspected,
+    /// The package the runtime loads for the project's selection: the id's project install,
+    /// else its global one.
+    pub active: bool,
+}
+
+/// Lists `scopes` (each recovered first, JNL-4, waiting at most `lock_timeout` for an id's
+/// lock); `project` is the project whose selection is read.
+pub fn list(
+    scopes: &[Scope],
+    project: Option<&Path>,
+    opencorvus_root: &Path,
+    lock_timeout: Option<Duration>,
+) -> Listing {
+    let mut warnings = Vec::new();
+    let active = match project.map(super::activate::selected) {
+        Some(Ok(active)) => active,
+        Some(Err(error)) => {
+            warnings.push(error.to_string());
+            None
+        }
+        None => None,
+    };
+    let mut packages = Vec::new();
+    for scope in scopes {
+        let locations = Locations::new(scope, opencorvus_root);
+        for problem in super::recover_scope(&locations, lock_timeout) {
+            warnings.push(format!("interrupted replacement not recovered: {problem}"));
+        }
+        for package in list_scope(&locations, opencorvus_root) {
+            packages.push(Listed {
+                scope: scope.clone(),
+                package,
+                active: false,
+            });
+        }
+    }
+    // Project first, as the runtime resolves an id; only a package it can load. A project
+    // install that is not listed still shadows a global one.
+    let shadowed = |id: &str| {
+        project.is_some_and(|project| {
+            !scopes
+                .iter()
+                .any(|scope| matches!(scope, Scope::Project(_)))
+                && has_loadable(
+                    &Locations::new(&Scope::Project(project.to_path_buf()), opencorvus_root),
+                    id,
+                )
+        })
+    };
+    if let Some(active) = active.as_deref().filter(|active| !shadowed(active)) {
+        let chosen = [true, false].into_iter().find_map(|project_scope| {
+            packages.iter().position(|listed| {
+                matches!(listed.scope, Scope::Project(_)) == project_scope
+                    && listed.package.installed.id == *active
+                    && listed.package.installed.problem.is_none()
+            })
+        });
+        if let Some(index) = chosen {
+            packages[index].active = true;
+        }
+    }
+    Listing {
+        project: project.map(Path::to_path_buf),
+        active,
+        packages,
+        warnings,
+    }
 }
 
 /// One walk of a scope's packages root.
@@ -171,6 +336,14 @@ pub(crate) fn scan(packages: &Dir, strict: bool) -> Scan {
 }
 
 impl Installed {
+    /// `namespace/id version` (`namespace/id` when the version is not known), for messages.
+    pub fn label(&self) -> String {
+        match &self.version {
+            Some(version) => format!("{}/{} {version}", self.namespace, self.id),
+            None => format!("{}/{}", self.namespace, self.id),
+        }
+    }
+
     /// With the manifest's version and the package digest filled in.
     pub fn described(self) -> Installed {
         let mut described = self.inspected();

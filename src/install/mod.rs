@@ -76,6 +76,7 @@ pub mod activate;
 pub mod journal;
 pub mod listing;
 pub mod lock;
+pub mod name;
 pub mod projects;
 pub mod receipts;
 pub mod recovery;
@@ -93,9 +94,10 @@ use crate::env::failpoint;
 use crate::fs::dir::Dir;
 use crate::package::{Identity, Report};
 
-pub use listing::{Installed, identities, list_scope};
+pub use listing::{Inspected, Installed, Listed, Listing, identities, inspect, list, list_scope};
+pub use name::PackageName;
 pub use recovery::recover_scope;
-pub use uninstall::{Uninstalled, uninstall};
+pub use uninstall::{Removal, Uninstalled, uninstall};
 
 use lock::LockError;
 use scope::{Locations, Scope};
@@ -116,8 +118,13 @@ pub struct Receipt {
     pub warnings: Vec<String>,
     pub identity: Identity,
     pub before: Option<Sha256Digest>,
+    /// The version of the package replaced, when there was one.
+    pub before_version: Option<String>,
     pub after: Sha256Digest,
     pub target: PathBuf,
+    /// A repair: the package installed is the one the install receipt recorded, put back over
+    /// these files changed since (a package installed again unchanged is not a new release).
+    pub restored: Option<Vec<crate::verify::Drift>>,
 }
 
 /// Why an install was refused or failed. Nothing was changed in the scope in any case.
@@ -128,10 +135,24 @@ pub enum InstallError {
     BuiltinId(String),
     /// CAS-1, CAS-2, CAS-4: the installed digest is not the expected one.
     Conflict {
-        id: String,
+        /// `namespace/id version` of the installed package (`namespace/id` when none is).
+        package: String,
         scope: &'static str,
         expected: Option<Sha256Digest>,
         actual: Option<Sha256Digest>,
+    },
+    /// An uninstall without `force` of a package whose files changed since its install
+    /// receipt: removing it would lose those changes.
+    Modified {
+        /// `namespace/id version`.
+        package: String,
+        root: PathBuf,
+        changes: Vec<crate::verify::Drift>,
+    },
+    /// The id is installed, under another namespace than the one named.
+    OtherNamespace {
+        wanted: String,
+        installed: String,
     },
     /// UNQ-1: the id is installed under another namespace in this scope.
     Duplicate {
@@ -187,15 +208,48 @@ impl std::fmt::Display for InstallError {
                 "expert squad package id `{id}` collides with a built-in expert squad id"
             ),
             InstallError::Conflict {
-                id,
+                package: installed,
                 scope,
                 expected,
                 actual,
+            } => {
+                let place = match *scope {
+                    "global" => "globally",
+                    _ => "in this project",
+                };
+                match (actual, expected) {
+                    (Some(actual), None) => write!(
+                        f,
+                        "{installed} is installed {place} (package digest {actual}); to replace it, expect that digest or replace whatever is installed"
+                    ),
+                    (Some(actual), Some(expected)) => write!(
+                        f,
+                        "{installed} is installed {place} with package digest {actual}, not the expected {expected}; nothing was installed"
+                    ),
+                    (None, _) => write!(
+                        f,
+                        "{installed} is not installed {place}, but its package digest {} was expected; nothing was installed",
+                        digest(expected)
+                    ),
+                }
+            }
+            InstallError::Modified {
+                package,
+                root,
+                changes,
             } => write!(
                 f,
-                "expert squad {id} {scope} installation digest is {}, expected {}",
-                digest(actual),
-                digest(expected)
+                "{package} at `{}` has {} since it was installed; nothing was removed",
+                root.display(),
+                match changes.len() {
+                    0 => "changed".to_owned(),
+                    1 => "1 file changed".to_owned(),
+                    count => format!("{count} files changed"),
+                }
+            ),
+            InstallError::OtherNamespace { wanted, installed } => write!(
+                f,
+                "`{wanted}` is not installed in this scope; `{installed}` is (an id is unique in a scope)"
             ),
             InstallError::Duplicate { id, existing } => write!(
                 f,
@@ -255,6 +309,9 @@ pub struct Options {
     pub opencorvus_root: PathBuf,
     /// `--expect`: the digest of the installed package a replacement must match.
     pub expect: Option<Sha256Digest>,
+    /// `--replace`: whatever is installed is replaced; its digest, read under the id lock,
+    /// is the expectation (there is no gap in which another install could slip in).
+    pub replace: bool,
     pub lock_timeout: Option<Duration>,
     /// ZIP-8: the exact revision the source must be (each checked when given).
     pub exact: Exact,
@@ -310,10 +367,7 @@ impl Options {
     }
 
     fn scope_name(&self) -> &'static str {
-        match self.scope {
-            Scope::Project(_) => "project",
-            Scope::Global => "global",
-        }
+        self.scope.name()
     }
 }
 
@@ -387,6 +441,18 @@ pub fn install_archive(
 ) -> Result<Receipt, InstallError> {
     let copy = source::extract_archive(archive, &options.locations())?;
     install_copy(copy, archive, None, options, on_wait)
+}
+
+/// [`install_archive`] for an archive already in memory (a registry download), named `shown`
+/// in messages: it is never written to disk as a whole, so nothing of it can be left behind.
+pub fn install_archive_bytes(
+    bytes: &[u8],
+    shown: &Path,
+    options: &Options,
+    on_wait: &mut dyn FnMut(&Path),
+) -> Result<Receipt, InstallError> {
+    let copy = source::extract_archive_bytes(bytes, &options.locations())?;
+    install_copy(copy, shown, None, options, on_wait)
 }
 
 /// Validates and digests the private copy (reported as `shown`; `folder` is the source folder

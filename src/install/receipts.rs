@@ -113,6 +113,13 @@ pub fn origin(opencorvus_root: &Path, target: &Path) -> Option<Origin> {
     serde_json::from_value(value.get("origin")?.clone()).ok()
 }
 
+/// What the receipt of the package installed at `target` recorded, if there is a readable
+/// one: compared with the package now there ([`crate::verify::Record::drift`]) it names each
+/// file changed since the install, for `verify`, `list`, `uninstall` and a repairing install.
+pub fn record(opencorvus_root: &Path, target: &Path) -> Option<crate::verify::Record> {
+    crate::verify::load_record(&find(opencorvus_root, target)?).ok()
+}
+
 /// The receipt of the package installed at `target`, if there is one.
 pub fn find(opencorvus_root: &Path, target: &Path) -> Option<PathBuf> {
     let path = receipt_path(opencorvus_root, target);

@@ -25,6 +25,26 @@ pub enum Scope {
     Global,
 }
 
+impl Scope {
+    /// `project` or `global`, as `squad list` and the JSON documents name scopes.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Scope::Project(_) => "project",
+            Scope::Global => "global",
+        }
+    }
+}
+
+impl std::fmt::Display for Scope {
+    /// For messages: "project `/work/app`" or "the global scope".
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Scope::Project(project) => write!(f, "project `{}`", project.display()),
+            Scope::Global => f.write_str("the global scope"),
+        }
+    }
+}
+
 /// The directories of one scope, resolved against an OpenCorvus root `<R>`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Locations {
@@ -102,19 +122,44 @@ impl OpenScope {
             packages: OnceCell::new(),
             scratch: OnceCell::new(),
         };
-        for (name, cell, path) in [
-            (PACKAGES_ROOT, &scope.packages, &locations.packages_root),
-            (SCRATCH, &scope.scratch, &locations.scratch),
-        ] {
-            if let Some(dir) = scope
-                .config
-                .open_dir(name)
-                .map_err(|error| refused(path, error))?
-            {
-                let _ = cell.set(dir);
-            }
+        if let Some(dir) = scope
+            .config
+            .open_dir(PACKAGES_ROOT)
+            .map_err(|error| refused(&locations.packages_root, error))?
+        {
+            let _ = scope.packages.set(dir);
+        }
+        if let Some(dir) = scope.open_scratch(false)? {
+            let _ = scope.scratch.set(dir);
         }
         Ok(scope)
+    }
+
+    /// The scratch directory, opened (created first when `create`) and held with a shared
+    /// lock, so no other squad process removes it while this one works in it (see the `Drop`
+    /// below). One removed between the open and the lock is opened again; `None` when absent.
+    fn open_scratch(&self, create: bool) -> Result<Option<Dir>, InstallError> {
+        let path = &self.locations.scratch;
+        for _ in 0..100 {
+            let dir = if create {
+                Some(self.config.ensure_dir(SCRATCH))
+            } else {
+                self.config.open_dir(SCRATCH).transpose()
+            };
+            let Some(dir) = dir.transpose().map_err(|error| refused(path, error))? else {
+                return Ok(None);
+            };
+            dir.lock_shared().map_err(super::io(path))?;
+            let here = self.config.status(SCRATCH).map_err(super::io(path))?;
+            let own = dir.own_status().map_err(super::io(path))?;
+            if here.is_some_and(|here| here.identity == own.identity) {
+                return Ok(Some(dir));
+            }
+        }
+        Err(InstallError::Io(
+            path.clone(),
+            io::Error::other("keeps being removed and created again by another process"),
+        ))
     }
 
     /// The config root, as opened.
@@ -168,10 +213,15 @@ impl OpenScope {
         if let Some(dir) = cell.get() {
             return Ok(dir);
         }
-        let dir = self
-            .config
-            .ensure_dir(name)
-            .map_err(|error| refused(path, error))?;
+        let dir = if name == SCRATCH {
+            self.open_scratch(true)?.ok_or_else(|| {
+                InstallError::Io(path.to_path_buf(), io::ErrorKind::NotFound.into())
+            })?
+        } else {
+            self.config
+                .ensure_dir(name)
+                .map_err(|error| refused(path, error))?
+        };
         Ok(cell.get_or_init(|| dir))
     }
 
@@ -212,17 +262,42 @@ impl OpenScope {
                     }
                 }
                 None => {
-                    if let Some(dir) = self
-                        .config
-                        .open_dir(name)
-                        .map_err(|error| refused(path, error))?
-                    {
+                    let opened = if name == SCRATCH {
+                        self.open_scratch(false)?
+                    } else {
+                        self.config
+                            .open_dir(name)
+                            .map_err(|error| refused(path, error))?
+                    };
+                    if let Some(dir) = opened {
                         let _ = cell.set(dir);
                     }
                 }
             }
         }
         Ok(())
+    }
+}
+
+/// An empty scratch directory is not left behind in a project: it goes when the last squad
+/// process working in it is done — the one that gets the exclusive lock while every other
+/// holds the shared one — and only if it is still the directory this scope opened. A squad
+/// process that opened it just before is not harmed: it locks, sees the name gone and creates
+/// it again ([`OpenScope::open_scratch`]). A non-empty directory is never removed.
+impl Drop for OpenScope {
+    fn drop(&mut self) {
+        // `rmdir` itself refuses a directory that is not empty.
+        let Some(scratch) = self.scratch.get() else {
+            return;
+        };
+        let same = |scratch: &Dir| {
+            let here = self.config.status(SCRATCH).ok().flatten();
+            here.map(|status| status.identity)
+                == scratch.own_status().ok().map(|status| status.identity)
+        };
+        if scratch.try_lock_exclusive().unwrap_or(false) && same(scratch) {
+            let _ = self.config.remove_dir(SCRATCH);
+        }
     }
 }
 

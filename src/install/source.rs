@@ -171,8 +171,12 @@ pub fn extract_archive(archive: &Path, locations: &Locations) -> Result<Copy, In
         .take(limit + 1)
         .read_to_end(&mut bytes)
         .map_err(io(archive))?;
-    let package = read_package(&bytes, &Limits::REFERENCE).map_err(InstallError::Archive)?;
-    drop(bytes);
+    extract_archive_bytes(&bytes, locations)
+}
+
+/// [`extract_archive`] for the bytes of an archive.
+pub fn extract_archive_bytes(bytes: &[u8], locations: &Locations) -> Result<Copy, InstallError> {
+    let package = read_package(bytes, &Limits::REFERENCE).map_err(InstallError::Archive)?;
     let copy = Copy::create(locations)?;
     let mut writer = TreeWriter::new(copy.dir());
     for (path, content) in &package.files {
@@ -284,14 +288,29 @@ impl<'a> TreeReader<'a> {
     }
 }
 
+/// The hidden temporary file earlier versions downloaded a registry archive to, before
+/// installing it: `.squad-download.zip.tmp-<pid>-<attempt>` (a crash could leave one).
+const DOWNLOAD_PREFIX: &str = ".squad-download.zip.tmp-";
+
 /// Removes the private copies of squad processes that no longer run (a crash or a kill during
-/// an install).
+/// an install), and their downloads.
 fn remove_stale(temporary: &Dir) {
     let Ok(entries) = temporary.entries() else {
         return;
     };
     for (name, kind) in entries {
         let Some(name) = name.to_str() else { continue };
+        let download = name
+            .strip_prefix(DOWNLOAD_PREFIX)
+            .and_then(|rest| rest.split_once('-'))
+            .filter(|(_, attempt)| attempt.parse::<u32>().is_ok())
+            .and_then(|(pid, _)| pid.parse::<u32>().ok());
+        if let Some(pid) = download {
+            if kind == Kind::File && pid != std::process::id() && !process_is_running(pid) {
+                let _ = temporary.remove_file(name);
+            }
+            continue;
+        }
         let Some(pid) = PREFIXES
             .iter()
             .find_map(|prefix| name.strip_prefix(prefix))

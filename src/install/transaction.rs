@@ -79,15 +79,31 @@ pub(super) fn publish(
             .map_err(|error| InstallError::Io(packages.shown(&identity.namespace), error))?,
         None => None,
     };
-    let (before, installed_version) = existing(namespace.as_ref(), identity, &target)?;
+    let installed = existing(namespace.as_ref(), identity, &target)?;
+    let before = installed
+        .as_ref()
+        .map(|installed| installed.tree.package_digest);
+    let installed_version = installed
+        .as_ref()
+        .and_then(|installed| installed.version.clone());
+    // `--replace`: the digest just read, under the lock, is the expectation.
+    let expected = if options.replace {
+        before
+    } else {
+        options.expect
+    };
     // CAS-1 … CAS-5, in the reference's order.
+    let name = format!("{}/{}", identity.namespace, identity.id);
     let conflict = |actual| InstallError::Conflict {
-        id: identity.id.clone(),
+        package: match &installed_version {
+            Some(version) => format!("{name} {version}"),
+            None => name.clone(),
+        },
         scope: options.scope_name(),
-        expected: options.expect,
+        expected,
         actual,
     };
-    match (before, options.expect) {
+    match (before, expected) {
         (Some(actual), Some(expected)) if actual != expected => return Err(conflict(Some(actual))),
         (None, Some(_)) => return Err(conflict(None)),
         (Some(actual), _) if actual == digest => {
@@ -96,13 +112,22 @@ pub(super) fn publish(
                 warnings: Vec::new(),
                 identity: identity.clone(),
                 before,
+                before_version: installed_version,
                 after: digest,
                 target,
+                restored: None,
             });
         }
         (Some(actual), None) => return Err(conflict(Some(actual))),
         _ => {}
     }
+    // A repair: the source is what the receipt says was installed, so only the installed
+    // files changed; which ones, read before the new receipt replaces the old.
+    let restored = installed.as_ref().and_then(|installed| {
+        receipts::record(&options.opencorvus_root, &target)
+            .filter(|record| record.package_digest == digest)
+            .and_then(|record| record.drift(&installed.tree))
+    });
     let packages = scope.ensure_packages()?;
     let scratch = scope.ensure_scratch()?;
     let mut warnings = overrides;
@@ -151,6 +176,7 @@ pub(super) fn publish(
     drop(lock);
     warnings.extend(problems);
     if operation == Operation::Replaced
+        && restored.is_none()
         && installed_version.as_deref() == Some(identity.version.as_str())
     {
         warnings.push(format!(
@@ -163,24 +189,32 @@ pub(super) fn publish(
         warnings,
         identity: identity.clone(),
         before,
+        before_version: installed_version,
         after: digest,
         target,
+        restored,
     })
 }
 
+/// The package installed at the target: every file's record, and its version.
+struct Existing {
+    tree: TreeDigest,
+    version: Option<String>,
+}
+
 /// INS-6: the package installed at the target, read through its namespace directory: its
-/// digest and version, `None` when nothing is installed. A link, a file, or a package the
+/// files and version, `None` when nothing is installed. A link, a file, or a package the
 /// runtime cannot load is refused, never replaced.
 fn existing(
     namespace: Option<&Dir>,
     identity: &Identity,
     target: &Path,
-) -> Result<(Option<Sha256Digest>, Option<String>), InstallError> {
+) -> Result<Option<Existing>, InstallError> {
     let Some(namespace) = namespace else {
-        return Ok((None, None));
+        return Ok(None);
     };
     let package = match namespace.status(&identity.id).map_err(io(target))? {
-        None => return Ok((None, None)),
+        None => return Ok(None),
         Some(status) if status.kind != Kind::Directory => {
             return Err(InstallError::Io(
                 target.to_path_buf(),
@@ -207,8 +241,11 @@ fn existing(
     if let Some(problem) = manifest.problem {
         return Err(invalid(problem));
     }
-    let digest = tree_at(&package, false).map_err(invalid)?.package_digest;
-    Ok((Some(digest), manifest.version))
+    let tree = tree_at(&package, true).map_err(invalid)?;
+    Ok(Some(Existing {
+        tree,
+        version: manifest.version,
+    }))
 }
 
 /// Makes the validated copy the staging directory `staging` in the scratch directory: renamed

@@ -1,35 +1,49 @@
 //! Removing an installed package (UNI-1) and the selections that named it (UNI-2). The package
 //! is checked, renamed out of the packages root into the scratch directory (so it disappears
-//! at once) and deleted there, all through the scope's open directories.
+//! at once) and deleted there, all through the scope's open directories. A package whose files
+//! changed since its install receipt is kept unless the removal is forced: those changes exist
+//! nowhere else.
 
 use std::path::{Path, PathBuf};
 
 use super::listing::{self, Installed};
 use super::lock::IdLock;
+use super::name::PackageName;
 use super::scope::{Locations, OpenScope, Scope};
 use super::{
     InstallError, Options, activate, failpoint, io, journal, projects, receipts, recovery,
 };
 
+/// How to uninstall.
+#[derive(Debug, Clone, Default)]
+pub struct Removal {
+    /// Remove the package even if its files changed since it was installed.
+    pub force: bool,
+}
+
 /// What an uninstall did.
 #[derive(Debug)]
 pub struct Uninstalled {
-    /// The package removed.
+    /// The package removed, with its version.
     pub package: Installed,
+    /// With `force`: the changes since the install that went with it.
+    pub discarded: Vec<crate::verify::Drift>,
     /// The configs whose `prompt_profile.active` went back to `base` (UNI-2).
     pub reset: Vec<PathBuf>,
     /// Configs that selected the id but could not be reset, and why.
     pub warnings: Vec<String>,
 }
 
-/// Removes the installed package `id` from a scope (UNI-1): under the lock, the package must be
-/// the canonical real directory and load; then projects that selected it select `base` again
-/// (UNI-2).
+/// Removes the installed package `name` from a scope (UNI-1): under the lock, the package must
+/// be the canonical real directory, load, and (unless `removal.force`) have no file changed
+/// since its install receipt; then projects that selected it select `base` again (UNI-2).
 pub fn uninstall(
-    id: &str,
+    name: &PackageName,
     options: &Options,
+    removal: &Removal,
     on_wait: &mut dyn FnMut(&Path),
 ) -> Result<Uninstalled, InstallError> {
+    let id = name.id.as_str();
     let locations = options.locations();
     if let Scope::Project(project) = &options.scope {
         let _ = projects::register(&options.opencorvus_root, project);
@@ -41,11 +55,17 @@ pub fn uninstall(
     scope.check_in_place()?;
     recovery::recover(&scope, id)?;
     let packages = scope.packages().ok_or_else(not_installed)?;
-    let installed = listing::scan(packages, false)
+    let mut installed = listing::scan(packages, false)
         .installed
         .into_iter()
         .find(|installed| installed.id == id)
         .ok_or_else(not_installed)?;
+    if !name.names(&installed) {
+        return Err(InstallError::OtherNamespace {
+            wanted: name.to_string(),
+            installed: format!("{}/{}", installed.namespace, installed.id),
+        });
+    }
     // UNI-1: the root is the canonical real directory (the walk never follows a link) and the
     // package loads; a corrupt package is not removed (the reference refuses too).
     let namespace = packages
@@ -60,10 +80,24 @@ pub fn uninstall(
         target: installed.root.clone(),
         problem,
     };
-    if let Some(problem) = listing::read_manifest_at(&package, &installed.namespace, id).problem {
+    let manifest = listing::read_manifest_at(&package, &installed.namespace, id);
+    if let Some(problem) = manifest.problem {
         return Err(invalid(problem));
     }
-    super::tree_at(&package, false).map_err(invalid)?;
+    installed.version = manifest.version;
+    let tree = super::tree_at(&package, true).map_err(invalid)?;
+    installed.package_digest = Some(tree.package_digest.hex());
+    let discarded = receipts::record(&options.opencorvus_root, &installed.root)
+        .and_then(|record| record.drift(&tree));
+    if let Some(changes) = &discarded {
+        if !removal.force {
+            return Err(InstallError::Modified {
+                package: installed.label(),
+                root: installed.root.clone(),
+                changes: changes.clone(),
+            });
+        }
+    }
     let scratch = scope.ensure_scratch()?;
     let discard = journal::scratch_name("discard", &installed.namespace, id, &super::uuid());
     failpoint("uninstall-checked");
@@ -108,6 +142,7 @@ pub fn uninstall(
     let (reset, warnings) = reset_selections(id, options, &scope);
     Ok(Uninstalled {
         package: installed,
+        discarded: discarded.unwrap_or_default(),
         reset,
         warnings,
     })

@@ -211,7 +211,7 @@ pub fn prepare(package: &Path) -> Result<(Identity, Artifact), ShareError> {
         .map(|source| About::from_manifest(&source.text))
         .unwrap_or_default();
     let scratch = Scratch::new()?;
-    let name = crate::pack::default_file_name(&identity.id);
+    let name = crate::pack::default_file_name(&identity);
     let archive_path = scratch.0.join(&name);
     let packed = crate::pack::pack(&report, &identity, &archive_path, false, &Limits::REFERENCE)
         .map_err(ShareError::Pack)?;

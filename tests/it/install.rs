@@ -140,11 +140,13 @@ fn install_replace_list_uninstall() {
     let output = install(&v2, &[]);
     assert_eq!(output.status.code(), Some(1));
     assert!(
-        text(&output.stderr).contains(&format!("installation digest is {d1}, expected absent"))
+        text(&output.stderr).contains(&format!("--expect {d1}`")),
+        "{}",
+        text(&output.stderr)
     );
     let output = install(&v2, &["--expect", &d2]);
     assert_eq!(output.status.code(), Some(1));
-    assert!(text(&output.stderr).contains(&format!("expected {d2}")));
+    assert!(text(&output.stderr).contains(&format!("not the expected {d2}")));
     // The right --expect replaces.
     let output = install(&v2, &["--expect", &d1]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
@@ -372,6 +374,7 @@ fn every_corpus_package_installs_from_its_folder_and_its_archive() {
         scope,
         opencorvus_root: sandbox.root.join(home).join("opencorvus"),
         expect: None,
+        replace: false,
         lock_timeout: Some(std::time::Duration::from_secs(30)),
         exact: Default::default(),
         origin: None,
@@ -1158,6 +1161,8 @@ fn a_journal_with_foreign_paths_is_refused_and_nothing_moves() {
         "afterPackageDigest": "0".repeat(64),
     });
     let journal_path = scratch.join(".package-replacement-minimal-squad.json");
+    // An install leaves no empty scratch directory; the planted journal brings one back.
+    fs::create_dir_all(&scratch).unwrap();
     fs::write(&journal_path, journal.to_string()).unwrap();
     let output = sandbox.run(&["list", "--scope", "project"]);
     assert!(
