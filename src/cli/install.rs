@@ -474,10 +474,7 @@ pub fn run_install(args: &InstallArgs, printer: &Printer) -> ExitStatus {
 
 /// "1 file changed", "3 files changed".
 fn files_changed(count: usize) -> String {
-    match count {
-        1 => "1 file changed".to_owned(),
-        count => format!("{count} files changed"),
-    }
+    crate::install::files_changed(Some(u32::try_from(count).unwrap_or(u32::MAX)))
 }
 
 /// CAS-1…CAS-4 refused the install: says what is installed and the exact command that
@@ -488,6 +485,7 @@ fn report_conflict(args: &InstallArgs, printer: &Printer, error: &InstallError) 
         scope,
         expected,
         actual,
+        restores,
     } = error
     else {
         return report_error(
@@ -502,6 +500,20 @@ fn report_conflict(args: &InstallArgs, printer: &Printer, error: &InstallError) 
         "in this project"
     };
     match (actual, expected) {
+        (Some(actual), None) if restores.is_some() => {
+            let name = installed.split(' ').next().unwrap_or(installed);
+            printer.error(
+                &format!(
+                    "{installed} is installed {place} with {} since it was installed; to restore it: `{}`",
+                    crate::install::files_changed(*restores),
+                    install_command(args, Some(actual))
+                ),
+                Some(&format!(
+                    "`{}` names the changed files; `--replace` restores whatever is installed, in one step",
+                    verify_command(name, scope, args.scope.project.as_deref())
+                )),
+            );
+        }
         (Some(actual), None) => {
             printer.error(
                 &format!(
@@ -548,6 +560,18 @@ fn install_command(args: &InstallArgs, expect: Option<&Sha256Digest>) -> String 
         words.push(expect.hex());
     }
     words.join(" ")
+}
+
+/// The `squad verify` command line for an installed package.
+fn verify_command(name: &str, scope: &str, project: Option<&Path>) -> String {
+    let mut command = format!("squad verify {name} --scope {scope}");
+    if let Some(project) = project.filter(|_| scope == "project") {
+        command.push_str(&format!(
+            " --project {}",
+            shell_word(&project.to_string_lossy())
+        ));
+    }
+    command
 }
 
 /// `word` as a POSIX shell reads it back: unchanged when it is plain, else single-quoted.
@@ -811,22 +835,11 @@ pub fn run_list(args: &ListArgs, printer: &Printer) -> ExitStatus {
                 }
                 let changes = listed.package.changes().unwrap_or_default();
                 if listed.package.modified() == Some(true) && !printer.quiet {
-                    let mut command = format!(
-                        "squad verify {}/{} --scope {}",
-                        installed.namespace,
-                        installed.id,
-                        listed.scope.name()
+                    let command = verify_command(
+                        &format!("{}/{}", installed.namespace, installed.id),
+                        listed.scope.name(),
+                        args.project.as_deref(),
                     );
-                    if let Some(project) = args
-                        .project
-                        .as_deref()
-                        .filter(|_| matches!(listed.scope, Scope::Project(_)))
-                    {
-                        command.push_str(&format!(
-                            " --project {}",
-                            shell_word(&project.to_string_lossy())
-                        ));
-                    }
                     printer.human(&format!(
                         "note: {}/{} ({}) has {} since it was installed; `{command}` names them\n",
                         installed.namespace,

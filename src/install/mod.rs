@@ -15,8 +15,11 @@
 //!   (JNL-1…JNL-4), and crash leftovers removed, each under its id lock.
 //! - [`listing`]: the packages of a scope from its folders (DSC-1), the strict listing an install
 //!   requires (UNQ-1, LOC-3), and the registered projects' checks (GLB-3, GLB-4, DSC-3).
-//! - [`uninstall`]: UNI-1, then UNI-2's reset of `prompt_profile.active`; [`activate`] sets it.
-//! - [`scope`] (where things are), [`lock`], [`projects`], [`receipts`].
+//! - [`uninstall`]: UNI-1 (a package whose files changed since its install receipt is kept
+//!   unless forced), then UNI-2's reset of `prompt_profile.active`; [`activate`] sets it.
+//! - [`scope`] (where things are), [`name`] (`namespace/id` or `id`, as users name an installed
+//!   package), [`lock`], [`projects`], [`receipts`] (what was installed, file by file: what
+//!   `verify`, `list`, `uninstall` and a repairing install compare with).
 //!
 //! # Threat model: who may write where while squad runs
 //!
@@ -48,6 +51,12 @@
 //! The id lock (`<R>/config/expert-squad-install-locks/<id>.lock`) serialises squad and
 //! OpenCorvus on one id; it is taken through the locks directory opened once, and a stale entry
 //! there that is not a removable lock directory is reported, never looped on.
+//!
+//! The scratch directory is shared by every id, so no id lock protects it: each squad process
+//! holds a shared `flock` on the one it opened, and the last one done (the one that gets the
+//! exclusive lock) removes it when it is empty, so a project is not left with an empty
+//! `expert-squad-staging/`. A process that opened it just before it went sees that once it
+//! holds its lock, and creates it again ([`scope::OpenScope`]).
 //!
 //! # Durability: what is on disk when `install` returns
 //!
@@ -140,6 +149,9 @@ pub enum InstallError {
         scope: &'static str,
         expected: Option<Sha256Digest>,
         actual: Option<Sha256Digest>,
+        /// When the source is what the install receipt says was installed: the number of
+        /// files changed in the installed package since (installing would restore them).
+        restores: Option<u32>,
     },
     /// An uninstall without `force` of a package whose files changed since its install
     /// receipt: removing it would lose those changes.
@@ -212,12 +224,18 @@ impl std::fmt::Display for InstallError {
                 scope,
                 expected,
                 actual,
+                restores,
             } => {
                 let place = match *scope {
                     "global" => "globally",
                     _ => "in this project",
                 };
                 match (actual, expected) {
+                    (Some(actual), None) if restores.is_some() => write!(
+                        f,
+                        "{installed} is installed {place} with {} since it was installed (package digest {actual}); to restore it, expect that digest or replace whatever is installed",
+                        files_changed(*restores)
+                    ),
                     (Some(actual), None) => write!(
                         f,
                         "{installed} is installed {place} (package digest {actual}); to replace it, expect that digest or replace whatever is installed"
@@ -241,11 +259,7 @@ impl std::fmt::Display for InstallError {
                 f,
                 "{package} at `{}` has {} since it was installed; nothing was removed",
                 root.display(),
-                match changes.len() {
-                    0 => "changed".to_owned(),
-                    1 => "1 file changed".to_owned(),
-                    count => format!("{count} files changed"),
-                }
+                files_changed(u32::try_from(changes.len()).ok())
             ),
             InstallError::OtherNamespace { wanted, installed } => write!(
                 f,
@@ -301,6 +315,15 @@ impl std::fmt::Display for InstallError {
 }
 
 impl std::error::Error for InstallError {}
+
+/// "1 file changed", "3 files changed"; "changed" when the files are not known.
+pub fn files_changed(count: Option<u32>) -> String {
+    match count {
+        Some(0) | None => "changed".to_owned(),
+        Some(1) => "1 file changed".to_owned(),
+        Some(count) => format!("{count} files changed"),
+    }
+}
 
 /// Where and how to install.
 #[derive(Debug, Clone)]

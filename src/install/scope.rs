@@ -283,7 +283,7 @@ impl OpenScope {
 /// process working in it is done — the one that gets the exclusive lock while every other
 /// holds the shared one — and only if it is still the directory this scope opened. A squad
 /// process that opened it just before is not harmed: it locks, sees the name gone and creates
-/// it again ([`OpenScope::open_scratch`]). A non-empty directory is never removed.
+/// it again (`open_scratch`). A non-empty directory is never removed.
 impl Drop for OpenScope {
     fn drop(&mut self) {
         // `rmdir` itself refuses a directory that is not empty.

@@ -92,6 +92,13 @@ pub(super) fn publish(
     } else {
         options.expect
     };
+    // A repair: the source is what the receipt says was installed, so only the installed
+    // files changed; which ones, read before the new receipt replaces the old.
+    let restored = installed.as_ref().and_then(|installed| {
+        receipts::record(&options.opencorvus_root, &target)
+            .filter(|record| record.package_digest == digest)
+            .and_then(|record| record.drift(&installed.tree))
+    });
     // CAS-1 … CAS-5, in the reference's order.
     let name = format!("{}/{}", identity.namespace, identity.id);
     let conflict = |actual| InstallError::Conflict {
@@ -102,6 +109,9 @@ pub(super) fn publish(
         scope: options.scope_name(),
         expected,
         actual,
+        restores: restored
+            .as_ref()
+            .map(|changes| u32::try_from(changes.len()).unwrap_or(u32::MAX)),
     };
     match (before, expected) {
         (Some(actual), Some(expected)) if actual != expected => return Err(conflict(Some(actual))),
@@ -121,13 +131,6 @@ pub(super) fn publish(
         (Some(actual), None) => return Err(conflict(Some(actual))),
         _ => {}
     }
-    // A repair: the source is what the receipt says was installed, so only the installed
-    // files changed; which ones, read before the new receipt replaces the old.
-    let restored = installed.as_ref().and_then(|installed| {
-        receipts::record(&options.opencorvus_root, &target)
-            .filter(|record| record.package_digest == digest)
-            .and_then(|record| record.drift(&installed.tree))
-    });
     let packages = scope.ensure_packages()?;
     let scratch = scope.ensure_scratch()?;
     let mut warnings = overrides;

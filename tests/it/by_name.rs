@@ -179,6 +179,23 @@ fn repairing_a_modified_install_restores_it_without_a_version_warning() {
     let d1 = sandbox.digest(&target);
     fs::write(target.join("README.md"), "# edited in place\n").unwrap();
     fs::write(target.join("notes.md"), "mine\n").unwrap();
+    // (Not a valid package folder any more, so its digest is the raw one `list` shows.)
+    let list = sandbox.run(&["list", "--scope", "project", "--format", "json"]);
+    let list: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+    let edited = list["packages"][0]["package_digest"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    // Without --replace: what changed, and the command that restores it.
+    let output = sandbox.run(&["install", "../v1", "--scope", "project"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        text(&output.stderr),
+        format!(
+            "error: {MINIMAL} 2026.08.20.1 is installed in this project with 2 files changed since it was installed; to restore it: `squad install ../v1 --scope project --expect {edited}`\n\
+             hint: `squad verify {MINIMAL} --scope project` names the changed files; `--replace` restores whatever is installed, in one step\n"
+        )
+    );
     let output = sandbox.run(&[
         "install",
         v1.to_str().unwrap(),
