@@ -275,11 +275,18 @@ pub fn remove(
             scope: project.scope(),
             opencorvus_root: settings.opencorvus_root.clone(),
             expect: None,
+            replace: false,
             lock_timeout: settings.lock_timeout,
             exact: Default::default(),
             origin: None,
         };
-        match crate::install::uninstall(&name.id, &options, on_wait) {
+        // Local changes to the installed files are kept, as `squad uninstall` keeps them.
+        let package = crate::install::PackageName {
+            namespace: Some(name.namespace.clone()),
+            id: name.id.clone(),
+        };
+        let removal = crate::install::Removal { force: false };
+        match crate::install::uninstall(&package, &options, &removal, on_wait) {
             Ok(removed) => {
                 reset = removed.reset;
                 warnings = removed.warnings;

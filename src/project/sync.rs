@@ -119,6 +119,7 @@ pub(crate) fn install(
         scope: project.scope(),
         opencorvus_root: settings.opencorvus_root.clone(),
         expect: before,
+        replace: false,
         lock_timeout: settings.lock_timeout,
         exact: Exact {
             namespace: Some(name.namespace.clone()),
