@@ -5,7 +5,7 @@
 //! - digest of one 1 GiB file: `openssl dgst -sha256` and `sha256sum`;
 //! - digest of 100,000 small files: `find | xargs sha256sum`;
 //! - pack of a package at the reference's import limits (about 16 MiB in 500 files) and of every
-//!   corpus package: Info-ZIP `zip -r -X -6`.
+//!   corpus package (`SQUAD_CORPUS`; skipped, and said, when unset): Info-ZIP `zip -r -X -6`.
 //! - `squad install` of the package at the limits: `cp -r` of the same tree + `sync -f`.
 //!
 //! Run with `cargo bench --bench digest_pack`. Needs `openssl`, `sha256sum` and `zip` on PATH.
@@ -278,10 +278,16 @@ fn main() {
         ratio(squad_install, cp_sync)
     );
 
-    // Pack every corpus package.
-    let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/opencorvus");
+    // Pack every corpus package (`SQUAD_CORPUS`, README.md "Development").
+    let Some(corpus) = std::env::var_os("SQUAD_CORPUS").filter(|value| !value.is_empty()) else {
+        println!(
+            "pack, each corpus package: skipped (set SQUAD_CORPUS to the OpenCorvus corpus folder)"
+        );
+        return;
+    };
+    let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(corpus);
     let mut packages: Vec<PathBuf> = std::fs::read_dir(&corpus)
-        .unwrap()
+        .unwrap_or_else(|error| panic!("SQUAD_CORPUS {}: {error}", corpus.display()))
         .map(|e| e.unwrap().path())
         .filter(|p| p.is_dir())
         .collect();

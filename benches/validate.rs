@@ -2,7 +2,7 @@
 //! Validation speed, measured against baselines taken in the same run (the machines are shared
 //! and noisy, so only ratios are meaningful):
 //!
-//! 1. the whole shared corpus in one cold `squad validate` process, against one `cat` process
+//! 1. the whole corpus of real packages (`SQUAD_CORPUS`; skipped, and said, when unset) in one cold `squad validate` process, against one `cat` process
 //!    reading the same files;
 //! 2. one package, cold, against `cat` of that package;
 //! 3. a synthetic manifest of N agents and N workflow nodes (N = 1,000 and 5,000), in process,
@@ -222,20 +222,37 @@ fn one_line_package(unknown: usize) -> PathBuf {
     dir
 }
 
+/// The corpus of real packages, from `SQUAD_CORPUS` (README.md, "Development"); relative
+/// paths are taken from the repository root.
+fn corpus() -> Option<PathBuf> {
+    let path = std::env::var_os("SQUAD_CORPUS").filter(|value| !value.is_empty())?;
+    Some(Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
+}
+
 fn main() {
     let own_bin = env!("CARGO_BIN_EXE_squad").to_owned();
     let squad_bin = std::env::var("SQUAD_BIN").unwrap_or(own_bin);
     let squad_bin = squad_bin.as_str();
     println!("measuring {squad_bin}");
-    let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/opencorvus");
-    let mut packages: Vec<PathBuf> = std::fs::read_dir(&corpus)
-        .expect("shared corpus")
+    match corpus() {
+        Some(corpus) => corpus_figures(squad_bin, &corpus),
+        None => println!(
+            "corpus: skipped (set SQUAD_CORPUS to the OpenCorvus corpus folder for the corpus figures)"
+        ),
+    }
+    synthetic_figures(squad_bin);
+}
+
+/// Parts 1 and 2, and the JSONC parser over every corpus manifest.
+fn corpus_figures(squad_bin: &str, corpus: &Path) {
+    let mut packages: Vec<PathBuf> = std::fs::read_dir(corpus)
+        .unwrap_or_else(|error| panic!("SQUAD_CORPUS {}: {error}", corpus.display()))
         .map(|e| e.unwrap().path())
         .filter(|p| p.is_dir())
         .collect();
     packages.sort();
     let mut all_files = Vec::new();
-    files_under(&corpus, &mut all_files);
+    files_under(corpus, &mut all_files);
     let bytes: u64 = all_files
         .iter()
         .map(|f| std::fs::metadata(f).unwrap().len())
@@ -304,7 +321,10 @@ fn main() {
         ms(parse),
         total as f64 / 1e6 / parse.as_secs_f64()
     );
+}
 
+/// Part 3: growth with the size of the manifest; and a one-line manifest full of unknown keys.
+fn synthetic_figures(squad_bin: &str) {
     let small = synthetic(1000);
     let large = synthetic(5000);
     let (t_small, t_large) = (time_synthetic(&small), time_synthetic(&large));

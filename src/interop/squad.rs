@@ -224,12 +224,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn corpus_package_loads_with_agents_and_workflows() {
+    fn example_package_loads_with_agents_and_workflows() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../shared/corpus/opencorvus/academic-paper-review");
+            .join("registry-fixtures/valid/release-review");
         let (squad, _) = Squad::load(&root).unwrap();
-        assert_eq!(squad.id, "academic-paper-review");
-        assert_eq!(squad.agents.len(), 8);
+        assert_eq!(squad.id, "release-review");
+        assert_eq!(squad.agents.len(), 3);
         assert!(squad.agents.iter().all(|agent| agent.description.is_some()));
         let placed = squad.at(Code::RoutesNone, "/capability_projection/agents", "x");
         assert_eq!(placed.file, MANIFEST_FILE);

@@ -99,15 +99,11 @@ fn manifest_value(path: &std::path::Path) -> serde_json::Value {
 }
 
 #[test]
-fn json_schema_accepts_the_corpus_and_rejects_unknown_keys() {
-    let schema = json_of(&["schema"]);
-    assert_eq!(
-        schema["$schema"],
-        "https://json-schema.org/draft/2020-12/schema"
-    );
-    let validator = jsonschema::validator_for(&schema).unwrap();
+fn json_schema_accepts_the_corpus() {
+    let Some(corpus) = corpus() else { return };
+    let validator = jsonschema::validator_for(&json_of(&["schema"])).unwrap();
     let mut checked = 0;
-    for entry in std::fs::read_dir(corpus()).unwrap() {
+    for entry in std::fs::read_dir(corpus).unwrap() {
         let path = entry.unwrap().path().join("expert-squad.jsonc");
         if !path.exists() {
             continue;
@@ -121,6 +117,16 @@ fn json_schema_accepts_the_corpus_and_rejects_unknown_keys() {
         checked += 1;
     }
     assert!(checked >= 100);
+}
+
+#[test]
+fn json_schema_accepts_the_templates_and_rejects_unknown_keys() {
+    let schema = json_of(&["schema"]);
+    assert_eq!(
+        schema["$schema"],
+        "https://json-schema.org/draft/2020-12/schema"
+    );
+    let validator = jsonschema::validator_for(&schema).unwrap();
     for template in ["minimal", "planner-parallel", "delivery"] {
         let manifest = manifest_value(
             &crate::support::repo()

@@ -362,8 +362,9 @@ fn an_id_is_unique_across_namespaces_in_a_scope() {
 
 #[test]
 fn every_corpus_package_installs_from_its_folder_and_its_archive() {
+    let Some(corpus) = corpus() else { return };
     let sandbox = Sandbox::new();
-    let mut packages: Vec<PathBuf> = fs::read_dir(corpus())
+    let mut packages: Vec<PathBuf> = fs::read_dir(corpus)
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.is_dir())

@@ -15,8 +15,9 @@ fn stdout_line(output: &std::process::Output) -> String {
 #[test]
 fn digest_matches_the_reference_vector() {
     // DG-V 6: the reference's own digest of this package.
+    let Some(corpus) = corpus() else { return };
     let home = tempfile::tempdir().unwrap();
-    let output = squad(&["digest", "actuarial-reserving"], &corpus(), home.path());
+    let output = squad(&["digest", "actuarial-reserving"], &corpus, home.path());
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     assert_eq!(
         stdout_line(&output),
@@ -26,8 +27,9 @@ fn digest_matches_the_reference_vector() {
 
 #[test]
 fn every_corpus_package_has_the_same_digest_packed() {
+    let Some(corpus) = corpus() else { return };
     let out = tempfile::tempdir().unwrap();
-    let mut packages: Vec<_> = fs::read_dir(corpus())
+    let mut packages: Vec<_> = fs::read_dir(corpus)
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.is_dir())

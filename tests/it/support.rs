@@ -14,9 +14,67 @@ pub fn fixtures() -> PathBuf {
     repo().join("registry-fixtures")
 }
 
-/// The shared corpus of real packages, beside the repository.
-pub fn corpus() -> PathBuf {
-    repo().join("../shared/corpus/opencorvus")
+/// Data the repository does not ship, found through one environment variable each (README.md,
+/// "Development"). `.ci/run` sets every variable; a bare clone runs without them, and each test
+/// that needs the data says on the terminal that it was skipped and how to run it.
+pub struct External {
+    pub variable: &'static str,
+    pub what: &'static str,
+}
+
+/// The 106 real packages of the OpenCorvus corpus (the folder that holds `academic-paper-review/`).
+pub const CORPUS: External = External {
+    variable: "SQUAD_CORPUS",
+    what: "the OpenCorvus corpus of real packages",
+};
+
+/// The seed documents of the neighbouring formats (`003_71bf42da6adc9071.txt`, ...).
+pub const SEEDS: External = External {
+    variable: "SQUAD_SEEDS",
+    what: "the seed documents of the neighbouring formats",
+};
+
+impl External {
+    /// The folder, or `None` once the skip has been reported. A variable that is set but does
+    /// not name a folder is a mistake, not a reason to skip: it fails the test.
+    pub fn path(&self) -> Option<PathBuf> {
+        let value = std::env::var_os(self.variable).filter(|value| !value.is_empty());
+        let Some(value) = value else {
+            skipped(&format!(
+                "needs {}: set {} to its folder to run it",
+                self.what, self.variable
+            ));
+            return None;
+        };
+        // Relative to the repository, where `cargo test` runs the tests.
+        let path = repo().join(value);
+        assert!(
+            path.is_dir(),
+            "{} is set to {}, which is not a folder",
+            self.variable,
+            path.display()
+        );
+        Some(path)
+    }
+}
+
+/// The corpus folder, or `None` after reporting the skip.
+pub fn corpus() -> Option<PathBuf> {
+    CORPUS.path()
+}
+
+/// The seeds folder, or `None` after reporting the skip.
+pub fn seeds() -> Option<PathBuf> {
+    SEEDS.path()
+}
+
+/// Reports a skipped test where it shows: the test harness captures `eprintln!`, not writes
+/// to the process's standard error, so the line appears in `cargo test`'s own output.
+pub fn skipped(reason: &str) {
+    use std::io::Write;
+    let current = std::thread::current();
+    let test = current.name().unwrap_or("a test");
+    let _ = writeln!(std::io::stderr().lock(), "SKIPPED {test}: {reason}");
 }
 
 /// Runs the real binary with a clean, sandboxed environment.
