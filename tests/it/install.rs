@@ -903,28 +903,85 @@ fn a_full_disk_leaves_the_scope_untouched() {
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
 }
 
-/// Makes a directory read-only for the duration of a test: `chattr +i` as root (permission
-/// bits do not stop root), `chmod 0555` otherwise. Restores it on drop.
+/// How a directory is made read-only to squad for the duration of a test. Permission bits stop
+/// a user other than root; root ignores them while it holds CAP_DAC_OVERRIDE, so as root squad
+/// runs under `setpriv` with that capability (and CAP_DAC_READ_SEARCH) dropped from its bounding
+/// set, which needs only CAP_SETPCAP and works in an unprivileged container too. `chattr +i` is
+/// the last resort. Restores the directory on drop.
 #[cfg(unix)]
-struct ReadOnly(PathBuf, bool);
+struct ReadOnly {
+    path: PathBuf,
+    /// The command squad runs under (`setpriv ... --`), if it needs one.
+    prefix: Vec<String>,
+    immutable: bool,
+}
+
+#[cfg(unix)]
+const WITHOUT_DAC_OVERRIDE: [&str; 2] = ["--bounding-set=-dac_override,-dac_read_search", "--"];
 
 #[cfg(unix)]
 impl ReadOnly {
+    /// The guard, or `None` when nothing here makes the directory read-only to squad.
     fn new(path: &Path) -> Option<ReadOnly> {
         use std::os::unix::fs::PermissionsExt;
         fs::set_permissions(path, fs::Permissions::from_mode(0o555)).unwrap();
         let probe = path.join(".probe");
+        let guard = |prefix: Vec<String>, immutable| ReadOnly {
+            path: path.to_path_buf(),
+            prefix,
+            immutable,
+        };
         if fs::write(&probe, b"").is_err() {
-            return Some(ReadOnly(path.to_path_buf(), false));
+            return Some(guard(Vec::new(), false));
+        }
+        let _ = fs::remove_file(&probe);
+        let setpriv = |program: &str, args: &[&Path]| {
+            Command::new("setpriv")
+                .args(WITHOUT_DAC_OVERRIDE)
+                .arg(program)
+                .args(args)
+                .output()
+                .is_ok_and(|output| output.status.success())
+        };
+        // `true` runs, so a failing `touch` is the permission bits, not setpriv.
+        if setpriv("true", &[]) && !setpriv("touch", &[&probe]) && !probe.exists() {
+            let prefix = std::iter::once("setpriv")
+                .chain(WITHOUT_DAC_OVERRIDE)
+                .map(str::to_owned)
+                .collect();
+            return Some(guard(prefix, false));
         }
         let _ = fs::remove_file(&probe);
         let immutable = Command::new("chattr").arg("+i").arg(path).output();
         if immutable.is_ok_and(|output| output.status.success()) && fs::write(&probe, b"").is_err()
         {
-            return Some(ReadOnly(path.to_path_buf(), true));
+            return Some(guard(Vec::new(), true));
         }
         let _ = fs::remove_file(&probe);
         None
+    }
+
+    /// `command`, run under the prefix.
+    fn wrap(&self, command: &Command) -> Command {
+        let (program, before) = match self.prefix.split_first() {
+            Some((program, rest)) => (program.as_str().as_ref(), rest),
+            None => (command.get_program(), &[][..]),
+        };
+        let mut wrapped = Command::new(program);
+        wrapped.args(before);
+        if !self.prefix.is_empty() {
+            wrapped.arg(command.get_program());
+        }
+        wrapped.args(command.get_args()).env_clear();
+        for (key, value) in command.get_envs() {
+            if let Some(value) = value {
+                wrapped.env(key, value);
+            }
+        }
+        if let Some(directory) = command.get_current_dir() {
+            wrapped.current_dir(directory);
+        }
+        wrapped
     }
 }
 
@@ -932,10 +989,10 @@ impl ReadOnly {
 impl Drop for ReadOnly {
     fn drop(&mut self) {
         use std::os::unix::fs::PermissionsExt;
-        if self.1 {
-            let _ = Command::new("chattr").arg("-i").arg(&self.0).output();
+        if self.immutable {
+            let _ = Command::new("chattr").arg("-i").arg(&self.path).output();
         }
-        let _ = fs::set_permissions(&self.0, fs::Permissions::from_mode(0o755));
+        let _ = fs::set_permissions(&self.path, fs::Permissions::from_mode(0o755));
     }
 }
 
@@ -964,18 +1021,15 @@ fn a_read_only_destination_is_reported_with_its_path() {
     let namespace = sandbox.packages_root().join("acme");
     fs::create_dir_all(&namespace).unwrap();
     let before = listing(&sandbox.root.join("project"));
-    let Some(_guard) = ReadOnly::new(&namespace) else {
-        // Root without CAP_LINUX_IMMUTABLE: nothing here can make a directory read-only, so
-        // there is nothing to test (said loudly, not silently passed).
-        #[allow(clippy::print_stderr)]
-        {
-            eprintln!(
-                "SKIPPED: cannot make a directory read-only here (neither chmod nor chattr +i works)"
-            );
-        }
+    let Some(guard) = ReadOnly::new(&namespace) else {
+        crate::support::skipped(
+            "nothing here makes a directory read-only to root (setpriv cannot drop \
+             CAP_DAC_OVERRIDE and chattr +i is refused)",
+        );
         return;
     };
-    let output = sandbox.run(&["install", package.to_str().unwrap(), "--scope", "project"]);
+    let install = sandbox.command(&["install", package.to_str().unwrap(), "--scope", "project"]);
+    let output = guard.wrap(&install).output().unwrap();
     let stderr = text(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(
