@@ -1,21 +1,20 @@
 #!/usr/bin/env python3
 """Writes docs/explain/<code>.md, the pages of `squad explain`, from the code table
-(docs/diagnostics.md), the reasons below, and the invalid fixtures: the failing example is the
-real output of `squad validate` on a fixture, the fixed example is what the fixture's package
-had before the mutation. Run after `cargo build`; review the diff like any other change.
+(docs/diagnostics.md), the reasons below, and the fixture cases: the failing example is the
+real output of `squad validate` on a case, built from its base package and its one-line
+`<case>.change` (tests/it/fixture_cases.rs writes them), the fixed example is what the case's
+package had before the change. A page keeps the case it shows. Run after `cargo build`; review
+the diff like any other change.
 """
-import glob, os, re, subprocess, sys
+import glob, os, re, shutil, subprocess, sys, tempfile
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 BIN = os.path.join(ROOT, "target", "debug", "squad")
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
-import importlib.util
 import json
 from interop_explain import ENTRIES as INTEROP
 from project_explain import ENTRIES as PROJECT
-spec = importlib.util.spec_from_file_location("fixtures", os.path.join(ROOT, "scripts", "make-invalid-fixtures.py"))
-fixtures = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(fixtures)
+FIXTURES = os.path.join(ROOT, "registry-fixtures")
 
 WHY = {
     "jsonc-syntax": "OpenCorvus reads manifests and MCP declarations with a JSONC parser that allows comments and trailing commas and nothing else; any other leniency (single quotes, a BOM, a non-breaking space between tokens) makes the reference reject the whole package.",
@@ -96,7 +95,8 @@ MANUAL = {
     "symlink": ("error[symlink]: symbolic links are not allowed\n  --> pkg/skills/method/references/shared.md\nhelp: replace the link with a copy of the file or directory it points to", "Replace the link with a copy of its target: `cp --remove-destination \"$(readlink -f link)\" link`."),
     "special-file": ("error[special-file]: expected regular file\n  --> pkg/agents/worker/pipe", "Remove the FIFO, socket or device file from the package."),
     "source-in-runtime-storage": ("error[source-in-runtime-storage]: expert squad source directory `/work/app/.opencorvus/expert-squads/acme/pkg` is inside OpenCorvus runtime storage\n  --> .", "Copy the package to a folder of its own and validate or install that copy."),
-    "invalid-utf8": ("warning[invalid-utf8]: `README.md` is not valid UTF-8; invalid bytes read as U+FFFD\n  --> pkg/README.md\nhelp: save the file as UTF-8", "Save the file as UTF-8."),
+    # A fixture case shows the failing output; only the fix is written here.
+    "invalid-utf8": (None, "Save the file as UTF-8."),
 }
 
 
@@ -109,44 +109,109 @@ def table():
     return rows
 
 
-def first_case(code, directory):
-    for name, base, operations in fixtures.CASES + fixtures.ACCEPTED:
-        codes = name.split("--")[0].split("+")
-        if code in codes:
-            return name, base, operations
+def cases():
+    """Every case with a `.change` line: name -> (kind, base, change)."""
+    found = {}
+    for kind in ("invalid", "valid"):
+        for path in sorted(glob.glob(os.path.join(FIXTURES, kind, "*.change"))):
+            name = os.path.basename(path)[: -len(".change")]
+            with open(path, encoding="utf-8") as handle:
+                line = json.loads(handle.read())
+            found[name] = (kind, line["base"], line["change"])
+    return found
+
+
+def shown_cases():
+    """The case each existing page shows: code -> case name."""
+    shown = {}
+    for page in glob.glob(os.path.join(ROOT, "docs", "explain", "*.md")):
+        found = re.search(r"`registry-fixtures/(?:invalid|valid)/([^/`]+)`:", open(page, encoding="utf-8").read())
+        if found:
+            shown[os.path.basename(page)[: -len(".md")]] = found.group(1)
+    return shown
+
+
+def first_case(code, all_cases, shown):
+    """The case a page shows: the one it already shows, else the first that produces the code."""
+    if shown.get(code) in all_cases:
+        return shown[code]
+    for name, (kind, _, _) in all_cases.items():
+        if kind == "invalid" and code in name.split("--")[0].split("+"):
+            return name
     # Codes that only appear as secondary diagnostics (warnings, notes) in accepted cases.
-    for name, base, operations in fixtures.ACCEPTED:
-        path = os.path.join(ROOT, "registry-fixtures", "valid", name + ".diagnostics.json")
-        if os.path.exists(path) and f'"code": "{code}"' in open(path).read():
-            return name, base, operations
+    for name, (kind, _, _) in all_cases.items():
+        path = os.path.join(FIXTURES, kind, name + ".diagnostics.json")
+        if kind == "valid" and f'"code": "{code}"' in open(path, encoding="utf-8").read():
+            return name
     return None
 
 
-def failing_output(case_dir, code):
-    result = subprocess.run([BIN, "validate", "--color", "never", case_dir], capture_output=True, text=True, cwd=ROOT)
-    blocks = result.stderr.split("\n\n")
-    for block in blocks:
+def content(operation):
+    if "bytes" in operation:
+        return bytes(operation["bytes"])
+    return operation["text"].encode("utf-8")
+
+
+def materialize(root, name, kind, base, change):
+    """Builds a case at root/registry-fixtures/<kind>/<name>, as the fixture tests do."""
+    target = os.path.join(root, "registry-fixtures", kind, name)
+    shutil.copytree(os.path.join(FIXTURES, "valid", base), target)
+    for operation in change:
+        if "replace" in operation:
+            path = os.path.join(target, operation["in"])
+            with open(path, encoding="utf-8", newline="") as handle:
+                text = handle.read()
+            assert text.count(operation["replace"]) == 1, (name, operation)
+            with open(path, "w", encoding="utf-8", newline="") as handle:
+                handle.write(text.replace(operation["replace"], operation["with"]))
+        elif "remove" in operation:
+            os.remove(os.path.join(target, operation["remove"]))
+        elif "crlf" in operation:
+            path = os.path.join(target, operation["crlf"])
+            with open(path, "rb") as handle:
+                data = handle.read()
+            with open(path, "wb") as handle:
+                handle.write(data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
+        else:
+            verb = next(key for key in ("write", "prepend", "append") if key in operation)
+            path = os.path.join(target, operation[verb])
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            data = content(operation)
+            if verb != "write":
+                with open(path, "rb") as handle:
+                    existing = handle.read()
+                data = data + existing if verb == "prepend" else existing + data
+            with open(path, "wb") as handle:
+                handle.write(data)
+
+
+def failing_output(name, kind, base, change, code):
+    with tempfile.TemporaryDirectory() as root:
+        materialize(root, name, kind, base, change)
+        case_dir = os.path.join("registry-fixtures", kind, name)
+        result = subprocess.run([BIN, "validate", "--color", "never", case_dir], capture_output=True, text=True, cwd=root)
+    for block in result.stderr.split("\n\n"):
         if block.split("[", 1)[-1].startswith(code + "]"):
             return block.strip()
     return None
 
 
-def fixed_text(operations):
-    subs = [op for op in operations if op[0] == "sub"]
+def fixed_text(change):
+    subs = [op for op in change if "replace" in op]
     if subs:
         parts = []
-        for _, path, old, new in subs[:2]:
-            parts.append(f"In `{path}`, instead of\n\n```jsonc\n{new.strip()}\n```\n\nwrite\n\n```jsonc\n{old.strip()}\n```")
+        for op in subs[:2]:
+            parts.append(f"In `{op['in']}`, instead of\n\n```jsonc\n{op['with'].strip()}\n```\n\nwrite\n\n```jsonc\n{op['replace'].strip()}\n```")
         return "\n\n".join(parts)
     lines = []
-    for op in operations:
-        if op[0] == "write":
-            lines.append(f"- the package must not contain `{op[1]}` in this form: remove, rename or correct it")
-        elif op[0] == "rm":
-            lines.append(f"- create `{op[1]}`")
-        elif op[0] in ("prepend", "append"):
-            text = op[2].decode("latin-1") if isinstance(op[2], bytes) else op[2]
-            lines.append(f"- remove what was added to `{op[1]}`:\n\n```\n{text.strip()}\n```")
+    for op in change:
+        if "write" in op:
+            lines.append(f"- the package must not contain `{op['write']}` in this form: remove, rename or correct it")
+        elif "remove" in op:
+            lines.append(f"- create `{op['remove']}`")
+        elif "prepend" in op or "append" in op:
+            text = content(op).decode("latin-1") if "bytes" in op else op["text"]
+            lines.append(f"- remove what was added to `{op.get('prepend') or op.get('append')}`:\n\n```\n{text.strip()}\n```")
     return "\n".join(lines)
 
 
@@ -226,6 +291,8 @@ def write_cases():
 
 def main():
     rows = table()
+    all_cases = cases()
+    shown = shown_cases()
     os.makedirs(os.path.join(ROOT, EXAMPLES), exist_ok=True)
     for old in glob.glob(os.path.join(ROOT, EXAMPLES, "*.json")):
         os.remove(old)
@@ -254,14 +321,13 @@ def main():
             continue
         why = WHY[code]
         page = [f"# `{code}` ({severity})", "", f"{meaning[0].upper()}{meaning[1:]}.", "", f"Rules: {rules} (package-format.md).", "", "## Why", "", why, ""]
-        case = first_case(code, None)
+        name = first_case(code, all_cases, shown)
         failing = fixed = None
-        if case:
-            name, base, operations = case
-            kind = "invalid" if any(name == c[0] for c in fixtures.CASES) else "valid"
-            failing = failing_output(os.path.join("registry-fixtures", kind, name), code)
+        if name:
+            kind, base, change = all_cases[name]
+            failing = failing_output(name, kind, base, change, code)
             if failing:
-                fixed = fixed_text(operations)
+                fixed = MANUAL[code][1] if code in MANUAL else fixed_text(change)
                 page += ["## Failing example", "", f"`registry-fixtures/{kind}/{name}`:", "", "```text", failing, "```", "", "## Fixed", "", fixed or "Apply the `help:` line of the diagnostic.", ""]
         if not failing:
             text, fix = MANUAL[code]

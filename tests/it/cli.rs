@@ -252,6 +252,38 @@ fn symlinks_and_special_files_are_refused() {
     assert_eq!(error_codes(&package), ["special-file"]);
 }
 
+/// VAL-3: a file squad may not read is an error naming it, not a crash or a skipped file.
+#[cfg(unix)]
+#[test]
+fn an_unreadable_file_is_reported() {
+    use std::os::unix::fs::PermissionsExt;
+    let Some(prefix) = crate::support::permission_bits_prefix() else {
+        crate::support::skipped(
+            "nothing here makes a file unreadable to root (setpriv cannot drop CAP_DAC_OVERRIDE)",
+        );
+        return;
+    };
+    let (dir, package) = temp_copy("valid/minimal");
+    let prompt = package.join("agents/worker/system.md");
+    fs::set_permissions(&prompt, fs::Permissions::from_mode(0o000)).unwrap();
+    let command = crate::support::squad_command(
+        &["validate", "--format", "json", package.to_str().unwrap()],
+        dir.path(),
+        dir.path(),
+    );
+    let output = crate::support::prefixed(prefix, &command).output().unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|_| panic!("not JSON: {}", text(&output.stderr)));
+    let diagnostics = report["packages"][0]["diagnostics"].as_array().unwrap();
+    let unreadable: Vec<_> = diagnostics
+        .iter()
+        .filter(|d| d["code"] == "unreadable")
+        .collect();
+    assert_eq!(unreadable.len(), 1, "{diagnostics:?}");
+    assert_eq!(unreadable[0]["file"], "agents/worker/system.md");
+    assert_eq!(output.status.code(), Some(1));
+}
+
 #[cfg(unix)]
 #[test]
 fn a_linked_package_root_is_refused() {

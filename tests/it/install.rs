@@ -903,21 +903,16 @@ fn a_full_disk_leaves_the_scope_untouched() {
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
 }
 
-/// How a directory is made read-only to squad for the duration of a test. Permission bits stop
-/// a user other than root; root ignores them while it holds CAP_DAC_OVERRIDE, so as root squad
-/// runs under `setpriv` with that capability (and CAP_DAC_READ_SEARCH) dropped from its bounding
-/// set, which needs only CAP_SETPCAP and works in an unprivileged container too. `chattr +i` is
-/// the last resort. Restores the directory on drop.
+/// Makes a directory read-only to squad for the duration of a test: permission bits, under the
+/// prefix that makes them apply to root too (`support::permission_bits_prefix`), or `chattr +i`
+/// where no prefix does. Restores the directory on drop.
 #[cfg(unix)]
 struct ReadOnly {
     path: PathBuf,
-    /// The command squad runs under (`setpriv ... --`), if it needs one.
-    prefix: Vec<String>,
+    /// What squad runs under.
+    prefix: &'static [String],
     immutable: bool,
 }
-
-#[cfg(unix)]
-const WITHOUT_DAC_OVERRIDE: [&str; 2] = ["--bounding-set=-dac_override,-dac_read_search", "--"];
 
 #[cfg(unix)]
 impl ReadOnly {
@@ -925,37 +920,19 @@ impl ReadOnly {
     fn new(path: &Path) -> Option<ReadOnly> {
         use std::os::unix::fs::PermissionsExt;
         fs::set_permissions(path, fs::Permissions::from_mode(0o555)).unwrap();
-        let probe = path.join(".probe");
-        let guard = |prefix: Vec<String>, immutable| ReadOnly {
+        let guard = |prefix, immutable| ReadOnly {
             path: path.to_path_buf(),
             prefix,
             immutable,
         };
-        if fs::write(&probe, b"").is_err() {
-            return Some(guard(Vec::new(), false));
-        }
-        let _ = fs::remove_file(&probe);
-        let setpriv = |program: &str, args: &[&Path]| {
-            Command::new("setpriv")
-                .args(WITHOUT_DAC_OVERRIDE)
-                .arg(program)
-                .args(args)
-                .output()
-                .is_ok_and(|output| output.status.success())
-        };
-        // `true` runs, so a failing `touch` is the permission bits, not setpriv.
-        if setpriv("true", &[]) && !setpriv("touch", &[&probe]) && !probe.exists() {
-            let prefix = std::iter::once("setpriv")
-                .chain(WITHOUT_DAC_OVERRIDE)
-                .map(str::to_owned)
-                .collect();
+        if let Some(prefix) = crate::support::permission_bits_prefix() {
             return Some(guard(prefix, false));
         }
-        let _ = fs::remove_file(&probe);
+        let probe = path.join(".probe");
         let immutable = Command::new("chattr").arg("+i").arg(path).output();
         if immutable.is_ok_and(|output| output.status.success()) && fs::write(&probe, b"").is_err()
         {
-            return Some(guard(Vec::new(), true));
+            return Some(guard(&[], true));
         }
         let _ = fs::remove_file(&probe);
         None
@@ -963,25 +940,7 @@ impl ReadOnly {
 
     /// `command`, run under the prefix.
     fn wrap(&self, command: &Command) -> Command {
-        let (program, before) = match self.prefix.split_first() {
-            Some((program, rest)) => (program.as_str().as_ref(), rest),
-            None => (command.get_program(), &[][..]),
-        };
-        let mut wrapped = Command::new(program);
-        wrapped.args(before);
-        if !self.prefix.is_empty() {
-            wrapped.arg(command.get_program());
-        }
-        wrapped.args(command.get_args()).env_clear();
-        for (key, value) in command.get_envs() {
-            if let Some(value) = value {
-                wrapped.env(key, value);
-            }
-        }
-        if let Some(directory) = command.get_current_dir() {
-            wrapped.current_dir(directory);
-        }
-        wrapped
+        crate::support::prefixed(self.prefix, command)
     }
 }
 

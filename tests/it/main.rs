@@ -7,6 +7,7 @@ mod collab;
 mod corpus;
 mod diagnostics;
 mod ecosystem;
+mod fixture_cases;
 mod fixtures;
 mod handoff;
 mod hardening;

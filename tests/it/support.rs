@@ -79,16 +79,23 @@ pub fn skipped(reason: &str) {
 
 /// Runs the real binary with a clean, sandboxed environment.
 pub fn squad(args: &[&str], cwd: &Path, home: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_squad"))
+    squad_command(args, cwd, home)
+        .output()
+        .expect("failed to run squad")
+}
+
+/// The command [`squad`] runs.
+pub fn squad_command(args: &[&str], cwd: &Path, home: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_squad"));
+    command
         .args(args)
         .current_dir(cwd)
         .env_clear()
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
         .env("HOME", home)
         .env("OPENCORVUS_HOME", home.join("opencorvus"))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("failed to run squad")
+        .env("NO_COLOR", "1");
+    command
 }
 
 pub fn text(bytes: &[u8]) -> String {
@@ -158,4 +165,69 @@ pub fn error_codes(package: &Path) -> Vec<String> {
         .filter(|diagnostic| diagnostic.severity == "error")
         .map(|diagnostic| diagnostic.code)
         .collect()
+}
+
+/// The prefix (`setpriv ... --`, or nothing) under which permission bits apply to a command, or
+/// `None` where nothing here makes them apply. A user other than root needs no prefix. Root
+/// ignores permission bits while it holds CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH; `setpriv`
+/// drops both from the bounding set of the one command, which needs only CAP_SETPCAP, so it
+/// works in an unprivileged container too.
+#[cfg(unix)]
+pub fn permission_bits_prefix() -> Option<&'static [String]> {
+    use std::os::unix::fs::PermissionsExt;
+    static PREFIX: std::sync::OnceLock<Option<Vec<String>>> = std::sync::OnceLock::new();
+    PREFIX
+        .get_or_init(|| {
+            let dir = tempfile::tempdir().unwrap();
+            let secret = dir.path().join("secret");
+            std::fs::write(&secret, "x").unwrap();
+            std::fs::set_permissions(&secret, std::fs::Permissions::from_mode(0o000)).unwrap();
+            let runs = |prefix: &[String], program: &str, arg: Option<&Path>| {
+                let (first, rest) = match prefix.split_first() {
+                    Some((first, rest)) => (first.as_str(), rest),
+                    None => (program, &[][..]),
+                };
+                let mut command = Command::new(first);
+                command.args(rest);
+                if !prefix.is_empty() {
+                    command.arg(program);
+                }
+                command.args(arg);
+                command.output().is_ok_and(|output| output.status.success())
+            };
+            let setpriv: Vec<String> = [
+                "setpriv",
+                "--bounding-set=-dac_override,-dac_read_search",
+                "--",
+            ]
+            .map(str::to_owned)
+            .to_vec();
+            // `true` runs under the prefix, so a failing `cat` is the permission bits.
+            [Vec::new(), setpriv]
+                .into_iter()
+                .find(|prefix| runs(prefix, "true", None) && !runs(prefix, "cat", Some(&secret)))
+        })
+        .as_deref()
+}
+
+/// `command`, run under `prefix` (see [`permission_bits_prefix`]).
+pub fn prefixed(prefix: &[String], command: &Command) -> Command {
+    let mut wrapped = match prefix.split_first() {
+        Some((first, rest)) => {
+            let mut wrapped = Command::new(first);
+            wrapped.args(rest).arg(command.get_program());
+            wrapped
+        }
+        None => Command::new(command.get_program()),
+    };
+    wrapped.args(command.get_args()).env_clear();
+    for (key, value) in command.get_envs() {
+        if let Some(value) = value {
+            wrapped.env(key, value);
+        }
+    }
+    if let Some(directory) = command.get_current_dir() {
+        wrapped.current_dir(directory);
+    }
+    wrapped
 }

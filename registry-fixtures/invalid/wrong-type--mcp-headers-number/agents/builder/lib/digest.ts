@@ -1,3 +1,0 @@
-export function digestLabel(name: string, sha: string): string {
-  return `${name}: sha256:${sha}`;
-}

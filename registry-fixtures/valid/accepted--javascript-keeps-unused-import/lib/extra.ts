@@ -1,1 +1,0 @@
-export const q = 1;

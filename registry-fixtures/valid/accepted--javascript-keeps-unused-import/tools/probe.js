@@ -1,2 +1,0 @@
-import { q } from "../lib/extra.js";
-export default 1;

@@ -1,2 +1,0 @@
-import { tool } from "@opencorvus-ai/plugin";
-export default tool({ description: "ping", args: {}, async execute() { return "pong"; } });
