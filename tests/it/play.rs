@@ -182,6 +182,15 @@ fn importing_each_valid_fixture_gives_a_valid_package_and_exports_back_to_a_vali
             "{name}: {}",
             text(&output.stderr)
         );
+        // Only the grader loop repeats, which a workflow cannot.
+        assert_eq!(
+            text(&output.stderr)
+                .matches("warning[import-play-loop]")
+                .count(),
+            usize::from(name == "grader-loop"),
+            "{name}: {}",
+            text(&output.stderr)
+        );
         // Exactly the files of seed-formats §1.8; the sidecar lies outside the package.
         let mut expected = vec![
             "README.md".to_owned(),
@@ -406,6 +415,68 @@ fn export_refuses_unknown_workflows_and_agents_without_descriptions() {
         text(&output.stderr).contains("has no workflow `nope`"),
         "{}",
         text(&output.stderr)
+    );
+    // The other half: an agent without a description (and more a play cannot hold).
+    let (exit, found, stdout) = export("too-long", "review");
+    assert_eq!(exit, 1);
+    assert!(stdout.is_empty(), "nothing is exported: {stdout}");
+    assert_eq!(
+        found,
+        [
+            "error[export-play-id]",
+            "error[export-play-name]",
+            "error[export-role-id]",
+            "error[export-role-name]",
+            "error[export-does]",
+        ]
+    );
+}
+
+/// Exports a workflow of a package under `registry-fixtures/interop/play/export/`: the exit
+/// code, the diagnostics' `severity[code]` heads in order, and stdout.
+fn export(package: &str, workflow: &str) -> (i32, Vec<String>, String) {
+    let home = tempfile::tempdir().unwrap();
+    let package = play_fixture(&format!("export/{package}"));
+    let output = squad(
+        &["export", "play", &package, "--workflow", workflow],
+        home.path(),
+        home.path(),
+    );
+    let stderr = text(&output.stderr);
+    let found = stderr
+        .lines()
+        .filter(|line| line.starts_with("error[") || line.starts_with("warning["))
+        .map(|line| line.split_once(']').unwrap().0.to_owned() + "]")
+        .collect();
+    (output.status.code().unwrap(), found, text(&output.stdout))
+}
+
+#[test]
+fn export_refuses_workflows_wider_or_deeper_than_a_play() {
+    let (exit, found, stdout) = export("large", "wide");
+    assert_eq!(
+        (exit, found, stdout.as_str()),
+        (1, vec!["error[export-roles]".to_owned()], "")
+    );
+    let (exit, found, stdout) = export("large", "deep");
+    assert_eq!(
+        (exit, found, stdout.as_str()),
+        (1, vec!["error[export-phases]".to_owned()], "")
+    );
+}
+
+#[test]
+fn export_lists_an_agent_once_per_phase_and_says_so() {
+    let (exit, found, stdout) = export("large", "twins");
+    assert_eq!(exit, 0);
+    assert_eq!(found, ["warning[export-dup-role]"]);
+    let play: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(
+        play["phases"],
+        serde_json::json!([
+            {"id": "phase-1", "roles": ["a01"], "parallel": true},
+            {"id": "phase-2", "roles": ["a02"], "parallel": false},
+        ])
     );
 }
 
