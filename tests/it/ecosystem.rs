@@ -170,92 +170,204 @@ fn json_schema_accepts_the_templates_and_rejects_unknown_keys() {
     }
 }
 
-const SUBCOMMANDS: [&str; 17] = [
-    "validate",
-    "router",
-    "handoff",
-    "digest",
-    "pack",
-    "verify",
-    "new",
-    "version",
-    "explain",
-    "schema",
-    "completions",
-    "man",
-    "ofp",
-    "collab",
-    "import",
-    "export",
-    "lint",
-];
-
-#[test]
-fn completions_and_man_page_cover_every_subcommand() {
-    let home = tempfile::tempdir().unwrap();
-    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
-        let output = squad(&["completions", shell], home.path(), home.path());
-        assert_eq!(output.status.code(), Some(0), "{shell}");
-        let script = text(&output.stdout);
-        for sub in SUBCOMMANDS {
-            assert!(script.contains(sub), "{shell} completions miss `{sub}`");
+/// Every command of the clap tree below `squad`, as its path of names (`["router", "routes"]`),
+/// parents before children; clap's own `help` subcommands are left out.
+fn command_paths() -> Vec<Vec<String>> {
+    fn walk(command: &clap::Command, path: &[String], paths: &mut Vec<Vec<String>>) {
+        for sub in command.get_subcommands() {
+            if sub.get_name() == "help" {
+                continue;
+            }
+            let mut child = path.to_vec();
+            child.push(sub.get_name().to_owned());
+            paths.push(child.clone());
+            walk(sub, &child, paths);
         }
     }
+    let mut paths = Vec::new();
+    walk(&command_tree(), &[], &mut paths);
+    paths
+}
+
+fn command_tree() -> clap::Command {
+    let mut command = <squad::cli::Cli as clap::CommandFactory>::command();
+    command.build();
+    command
+}
+
+/// The command at `path`.
+fn command_at(path: &[String]) -> clap::Command {
+    let mut command = command_tree();
+    for name in path {
+        command = command.find_subcommand(name).unwrap().clone();
+    }
+    command
+}
+
+/// The names a command takes after `path`: its subcommands, or else its long options.
+fn completions_expected(path: &[String]) -> Vec<String> {
+    let command = command_at(path);
+    let subcommands: Vec<String> = command
+        .get_subcommands()
+        .map(|sub| sub.get_name().to_owned())
+        .collect();
+    if !subcommands.is_empty() {
+        return subcommands;
+    }
+    command
+        .get_arguments()
+        .filter(|argument| !argument.is_hide_set())
+        .filter_map(|argument| argument.get_long())
+        .map(|long| format!("--{long}"))
+        .collect()
+}
+
+#[test]
+fn the_command_tree_is_what_the_readme_lists() {
+    let paths = command_paths();
+    let top: Vec<&str> = paths
+        .iter()
+        .filter(|path| path.len() == 1)
+        .map(|path| path[0].as_str())
+        .collect();
+    // Every top-level command is in README.md's table (a forgotten command fails here).
+    let readme = std::fs::read_to_string(crate::support::repo().join("README.md")).unwrap();
+    for name in &top {
+        assert!(
+            readme.contains(&format!("`squad {name}")),
+            "README.md does not list `squad {name}`"
+        );
+    }
+    assert!(
+        top.len() >= 22,
+        "only {} top-level commands: {top:?}",
+        top.len()
+    );
+    assert!(paths.len() >= 33, "only {} commands", paths.len());
+}
+
+/// bash runs the completion script: at every command, completing an empty word offers each
+/// subcommand, and completing `--` offers each long option of a leaf command.
+#[test]
+fn bash_completion_offers_every_subcommand_and_option() {
+    let home = tempfile::tempdir().unwrap();
+    let output = squad(&["completions", "bash"], home.path(), home.path());
+    assert_eq!(output.status.code(), Some(0));
+    let script = home.path().join("squad.bash");
+    std::fs::write(&script, &output.stdout).unwrap();
+    let mut probes = vec![Vec::new()];
+    probes.extend(command_paths());
+    let mut program = format!("source '{}'\n", script.display());
+    for path in &probes {
+        let word = if command_at(path).has_subcommands() {
+            ""
+        } else {
+            "--"
+        };
+        let mut words = vec!["squad".to_owned()];
+        words.extend(path.iter().cloned());
+        let previous = words.last().unwrap().clone();
+        words.push(word.to_owned());
+        program.push_str(&format!(
+            "COMP_WORDS=({}); COMP_CWORD={}; COMPREPLY=(); _squad squad '{word}' '{previous}'; echo \"@@ ${{COMPREPLY[*]}}\"\n",
+            words
+                .iter()
+                .map(|w| format!("'{w}'"))
+                .collect::<Vec<_>>()
+                .join(" "),
+            words.len() - 1
+        ));
+    }
+    let output = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(&program)
+        .output()
+        .expect("bash runs the completion script");
+    let stdout = text(&output.stdout);
+    let replies: Vec<&str> = stdout
+        .lines()
+        .filter_map(|line| line.strip_prefix("@@ "))
+        .collect();
+    assert_eq!(replies.len(), probes.len(), "{}", text(&output.stderr));
+    for (path, reply) in probes.iter().zip(&replies) {
+        let offered: Vec<&str> = reply.split_whitespace().collect();
+        for expected in completions_expected(path) {
+            assert!(
+                offered.contains(&expected.as_str()),
+                "`squad {} ` does not offer `{expected}`: {offered:?}",
+                path.join(" ")
+            );
+        }
+    }
+}
+
+/// The other shells' scripts cannot be run here; each must hold every command in its own
+/// notation, so that a command missing from the tree or misplaced in it fails.
+#[test]
+fn completions_and_man_page_cover_every_command() {
+    let home = tempfile::tempdir().unwrap();
+    let script = |shell: &str| {
+        let output = squad(&["completions", shell], home.path(), home.path());
+        assert_eq!(output.status.code(), Some(0), "{shell}");
+        text(&output.stdout)
+    };
+    let (zsh, fish, powershell, elvish) = (
+        script("zsh"),
+        script("fish"),
+        script("powershell"),
+        script("elvish"),
+    );
     let output = squad(&["man"], home.path(), home.path());
     let page = text(&output.stdout);
     assert!(page.starts_with(".ie") || page.contains(".TH"), "not roff");
-    for sub in SUBCOMMANDS {
-        assert!(
-            page.contains(&format!("squad\\-{sub}")),
-            "man page misses `{sub}`"
-        );
+    let paths = command_paths();
+    for path in &paths {
+        let (name, parents) = path.split_last().unwrap();
+        let joined = |separator: &str| path.join(separator);
+        let checks = [
+            (
+                "zsh",
+                zsh.contains(&format!(
+                    "_squad__subcmd__{}_commands()",
+                    joined("__subcmd__")
+                )) && zsh.contains(&format!("\n'{name}:")),
+            ),
+            (
+                "fish",
+                match parents {
+                    [] => fish.contains(&format!("__fish_squad_needs_command\" -f -a \"{name}\"")),
+                    _ => fish.lines().any(|line| {
+                        line.contains(&format!(
+                            "__fish_squad_using_subcommand {}",
+                            parents.join(" ")
+                        )) && line.contains(&format!("-f -a \"{name}\""))
+                    }),
+                },
+            ),
+            (
+                "powershell",
+                powershell.contains(&format!("'squad;{}'", joined(";")))
+                    && powershell.contains(&format!("[CompletionResult]::new('{name}',")),
+            ),
+            (
+                "elvish",
+                elvish.contains(&format!("&'squad;{}'=", joined(";")))
+                    && elvish.contains(&format!("cand {name} ")),
+            ),
+            ("man", page.contains(&format!("squad\\-{}", joined("\\-")))),
+        ];
+        for (shell, found) in checks {
+            assert!(found, "{shell} misses `squad {}`", path.join(" "));
+        }
     }
 }
 
 #[test]
 fn every_subcommand_has_help_with_examples() {
     let home = tempfile::tempdir().unwrap();
-    let nested: [&[&str]; 13] = [
-        &["cache", "dir"],
-        &["cache", "clean"],
-        &["import", "play"],
-        &["export", "play"],
-        &["collab", "validate"],
-        &["ofp", "manifests"],
-        &["ofp", "validate"],
-        &["router", "routes"],
-        &["router", "contract"],
-        &["router", "check"],
-        &["handoff", "validate"],
-        &["handoff", "scaffold"],
-        &["version", "bump"],
-    ];
-    let others = [
-        "install",
-        "uninstall",
-        "list",
-        "activate",
-        "projects",
-        "publish",
-        "pull",
-        "versions",
-        "login",
-        "logout",
-        "add",
-        "remove",
-        "sync",
-        "outdated",
-        "update",
-        "cache",
-    ];
-    let commands: Vec<Vec<&str>> = SUBCOMMANDS
-        .iter()
-        .chain(others.iter())
-        .map(|sub| vec![*sub])
-        .chain(nested.iter().map(|path| path.to_vec()))
-        .collect();
+    let commands = command_paths();
     for command in &commands {
-        let mut args = command.clone();
+        let mut args: Vec<&str> = command.iter().map(String::as_str).collect();
         args.push("--help");
         let output = squad(&args, home.path(), home.path());
         let sub = command.join(" ");
@@ -265,6 +377,7 @@ fn every_subcommand_has_help_with_examples() {
             "`squad {sub} --help` has no example"
         );
     }
+    assert!(commands.len() >= 33, "only {} commands", commands.len());
 }
 
 #[test]
