@@ -594,10 +594,13 @@ mod tests {
     #[test]
     fn truncations_never_panic() {
         let text = "{\"a\": [1, {\"b\": \"c\\u00e9é\"}], /* x */ \"d\": null // y\n}";
-        for end in 0..=text.len() {
-            if text.is_char_boundary(end) {
-                let _ = parse(&text[..end]);
-            }
+        assert!(parse(text).is_ok());
+        // The object closes only at the last byte, so every proper prefix is an error.
+        let mut prefixes = 0;
+        for end in (0..text.len()).filter(|end| text.is_char_boundary(*end)) {
+            assert!(parse(&text[..end]).is_err(), "{:?} parsed", &text[..end]);
+            prefixes += 1;
         }
+        assert_eq!(prefixes, text.chars().count());
     }
 }

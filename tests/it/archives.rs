@@ -41,6 +41,12 @@ fn directory() -> PathBuf {
 fn cases() -> Vec<(Case, Vec<u8>)> {
     let index = std::fs::read_to_string(directory().join("cases.json")).unwrap();
     let index: Index = serde_json::from_str(&index).unwrap();
+    // Every test loops over these: an emptied or truncated index must fail, not pass vacuously.
+    assert!(
+        index.cases.len() >= 130,
+        "cases.json lists only {} archives",
+        index.cases.len()
+    );
     index
         .cases
         .into_iter()
@@ -174,6 +180,7 @@ fn corrupted_bytes_never_panic() {
     // Every byte of three accepted archives (plain, data descriptors, zip.js-like extras),
     // flipped: refused or accepted, never a panic.
     let mut failures = Vec::new();
+    let mut corrupted = 0;
     for (case, bytes) in cases() {
         if ![
             "ok-wrapper-layout.zip",
@@ -184,6 +191,7 @@ fn corrupted_bytes_never_panic() {
         {
             continue;
         }
+        corrupted += 1;
         for at in 0..bytes.len() {
             let mut corrupt = bytes.clone();
             corrupt[at] ^= 0xff;
@@ -193,6 +201,10 @@ fn corrupted_bytes_never_panic() {
         }
     }
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+    assert_eq!(
+        corrupted, 3,
+        "an archive to corrupt is missing from cases.json"
+    );
 }
 
 #[test]

@@ -198,24 +198,21 @@ fn help_explains_exit_codes() {
 
 /// Lists every path with its bytes (files) or nothing (directories), to prove nothing changed.
 fn snapshot(root: &Path) -> Vec<(String, Option<Vec<u8>>)> {
-    let mut entries = Vec::new();
-    let mut pending = vec![root.to_path_buf()];
-    while let Some(directory) = pending.pop() {
-        for entry in fs::read_dir(&directory).unwrap() {
-            let path = entry.unwrap().path();
+    let mut entries: Vec<_> = walkdir::WalkDir::new(root)
+        .min_depth(1)
+        .into_iter()
+        .map(|entry| {
+            let entry = entry.unwrap();
+            let path = entry.path();
             let relative = path
                 .strip_prefix(root)
                 .unwrap()
                 .to_string_lossy()
                 .into_owned();
-            if path.is_dir() {
-                pending.push(path);
-                entries.push((relative, None));
-            } else {
-                entries.push((relative, Some(fs::read(&path).unwrap())));
-            }
-        }
-    }
+            let bytes = (!entry.file_type().is_dir()).then(|| fs::read(path).unwrap());
+            (relative, bytes)
+        })
+        .collect();
     entries.sort();
     entries
 }

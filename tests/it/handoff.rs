@@ -163,6 +163,20 @@ fn each_invalid_handoff_breaks_its_rule() {
     );
 }
 
+/// The valid and invalid handoff fixtures (all of them: a test that loops over them must not
+/// pass on an emptied folder).
+fn fixture_files() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for folder in ["valid", "invalid"] {
+        for entry in std::fs::read_dir(handoffs().join(folder)).unwrap() {
+            files.push(entry.unwrap().path());
+        }
+    }
+    files.sort();
+    assert_eq!(files.len(), 17, "the handoff fixtures changed: {files:?}");
+    files
+}
+
 /// The seed's schema text, read from the shared seed for the test only (squad does not embed
 /// it: its licence is unstated).
 fn seed_schema() -> Option<Value> {
@@ -192,20 +206,17 @@ fn verdicts_agree_with_a_draft_07_validator_on_the_seed_schema() {
         .should_validate_formats(true)
         .build(&schema)
         .unwrap();
-    for folder in ["valid", "invalid"] {
-        for entry in std::fs::read_dir(handoffs().join(folder)).unwrap() {
-            let file = entry.unwrap().path();
-            let instance: Value =
-                serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
-            for (level, validator) in [("schema", &annotating), ("spec", &asserting)] {
-                let (exit, _) = validate(&["--level", level, path(&file)]);
-                assert_eq!(
-                    exit == 0,
-                    validator.is_valid(&instance),
-                    "{} at {level}",
-                    file.display()
-                );
-            }
+    for file in fixture_files() {
+        let instance: Value =
+            serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        for (level, validator) in [("schema", &annotating), ("spec", &asserting)] {
+            let (exit, _) = validate(&["--level", level, path(&file)]);
+            assert_eq!(
+                exit == 0,
+                validator.is_valid(&instance),
+                "{} at {level}",
+                file.display()
+            );
         }
     }
 }
@@ -545,15 +556,11 @@ fn a_local_copy_of_the_seed_schema_finds_nothing_the_field_table_missed() {
     let dir = tempfile::tempdir().unwrap();
     let schema = dir.path().join("handoff.json");
     std::fs::write(&schema, seed.to_string()).unwrap();
-    for folder in ["valid", "invalid"] {
-        for entry in std::fs::read_dir(handoffs().join(folder)).unwrap() {
-            let file = entry.unwrap().path();
-            for level in ["schema", "spec"] {
-                let plain = validate(&["--level", level, path(&file)]);
-                let with_schema =
-                    validate(&["--level", level, "--schema", path(&schema), path(&file)]);
-                assert_eq!(plain, with_schema, "{} at {level}", file.display());
-            }
+    for file in fixture_files() {
+        for level in ["schema", "spec"] {
+            let plain = validate(&["--level", level, path(&file)]);
+            let with_schema = validate(&["--level", level, "--schema", path(&schema), path(&file)]);
+            assert_eq!(plain, with_schema, "{} at {level}", file.display());
         }
     }
     // Through `squad validate` too, and a schema that cannot be read is a usage error.

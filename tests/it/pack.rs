@@ -35,6 +35,11 @@ fn every_corpus_package_has_the_same_digest_packed() {
         .filter(|p| p.is_dir())
         .collect();
     packages.sort();
+    assert!(
+        packages.len() >= 100,
+        "only {} corpus packages",
+        packages.len()
+    );
     for package in &packages {
         let report = squad::package::validate(package).unwrap();
         let paths: Vec<String> = report
@@ -86,13 +91,13 @@ fn every_corpus_package_has_the_same_digest_packed() {
 
 /// Gives every file another mtime and mode.
 fn touch_and_chmod(root: &Path) {
-    for entry in fs::read_dir(root).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            touch_and_chmod(&path);
+    for entry in walkdir::WalkDir::new(root) {
+        let entry = entry.unwrap();
+        if entry.file_type().is_dir() {
             continue;
         }
-        let file = fs::File::options().write(true).open(&path).unwrap();
+        let path = entry.path();
+        let file = fs::File::options().write(true).open(path).unwrap();
         file.set_modified(
             std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_234_567_890),
         )
@@ -100,7 +105,7 @@ fn touch_and_chmod(root: &Path) {
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
-            fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
+            fs::set_permissions(path, fs::Permissions::from_mode(0o600)).unwrap();
         }
     }
 }

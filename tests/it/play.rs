@@ -124,23 +124,15 @@ fn the_decimal_sum_vector_passes_and_an_over_budget_split_fails() {
 }
 
 fn files_under(root: &Path) -> Vec<String> {
-    let mut files = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                files.push(
-                    path.strip_prefix(root)
-                        .unwrap()
-                        .to_string_lossy()
-                        .replace('\\', "/"),
-                );
-            }
-        }
-    }
+    let mut files: Vec<String> = walkdir::WalkDir::new(root)
+        .into_iter()
+        .map(|entry| entry.unwrap())
+        .filter(|entry| !entry.file_type().is_dir())
+        .map(|entry| {
+            let relative = entry.path().strip_prefix(root).unwrap();
+            relative.to_string_lossy().replace('\\', "/")
+        })
+        .collect();
     files.sort();
     files
 }

@@ -138,12 +138,11 @@ pub fn pinned(package: &Path) -> Vec<Pinned> {
 
 /// Copies a directory tree (regular files and directories only).
 pub fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
+    for entry in walkdir::WalkDir::new(from) {
         let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
+        let target = to.join(entry.path().strip_prefix(from).unwrap());
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
         } else {
             std::fs::copy(entry.path(), &target).unwrap();
         }
