@@ -100,6 +100,28 @@ MANUAL = {
 }
 
 
+def rule_ids(rules):
+    """The rule ids a rules column cites, as `Code::rule_ids` reads them (ranges spelled out)."""
+    ids = []
+    for part in (part.strip() for part in rules.split(",")):
+        if ".." in part:
+            first, last = part.split("..", 1)
+            family, start = first.rsplit("-", 1)
+            letters = start.rstrip("0123456789")
+            ids += [f"{family}-{letters}{n}" for n in range(int(start[len(letters):]), int(last[len(letters):] if last.startswith(letters) else last) + 1)]
+        elif re.fullmatch(r"[A-Z][A-Z0-9]*(-[A-Z0-9]+)*[a-z]?", part):
+            ids.append(part)
+    return ids
+
+
+def rules_line(rules, spec_file):
+    """`Rules: ...`, with a link to docs/rules.md where the code cites rule ids."""
+    ids = rule_ids(rules)
+    if not ids:
+        return f"Rules: {rules} ({spec_file})."
+    return f"Rules: {rules} ({spec_file}); each is stated in [docs/rules.md](../rules.md#{ids[0].lower()})."
+
+
 def table():
     rows = {}
     for line in open(os.path.join(ROOT, "docs", "diagnostics.md"), encoding="utf-8"):
@@ -314,13 +336,13 @@ def main():
         if code in INTEROP:
             entry = INTEROP[code]
             spec_file = "package-format.md" if code.startswith("collab-") else "seed-formats.md"
-            page = [f"# `{code}` ({severity})", "", f"{meaning[0].upper()}{meaning[1:]}.", "", f"Rules: {rules} ({spec_file}).", "", "## Why", "", entry["why"], ""]
+            page = [f"# `{code}` ({severity})", "", f"{meaning[0].upper()}{meaning[1:]}.", "", rules_line(rules, spec_file), "", "## Why", "", entry["why"], ""]
             page += interop_page(code, entry)
             with open(os.path.join(out_dir, code + ".md"), "w", encoding="utf-8") as handle:
                 handle.write("\n".join(page))
             continue
         why = WHY[code]
-        page = [f"# `{code}` ({severity})", "", f"{meaning[0].upper()}{meaning[1:]}.", "", f"Rules: {rules} (package-format.md).", "", "## Why", "", why, ""]
+        page = [f"# `{code}` ({severity})", "", f"{meaning[0].upper()}{meaning[1:]}.", "", rules_line(rules, "package-format.md"), "", "## Why", "", why, ""]
         name = first_case(code, all_cases, shown)
         failing = fixed = None
         if name:

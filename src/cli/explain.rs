@@ -77,6 +77,13 @@ mod tests {
                 "`{}`'s page does not name its rules",
                 code.as_str()
             );
+            if let Some(first) = code.rule_ids().first() {
+                assert!(
+                    page.contains(&format!("(../rules.md#{})", first.to_lowercase())),
+                    "`{}`'s page does not link its rules to docs/rules.md",
+                    code.as_str()
+                );
+            }
         }
         for (name, _) in PAGES {
             assert!(Code::from_name(name).is_some(), "page `{name}` has no code");

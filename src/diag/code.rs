@@ -39,6 +39,45 @@ macro_rules! codes {
     };
 }
 
+impl Code {
+    /// The rule ids [`Code::rules`] cites, each stated in `docs/rules.md`: ranges such as
+    /// `MAN-1..13` or `TOOL-T2..T4` are spelled out; JSON Schema keywords and section numbers
+    /// (`minimum`, `seed-formats 0.3`), which are not ids, are left out.
+    pub fn rule_ids(self) -> Vec<String> {
+        let mut ids = Vec::new();
+        for part in self.rules().split(',').map(str::trim) {
+            match part.split_once("..") {
+                Some((first, last)) => {
+                    let (family, from) = first.rsplit_once('-').unwrap_or((first, ""));
+                    let letters = from.trim_end_matches(|c: char| c.is_ascii_digit());
+                    let parse = |number: &str| number.trim_start_matches(letters).parse::<u32>();
+                    if let (Ok(from), Ok(to)) = (parse(from), parse(last)) {
+                        ids.extend((from..=to).map(|n| format!("{family}-{letters}{n}")));
+                    }
+                }
+                None if is_rule_id(part) => ids.push(part.to_owned()),
+                None => {}
+            }
+        }
+        ids
+    }
+}
+
+/// `PREF-1`, `AG-3a`, `MAN`: upper-case words and numbers joined by hyphens, with an optional
+/// lower-case letter at the end.
+fn is_rule_id(text: &str) -> bool {
+    let body = text
+        .strip_suffix(|c: char| c.is_ascii_lowercase())
+        .unwrap_or(text);
+    body.starts_with(|c: char| c.is_ascii_uppercase())
+        && body.split('-').all(|word| {
+            !word.is_empty()
+                && word
+                    .chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+        })
+}
+
 codes! {
     // Reading files.
     JsoncSyntax = "jsonc-syntax", Error, "MAN-F2, MCP-1", "the file is not valid JSONC (JSON with comments and trailing commas)";
@@ -249,5 +288,41 @@ mod tests {
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), Code::ALL.len());
+    }
+
+    #[test]
+    fn rule_ids_spell_out_ranges_and_skip_what_is_not_an_id() {
+        assert_eq!(Code::ForeignPackageRef.rule_ids(), ["PREF-1", "REF-1"]);
+        assert_eq!(Code::UnknownBaseRole.rule_ids(), ["AG-3a"]);
+        assert_eq!(
+            Code::ToolNotSuppliedByRole.rule_ids(),
+            ["TOOL-1", "TOOL-2", "TOOL-T2", "TOOL-T3", "TOOL-T4"]
+        );
+        assert_eq!(
+            Code::BlankFile.rule_ids(),
+            ["TXT-1", "TXT-2", "TXT-3", "AGD-3"]
+        );
+        assert_eq!(Code::MissingField.rule_ids().len(), 13 + 8 + 1);
+        assert!(Code::OutOfRange.rule_ids().is_empty());
+        assert!(Code::UnknownKind.rule_ids().is_empty());
+        assert!(Code::OfpInviteTo.rule_ids().is_empty());
+        // Every code but those citing only schema keywords or sections names a rule.
+        let without: Vec<_> = Code::ALL
+            .iter()
+            .filter(|code| code.rule_ids().is_empty())
+            .map(|code| code.as_str())
+            .collect();
+        assert_eq!(
+            without,
+            [
+                "out-of-range",
+                "pattern-mismatch",
+                "invalid-format",
+                "schema-violation",
+                "unknown-kind",
+                "document-too-large",
+                "ofp-invite-to"
+            ]
+        );
     }
 }
