@@ -133,31 +133,26 @@ pub fn pack(
     // PACK-4: UTF-8 byte order of the full entry name.
     entries.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
     let file_count = entries.len();
+    // Dropped on any early return, the temporary file goes with it.
     let temporary = write_temporary(output, &entries)?;
-    let result = (|| {
-        let archive_bytes = fs::metadata(&temporary)
-            .map_err(|error| PackError::Io(temporary.clone(), error))?
-            .len();
-        if archive_bytes > limits.archive_bytes {
-            return Err(PackError::Limit(format!(
-                "the archive would be {archive_bytes} bytes, more than the reference's import limit of {} (LIM-2)",
-                limits.archive_bytes
-            )));
-        }
-        let archive_sha256 = Sha256Digest::of_file(&temporary)
-            .map_err(|error| PackError::Io(temporary.clone(), error))?;
-        publish(&temporary, output, force)?;
-        Ok(Packed {
-            path: output.to_path_buf(),
-            identity: identity.clone(),
-            package_digest,
-            archive_sha256,
-            file_count,
-            archive_bytes,
-        })
-    })();
-    let _ = fs::remove_file(&temporary);
-    result
+    let io = |error| PackError::Io(temporary.path().to_path_buf(), error);
+    let archive_bytes = fs::metadata(temporary.path()).map_err(io)?.len();
+    if archive_bytes > limits.archive_bytes {
+        return Err(PackError::Limit(format!(
+            "the archive would be {archive_bytes} bytes, more than the reference's import limit of {} (LIM-2)",
+            limits.archive_bytes
+        )));
+    }
+    let archive_sha256 = Sha256Digest::of_file(temporary.path()).map_err(io)?;
+    publish(temporary, output, force)?;
+    Ok(Packed {
+        path: output.to_path_buf(),
+        identity: identity.clone(),
+        package_digest,
+        archive_sha256,
+        file_count,
+        archive_bytes,
+    })
 }
 
 fn check_output(root: &Path, output: &Path, force: bool) -> Result<(), PackError> {
@@ -224,30 +219,34 @@ fn check_lengths(report: &Report) -> Result<(), PackError> {
     }
 }
 
-/// Writes the archive to a unique temporary file beside `output` and syncs it.
-fn write_temporary(output: &Path, entries: &[Entry]) -> Result<PathBuf, PackError> {
-    let (temporary, file) = crate::fs::create_beside(output)
+/// Writes the archive to a unique temporary file beside `output` and syncs it; the file goes
+/// away if it is dropped before it is published.
+fn write_temporary(output: &Path, entries: &[Entry]) -> Result<tempfile::NamedTempFile, PackError> {
+    let mut temporary = crate::fs::create_beside(output)
         .map_err(|error| PackError::Io(output.to_path_buf(), error))?;
-    let mut writer = BufWriter::with_capacity(1 << 20, file);
+    let mut writer = BufWriter::with_capacity(1 << 20, temporary.as_file_mut());
     let written = writer::write(&mut writer, entries, 0)
         .and_then(|()| writer.into_inner().map_err(|error| error.into_error()))
         .and_then(|file| file.sync_all());
     if let Err(error) = written {
-        let _ = fs::remove_file(&temporary);
-        return Err(PackError::Io(temporary, error));
+        return Err(PackError::Io(temporary.path().to_path_buf(), error));
     }
     Ok(temporary)
 }
 
 /// Moves the finished archive into place: never over an existing file unless `force`.
-fn publish(temporary: &Path, output: &Path, force: bool) -> Result<(), PackError> {
+fn publish(
+    temporary: tempfile::NamedTempFile,
+    output: &Path,
+    force: bool,
+) -> Result<(), PackError> {
     let moved = if force {
-        fs::rename(temporary, output)
+        temporary.persist(output)
     } else {
-        crate::fs::rename_no_replace(temporary, output)
+        temporary.persist_noclobber(output)
     };
-    match moved {
-        Ok(()) => {}
+    match moved.map_err(|error| error.error) {
+        Ok(_) => {}
         Err(error) if !force && error.kind() == std::io::ErrorKind::AlreadyExists => {
             return Err(PackError::OutputExists(output.to_path_buf()));
         }

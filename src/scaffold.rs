@@ -205,10 +205,11 @@ pub fn write_package(destination: &Path, files: &[(String, Vec<u8>)]) -> Result<
     let parent = destination.parent().ok_or_else(|| {
         NewError::InvalidArgument("the destination has no parent directory".to_owned())
     })?;
-    let name = destination
-        .file_name()
-        .map(|name| name.to_string_lossy().into_owned())
-        .ok_or_else(|| NewError::InvalidArgument("the destination has no name".to_owned()))?;
+    if destination.file_name().is_none() {
+        return Err(NewError::InvalidArgument(
+            "the destination has no name".to_owned(),
+        ));
+    }
     if destination.symlink_metadata().is_ok() {
         return Err(NewError::Exists(destination));
     }
@@ -220,44 +221,12 @@ pub fn write_package(destination: &Path, files: &[(String, Vec<u8>)]) -> Result<
         )));
     }
     std::fs::create_dir_all(parent).map_err(|error| NewError::Io(parent.to_path_buf(), error))?;
-    let staging = create_staging(parent, &name)?;
-    let result = populate_and_publish(&staging, &destination, files);
-    if result.is_err() {
-        let _ = std::fs::remove_dir_all(&staging);
-    }
-    result
-}
-
-fn create_staging(parent: &Path, name: &str) -> Result<PathBuf, NewError> {
-    let seed = std::process::id() as u64
-        ^ std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64);
-    const ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789";
-    for attempt in 0..64u64 {
-        let mut state = seed
-            .wrapping_add(attempt)
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let suffix: String = (0..6)
-            .map(|_| {
-                state = state
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                ALPHABET[(state >> 58) as usize % ALPHABET.len()] as char
-            })
-            .collect();
-        let staging = parent.join(format!(".{name}.staging-{suffix}"));
-        match std::fs::create_dir(&staging) {
-            Ok(()) => return Ok(staging),
-            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(error) => return Err(NewError::Io(staging, error)),
-        }
-    }
-    Err(NewError::InvalidArgument(format!(
-        "cannot create a staging directory in `{}`",
-        parent.display()
-    )))
+    // Removed with its contents if anything below fails; once renamed, it is the package.
+    let mut staging = crate::fs::create_directory_beside(&destination)
+        .map_err(|error| NewError::Io(parent.to_path_buf(), error))?;
+    let report = populate_and_publish(staging.path(), &destination, files)?;
+    staging.disable_cleanup(true);
+    Ok(report)
 }
 
 fn populate_and_publish(

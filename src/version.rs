@@ -62,8 +62,7 @@ impl Version {
             day.parse::<u32>().map_err(|_| VersionError::Pattern)?,
         );
         // `Date.UTC` maps years 0..=99 to 1900..=1999, so the reference never round-trips them.
-        if year < 100 || !(1..=12).contains(&month) || day == 0 || day > days_in_month(year, month)
-        {
+        if year < 100 || Date::calendar(year, month, day).is_none() {
             return Err(VersionError::Date);
         }
         Ok(Version {
@@ -100,17 +99,6 @@ impl PartialOrd for Version {
 impl fmt::Display for Version {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}.{}", self.date_text(), self.revision)
-    }
-}
-
-fn days_in_month(year: u32, month: u32) -> u32 {
-    match month {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        _ if (year.is_multiple_of(4) && !year.is_multiple_of(100)) || year.is_multiple_of(400) => {
-            29
-        }
-        _ => 28,
     }
 }
 
@@ -209,27 +197,34 @@ impl fmt::Display for Date {
 }
 
 impl Date {
-    /// Today in UTC, from the system clock.
-    pub fn today_utc() -> Date {
-        let seconds = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |duration| duration.as_secs());
-        Date::from_days_since_epoch((seconds / 86_400) as i64)
+    /// The calendar date, if it exists: squad's one calendar (the proleptic Gregorian calendar
+    /// of `chrono`, which the version and date-time parsers both ask).
+    pub fn calendar(year: u32, month: u32, day: u32) -> Option<chrono::NaiveDate> {
+        chrono::NaiveDate::from_ymd_opt(i32::try_from(year).ok()?, month, day)
     }
 
-    /// Howard Hinnant's `civil_from_days`.
+    fn from_naive(date: chrono::NaiveDate) -> Date {
+        use chrono::Datelike;
+        Date {
+            year: u32::try_from(date.year()).unwrap_or(0),
+            month: date.month(),
+            day: date.day(),
+        }
+    }
+
+    /// Today in UTC, from the system clock.
+    pub fn today_utc() -> Date {
+        Date::from_naive(chrono::Utc::now().date_naive())
+    }
+
+    /// The date `days` days after 1970-01-01 (before it, if negative).
     pub fn from_days_since_epoch(days: i64) -> Date {
-        let z = days + 719_468;
-        let era = z.div_euclid(146_097);
-        let day_of_era = z.rem_euclid(146_097);
-        let year_of_era =
-            (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-        let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-        let mp = (5 * day_of_year + 2) / 153;
-        let day = (day_of_year - (153 * mp + 2) / 5 + 1) as u32;
-        let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-        let year = (year_of_era + era * 400 + i64::from(month <= 2)) as u32;
-        Date { year, month, day }
+        let epoch = chrono::NaiveDate::from_ymd_opt(1970, 1, 1).unwrap_or_default();
+        Date::from_naive(
+            epoch
+                .checked_add_signed(chrono::TimeDelta::days(days))
+                .unwrap_or(epoch),
+        )
     }
 
     /// Howard Hinnant's `days_from_civil`: the inverse of [`Date::from_days_since_epoch`].

@@ -5,7 +5,7 @@
 pub mod dir;
 
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// `path` naming the entry itself: trailing separators and `.` components dropped. `lstat` of
 /// `pkg/` resolves a link at `pkg`, so every check that the entry is not a link uses this.
@@ -224,35 +224,43 @@ pub fn parent_directory(path: &Path) -> &Path {
         .unwrap_or(Path::new("."))
 }
 
-/// Creates a new, empty file beside `path`, to be written and then renamed onto `path`: the
-/// same directory keeps the rename on one filesystem (atomic), the leading `.` hides it, and
-/// the name of `path` and the process id say whose it is if a crash leaves it behind.
-pub fn create_beside(path: &Path) -> io::Result<(PathBuf, std::fs::File)> {
-    let directory = parent_directory(path);
+/// `.<name of path>.<kind>-`: the prefix of a temporary entry beside `path`. The leading `.`
+/// hides it, and the name says whose it is if a crash leaves it behind.
+fn beside_prefix(path: &Path, kind: &str) -> String {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    for attempt in 0..100u32 {
-        let temporary = directory.join(format!(".{name}.tmp-{}-{attempt}", std::process::id()));
-        match std::fs::File::options()
-            .write(true)
-            .create_new(true)
-            .open(&temporary)
-        {
-            Ok(file) => return Ok((temporary, file)),
-            Err(error) if error.kind() == io::ErrorKind::AlreadyExists => continue,
-            Err(error) => return Err(error),
-        }
+    format!(".{name}.{kind}-")
+}
+
+/// A new, empty file beside `path` (`.<name>.tmp-XXXXXX`), to be written and then renamed onto
+/// it: the same directory keeps the rename on one file system, so it is atomic. `tempfile` picks
+/// the unique name; the file is removed when the value is dropped unless it was persisted. Its
+/// mode is the one a plain new file gets (0o666 less the umask), not tempfile's private 0o600.
+pub fn create_beside(path: &Path) -> io::Result<tempfile::NamedTempFile> {
+    let prefix = beside_prefix(path, "tmp");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
     }
-    Err(io::Error::new(
-        io::ErrorKind::AlreadyExists,
-        "no free temporary name beside it",
-    ))
+    builder.tempfile_in(parent_directory(path))
+}
+
+/// A new, empty directory beside `path` (`.<name>.staging-XXXXXX`), where a tree is built before
+/// it is renamed onto `path`. It is removed with its contents when the value is dropped, unless
+/// it was kept.
+pub fn create_directory_beside(path: &Path) -> io::Result<tempfile::TempDir> {
+    tempfile::Builder::new()
+        .prefix(&beside_prefix(path, "staging"))
+        .tempdir_in(parent_directory(path))
 }
 
 /// Replaces (or creates) a file atomically: a synced temporary file beside it, renamed over it,
-/// keeping the old file's permissions; the directory is synced.
+/// keeping the old file's permissions; the directory is synced. Nothing is left on failure.
 pub fn replace_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
     replace_file_then(path, bytes, &|| {})
 }
@@ -261,45 +269,35 @@ pub fn replace_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// (crash tests stop there).
 pub fn replace_file_then(path: &Path, bytes: &[u8], before_rename: &dyn Fn()) -> io::Result<()> {
     use std::io::Write;
-    let (temporary, mut file) = create_beside(path)?;
-    let result = (|| {
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        if let Ok(metadata) = std::fs::metadata(path) {
-            std::fs::set_permissions(&temporary, metadata.permissions())?;
-        }
-        before_rename();
-        std::fs::rename(&temporary, path)?;
-        sync_directory(parent_directory(path));
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temporary);
+    let mut temporary = create_beside(path)?;
+    temporary.write_all(bytes)?;
+    temporary.as_file().sync_all()?;
+    if let Ok(metadata) = std::fs::metadata(path) {
+        std::fs::set_permissions(temporary.path(), metadata.permissions())?;
     }
-    result
+    before_rename();
+    temporary.persist(path).map_err(|error| error.error)?;
+    sync_directory(parent_directory(path));
+    Ok(())
 }
 
 /// [`replace_file`] for a file only its owner may read (mode 0600 on Unix), such as stored
 /// credentials: the temporary file is restricted before the first byte is written.
 pub fn replace_private_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
     use std::io::Write;
-    let (temporary, mut file) = create_beside(path)?;
-    let result = (|| {
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
-        }
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&temporary, path)?;
-        sync_directory(parent_directory(path));
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temporary);
+    let mut temporary = create_beside(path)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        temporary
+            .as_file()
+            .set_permissions(std::fs::Permissions::from_mode(0o600))?;
     }
-    result
+    temporary.write_all(bytes)?;
+    temporary.as_file().sync_all()?;
+    temporary.persist(path).map_err(|error| error.error)?;
+    sync_directory(parent_directory(path));
+    Ok(())
 }
 
 #[cfg(test)]
@@ -360,19 +358,33 @@ mod tests {
     }
 
     #[test]
-    fn temporaries_beside_a_file_are_distinct() {
+    fn temporaries_beside_a_file_are_distinct_and_go_when_dropped() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out.zip");
-        let (first, _) = create_beside(&path).unwrap();
-        let (second, _) = create_beside(&path).unwrap();
-        assert_ne!(first, second);
-        assert_eq!(first.parent(), Some(dir.path()));
-        assert!(
-            first
-                .file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with(".out.zip.tmp-")
-        );
+        let first = create_beside(&path).unwrap();
+        let second = create_beside(&path).unwrap();
+        let staging = create_directory_beside(&path).unwrap();
+        assert_ne!(first.path(), second.path());
+        assert_eq!(first.path().parent(), Some(dir.path()));
+        let name = |path: &Path| path.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(name(first.path()).starts_with(".out.zip.tmp-"));
+        assert!(name(staging.path()).starts_with(".out.zip.staging-"));
+        #[cfg(unix)]
+        {
+            // The modes of a plain new file and directory, not tempfile's private ones.
+            use std::os::unix::fs::PermissionsExt;
+            let umask = {
+                let probe = dir.path().join("probe");
+                std::fs::write(&probe, "").unwrap();
+                let mode = std::fs::metadata(&probe).unwrap().permissions().mode();
+                std::fs::remove_file(&probe).unwrap();
+                0o666 & !mode & 0o777
+            };
+            let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode(first.path()), 0o666 & !umask);
+            assert_eq!(mode(staging.path()), 0o777 & !umask);
+        }
+        drop((first, second, staging));
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 }

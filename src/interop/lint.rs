@@ -75,8 +75,7 @@ pub fn lint(workspace: &Path, options: &Options) -> Result<Vec<Linted>, String> 
             workspace.display()
         ));
     }
-    let mut files = Vec::new();
-    collect(&root, 0, &mut files)
+    let mut files = collect(&root)
         .map_err(|(path, error)| format!("cannot read `{}`: {error}", path.display()))?;
     files.sort();
     let contracts: Vec<&PathBuf> = files
@@ -229,25 +228,20 @@ fn router_case(document: &Document, contract: &Contract) -> Vec<Diagnostic> {
     out
 }
 
-fn collect(
-    dir: &Path,
-    depth: usize,
-    out: &mut Vec<PathBuf>,
-) -> Result<(), (PathBuf, std::io::Error)> {
-    if depth > MAX_DEPTH {
-        return Ok(());
-    }
-    let entries = std::fs::read_dir(dir).map_err(|error| (dir.to_path_buf(), error))?;
-    for entry in entries {
-        let entry = entry.map_err(|error| (dir.to_path_buf(), error))?;
-        let kind = entry.file_type().map_err(|error| (entry.path(), error))?;
-        if kind.is_dir() {
-            collect(&entry.path(), depth + 1, out)?;
-        } else if kind.is_file() {
-            out.push(entry.path());
+/// Every regular file under `root`, at most [`MAX_DEPTH`] directories down. Links are not
+/// followed, so they are neither files nor directories here.
+fn collect(root: &Path) -> Result<Vec<PathBuf>, (PathBuf, std::io::Error)> {
+    let mut files = Vec::new();
+    for entry in walkdir::WalkDir::new(root).max_depth(MAX_DEPTH + 1) {
+        let entry = entry.map_err(|error| {
+            let path = error.path().unwrap_or(root).to_path_buf();
+            (path, std::io::Error::from(error))
+        })?;
+        if entry.file_type().is_file() {
+            files.push(entry.into_path());
         }
     }
-    Ok(())
+    Ok(files)
 }
 
 fn relative(workspace: &Path, path: &Path) -> Option<String> {

@@ -35,27 +35,15 @@ fn digits(text: &[u8], start: usize, count: usize) -> Option<i64> {
     Some(slice.iter().fold(0, |n, d| n * 10 + i64::from(d - b'0')))
 }
 
-fn leap(year: i64) -> bool {
-    year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-}
-
-fn days_in_month(year: i64, month: i64) -> i64 {
-    match month {
-        2 if leap(year) => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
-fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
-    let year = if month <= 2 { year - 1 } else { year };
-    let era = year.div_euclid(400);
-    let year_of_era = year - era * 400;
-    let day_of_year = (153 * ((month + 9) % 12) + 2) / 5 + day - 1;
-    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    era * 146_097 + day_of_era - 719_468
+/// Days since 1970-01-01 of a date, if it exists in the calendar (`version::Date::calendar`).
+fn days_since_epoch(year: i64, month: i64, day: i64) -> Option<i64> {
+    let date = crate::version::Date::calendar(
+        u32::try_from(year).ok()?,
+        u32::try_from(month).ok()?,
+        u32::try_from(day).ok()?,
+    )?;
+    let epoch = chrono::NaiveDate::from_ymd_opt(1970, 1, 1)?;
+    Some(date.signed_duration_since(epoch).num_days())
 }
 
 /// Parses `YYYY-MM-DDTHH:MM:SS[.frac](Z|±HH:MM)`; `None` when the text is not one.
@@ -75,12 +63,8 @@ pub fn parse(text: &str) -> Option<Instant> {
     {
         return None;
     }
-    if !(1..=12).contains(&month)
-        || !(1..=days_in_month(year, month)).contains(&day)
-        || hour > 23
-        || minute > 59
-        || second > 60
-    {
+    let days = days_since_epoch(year, month, day)?;
+    if hour > 23 || minute > 59 || second > 60 {
         return None;
     }
     let mut index = 19;
@@ -109,7 +93,7 @@ pub fn parse(text: &str) -> Option<Instant> {
         }
         _ => return None,
     };
-    let local = days_from_civil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second;
+    let local = days * 86_400 + hour * 3600 + minute * 60 + second;
     let seconds = local - offset_minutes * 60;
     // A leap second exists only as the last second of a UTC day.
     if second == 60 && seconds.rem_euclid(86_400) != 0 {
