@@ -3,7 +3,7 @@
 //!
 //! Folders are hashed as a stream: a reader thread opens and reads the files in order (and
 //! hashes each one on its own when per-file digests are wanted) while the calling thread feeds
-//! the package hash, so two cores share the work; files larger than [`STREAM_THRESHOLD`] are
+//! the package hash, so two cores share the work; files larger than `STREAM_THRESHOLD` are
 //! streamed in chunks and never held in memory.
 
 use std::fs::File;

@@ -1,24 +1,35 @@
 //! `squad`: a package manager for expert-squad packages.
 //!
-//! Module map:
-//! - [`jsonc`]: JSONC parsing with byte spans.
-//! - [`source`]: file texts and line/column mapping.
-//! - [`diag`]: diagnostics as data, with human and JSON rendering.
-//! - [`manifest`]: the `expert-squad.jsonc` schema and its model.
-//! - [`package`]: validation of a package folder (files, resources, references, tools).
-//! - [`interop`]: the neighbouring formats (plays, router contracts, Open Floor, handoffs,
-//!   collaborations).
-//! - [`version`]: `YYYY.MM.DD.N` versions.
+//! Module map (ARCHITECTURE.md tells how data flows through them):
+//! - [`cli`]: the command line (clap), one thin file per command over the library; exit codes.
+//! - [`output`]: the one place that prints: data to stdout, human text to stderr.
+//! - [`env`](mod@env): the environment squad reads (OpenCorvus's data root, `NO_COLOR`, the date).
+//! - [`fs`]: atomic file-system steps: no-replace renames, syncs, temporaries beside a target.
+//! - [`jsonc`]: the reference's JSONC dialect, parsed with byte spans.
+//! - [`source`]: file texts and byte offset to line/column mapping.
+//! - [`diag`]: diagnostics as data (codes, rules, severities) and their human, JSON, SARIF and
+//!   GitHub renderings.
+//! - [`manifest`]: the `expert-squad.jsonc` schema, checked into a spanned model.
+//! - [`package`]: validation of a package folder: tree capture, files, resources, references,
+//!   tools.
 //! - [`tables`]: the reference runtime's tool and role tables.
 //! - [`text`]: JavaScript-compatible whitespace, ids and string order.
-//! - [`env`]: environment lookups.
+//! - [`version`]: `YYYY.MM.DD.N` versions and the calendar.
+//! - [`digest`]: the package digest (package-tree v1) of a folder or of archive entries.
+//! - [`archive`]: the checked ZIP reader and the canonical ZIP writer.
+//! - [`pack`]: `squad pack`, a validated folder to its canonical archive.
+//! - [`verify`]: drift between a package on disk and a record of it.
+//! - [`install`]: installing, listing, activating and uninstalling, with the reference's
+//!   transaction.
+//! - [`scaffold`]: new packages from embedded templates, staged and published atomically.
+//! - [`interop`]: the neighbouring formats (plays, router contracts, Open Floor, handoffs,
+//!   collaborations) and the conversions between them and squads.
 //! - [`http`]: the HTTP client every network access goes through (transport rules, limits).
 //! - [`oci`]: OCI registries: references, manifests, credentials, the distribution API.
 //! - [`share`]: how squads travel: OCI artifacts (publish, fetch, versions), exact HTTPS
 //!   archives and the OpenCorvus install link.
 //! - [`project`]: a project's squads: `squads.jsonc`, `squads.lock`, add, remove, sync, update.
 //! - [`cache`]: the content-addressed download cache.
-//! - [`cli`]: the command-line interface.
 
 pub mod archive;
 pub mod cache;
@@ -44,3 +55,25 @@ pub mod tables;
 pub mod text;
 pub mod verify;
 pub mod version;
+
+#[cfg(test)]
+mod tests {
+    /// The module map above names every module declared here, so it stays a map.
+    #[test]
+    fn the_module_map_lists_every_module() {
+        let source = include_str!("lib.rs");
+        let map = source.split("\npub mod ").next().unwrap();
+        let modules: Vec<&str> = source
+            .split("\npub mod ")
+            .skip(1)
+            .map(|rest| rest.split(';').next().unwrap())
+            .collect();
+        assert!(modules.len() >= 19, "{modules:?}");
+        for module in modules {
+            assert!(
+                map.contains(&format!("[`{module}`]")),
+                "src/lib.rs's module map does not list `{module}`"
+            );
+        }
+    }
+}

@@ -94,7 +94,7 @@ impl Projection {
         format!("capability_projection.{}", self.context())
     }
 
-    /// "agents.<id>" or "scheduler", for messages.
+    /// `agents.<id>` or `scheduler`, for messages.
     pub fn context(&self) -> String {
         if self.is_scheduler {
             "scheduler".to_owned()

@@ -25,3 +25,4 @@ mod robustness;
 mod router;
 mod scaffold;
 mod support;
+mod toolchain;
