@@ -1,5 +1,5 @@
 //! Parse + validate any bytes as a manifest: must never panic.
-//! Run: `cargo +nightly fuzz run manifest` from the repository root.
+//! Run: `scripts/fuzz 600 manifest` from the repository root.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
