@@ -9,10 +9,11 @@
 //! - `squad install oci://…@sha256:…` into a fresh scope, against `squad install` of the same
 //!   archive from disk (goal: at most 1.5x).
 //!
-//! Run with `cargo bench --bench registry`. Needs `docker-registry` on PATH; the corpus is read
-//! from `SQUAD_CORPUS` when set, else from `../shared/corpus/opencorvus`.
+//! Run with `cargo bench --bench registry`. Needs `docker-registry` on PATH. The package is the
+//! corpus's academic-paper-review when `SQUAD_CORPUS` is set, else the release-review fixture.
 
 #[path = "support.rs"]
+#[allow(dead_code)] // the corpus is optional here
 mod support;
 
 use std::path::PathBuf;
@@ -53,13 +54,17 @@ fn time_squad(args: &[String], home: &dyn Fn(usize) -> PathBuf, runs: usize) -> 
 }
 
 fn main() {
-    let corpus = support::corpus();
-    let package = corpus.join("academic-paper-review");
-    assert!(
-        package.is_dir(),
-        "no corpus package at {}",
-        package.display()
-    );
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let package = match std::env::var_os("SQUAD_CORPUS").filter(|value| !value.is_empty()) {
+        Some(corpus) => repo.join(corpus).join("academic-paper-review"),
+        None => {
+            println!(
+                "SQUAD_CORPUS is not set: measuring registry-fixtures/valid/release-review instead of the corpus's academic-paper-review"
+            );
+            repo.join("registry-fixtures/valid/release-review")
+        }
+    };
+    assert!(package.is_dir(), "no package at {}", package.display());
     let scratch = tempfile::tempdir().unwrap();
     let (_registry, port) = start_registry(scratch.path());
     let package_arg = package.to_str().unwrap().to_owned();

@@ -2,8 +2,8 @@
 //! Validation speed, measured against baselines taken in the same run (the machines are shared
 //! and noisy, so only ratios are meaningful):
 //!
-//! 1. the whole corpus of real packages (`SQUAD_CORPUS`; skipped, and said, when unset) in one cold `squad validate` process, against one `cat` process
-//!    reading the same files;
+//! 1. the whole corpus of real packages (`SQUAD_CORPUS`; skipped, and said, when unset) in one
+//!    cold `squad validate` process, against one `cat` process reading the same files;
 //! 2. one package, cold, against `cat` of that package;
 //! 3. a synthetic manifest of N agents and N workflow nodes (N = 1,000 and 5,000), in process,
 //!    to show growth is linear;

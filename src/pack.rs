@@ -240,20 +240,13 @@ fn publish(
     output: &Path,
     force: bool,
 ) -> Result<(), PackError> {
-    let moved = if force {
-        temporary.persist(output)
-    } else {
-        temporary.persist_noclobber(output)
-    };
-    match moved.map_err(|error| error.error) {
-        Ok(_) => {}
+    match crate::fs::publish_file(temporary, output, force) {
+        Ok(()) => Ok(()),
         Err(error) if !force && error.kind() == std::io::ErrorKind::AlreadyExists => {
-            return Err(PackError::OutputExists(output.to_path_buf()));
+            Err(PackError::OutputExists(output.to_path_buf()))
         }
-        Err(error) => return Err(PackError::Io(output.to_path_buf(), error)),
+        Err(error) => Err(PackError::Io(output.to_path_buf(), error)),
     }
-    crate::fs::sync_directory(crate::fs::parent_directory(output));
-    Ok(())
 }
 
 #[cfg(test)]

@@ -135,8 +135,17 @@ mod tests {
     #[test]
     fn days_since_epoch_inverts_from_days_since_epoch() {
         for days in [-700_000, -1, 0, 1, 19_000, 20_818, 2_932_896] {
-            assert_eq!(Date::from_days_since_epoch(days).days_since_epoch(), days);
+            assert_eq!(
+                Date::from_days_since_epoch(days).days_since_epoch(),
+                Some(days)
+            );
         }
+        let february_31 = Date {
+            year: 2026,
+            month: 2,
+            day: 31,
+        };
+        assert_eq!(february_31.days_since_epoch(), None);
     }
 
     #[test]
@@ -227,17 +236,12 @@ impl Date {
         )
     }
 
-    /// Howard Hinnant's `days_from_civil`: the inverse of [`Date::from_days_since_epoch`].
-    pub fn days_since_epoch(self) -> i64 {
-        let year = i64::from(self.year) - i64::from(self.month <= 2);
-        let era = year.div_euclid(400);
-        let year_of_era = year.rem_euclid(400);
-        let month = i64::from(self.month);
-        let day_of_year = (153 * (if month > 2 { month - 3 } else { month + 9 }) + 2) / 5
-            + i64::from(self.day)
-            - 1;
-        let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-        era * 146_097 + day_of_era - 719_468
+    /// Days since 1970-01-01, the inverse of [`Date::from_days_since_epoch`]; `None` when the
+    /// date does not exist (a 31 February).
+    pub fn days_since_epoch(self) -> Option<i64> {
+        let epoch = chrono::NaiveDate::from_ymd_opt(1970, 1, 1)?;
+        let date = Date::calendar(self.year, self.month, self.day)?;
+        Some(date.signed_duration_since(epoch).num_days())
     }
 
     /// Parses `YYYY-MM-DD`.

@@ -322,21 +322,10 @@ fn write_output(output: &std::path::Path, bytes: &[u8], force: bool) -> std::io:
             "it already exists",
         ));
     }
-    let (temporary, mut file) = crate::fs::create_beside(output)?;
-    let result = (|| {
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        if force {
-            std::fs::rename(&temporary, output)
-        } else {
-            crate::fs::rename_no_replace(&temporary, output)
-        }
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temporary);
-    }
-    crate::fs::sync_directory(crate::fs::parent_directory(output));
-    result
+    let mut temporary = crate::fs::create_beside(output)?;
+    temporary.write_all(bytes)?;
+    temporary.as_file().sync_all()?;
+    crate::fs::publish_file(temporary, output, force)
 }
 
 /// List the versions of a package published in an OCI registry, newest first.

@@ -4,7 +4,7 @@
 //!
 //! The source snippet is drawn by `annotate-snippets`, rustc's renderer: display widths of wide
 //! characters, tabs, control characters, multi-line spans and the clipping of long lines to the
-//! terminal width are its business. It is handed only a window of the file (see [`Window`]), so
+//! terminal width are its business. It is handed only a window of the file (see `Window`), so
 //! that rendering a diagnostic costs the size of its neighbourhood, not of its line or file: a
 //! minified manifest is one line, and thousands of diagnostics on it must not each copy it. The
 //! header and the `= at`/`help:` lines are written here, because the column the renderer would

@@ -239,15 +239,44 @@ fn beside_prefix(path: &Path, kind: &str) -> String {
 /// the unique name; the file is removed when the value is dropped unless it was persisted. Its
 /// mode is the one a plain new file gets (0o666 less the umask), not tempfile's private 0o600.
 pub fn create_beside(path: &Path) -> io::Result<tempfile::NamedTempFile> {
+    create_file_beside(path, 0o666)
+}
+
+/// [`create_beside`] for a file only its owner may read (mode 0600 on Unix) from the start.
+pub fn create_private_beside(path: &Path) -> io::Result<tempfile::NamedTempFile> {
+    create_file_beside(path, 0o600)
+}
+
+fn create_file_beside(path: &Path, mode: u32) -> io::Result<tempfile::NamedTempFile> {
     let prefix = beside_prefix(path, "tmp");
     let mut builder = tempfile::Builder::new();
     builder.prefix(&prefix);
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        builder.permissions(std::fs::Permissions::from_mode(0o666));
+        builder.permissions(std::fs::Permissions::from_mode(mode));
     }
+    #[cfg(not(unix))]
+    let _ = mode;
     builder.tempfile_in(parent_directory(path))
+}
+
+/// Moves a finished temporary file from [`create_beside`] onto `path`, over what is there when
+/// `replace`, else failing with `AlreadyExists` (tempfile renames with `RENAME_NOREPLACE`, as
+/// [`rename_no_replace`] does); then syncs the directory.
+pub fn publish_file(
+    temporary: tempfile::NamedTempFile,
+    path: &Path,
+    replace: bool,
+) -> io::Result<()> {
+    let moved = if replace {
+        temporary.persist(path)
+    } else {
+        temporary.persist_noclobber(path)
+    };
+    moved.map_err(|error| error.error)?;
+    sync_directory(parent_directory(path));
+    Ok(())
 }
 
 /// A new, empty directory beside `path` (`.<name>.staging-XXXXXX`), where a tree is built before
@@ -276,28 +305,17 @@ pub fn replace_file_then(path: &Path, bytes: &[u8], before_rename: &dyn Fn()) ->
         std::fs::set_permissions(temporary.path(), metadata.permissions())?;
     }
     before_rename();
-    temporary.persist(path).map_err(|error| error.error)?;
-    sync_directory(parent_directory(path));
-    Ok(())
+    publish_file(temporary, path, true)
 }
 
 /// [`replace_file`] for a file only its owner may read (mode 0600 on Unix), such as stored
 /// credentials: the temporary file is restricted before the first byte is written.
 pub fn replace_private_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
     use std::io::Write;
-    let mut temporary = create_beside(path)?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        temporary
-            .as_file()
-            .set_permissions(std::fs::Permissions::from_mode(0o600))?;
-    }
+    let mut temporary = create_private_beside(path)?;
     temporary.write_all(bytes)?;
     temporary.as_file().sync_all()?;
-    temporary.persist(path).map_err(|error| error.error)?;
-    sync_directory(parent_directory(path));
-    Ok(())
+    publish_file(temporary, path, true)
 }
 
 #[cfg(test)]

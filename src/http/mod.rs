@@ -528,7 +528,7 @@ fn httpdate_seconds(text: &str) -> Option<u64> {
     let mut clock = time.split(':').map(|part| part.parse::<u64>().ok());
     let (hours, minutes, seconds) = (clock.next()??, clock.next()??, clock.next()??);
     let year = u32::try_from(year).ok()?;
-    let days = crate::version::Date { year, month, day }.days_since_epoch();
+    let days = crate::version::Date { year, month, day }.days_since_epoch()?;
     u64::try_from(days)
         .ok()
         .map(|days| days * 86_400 + hours * 3_600 + minutes * 60 + seconds)

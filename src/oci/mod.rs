@@ -1,8 +1,8 @@
 //! OCI registries through the distribution API, synchronously over [`crate::http`]:
-//! references ([`reference`]), manifests and descriptors with canonical bytes ([`manifest`]),
-//! credentials where container tools keep them ([`credentials`]), the 401 challenge flow
-//! ([`auth`]) and a repository session ([`client::Repository`]). Nothing here knows about
-//! squads; [`crate::share`] lays squad packages out as OCI artifacts.
+//! references ([`reference`](mod@reference)), manifests and descriptors with canonical bytes
+//! ([`manifest`]), credentials where container tools keep them ([`credentials`]), the 401
+//! challenge flow ([`auth`]) and a repository session ([`client::Repository`]). Nothing here
+//! knows about squads; [`crate::share`] lays squad packages out as OCI artifacts.
 
 pub mod auth;
 pub mod client;

@@ -35,17 +35,6 @@ fn digits(text: &[u8], start: usize, count: usize) -> Option<i64> {
     Some(slice.iter().fold(0, |n, d| n * 10 + i64::from(d - b'0')))
 }
 
-/// Days since 1970-01-01 of a date, if it exists in the calendar (`version::Date::calendar`).
-fn days_since_epoch(year: i64, month: i64, day: i64) -> Option<i64> {
-    let date = crate::version::Date::calendar(
-        u32::try_from(year).ok()?,
-        u32::try_from(month).ok()?,
-        u32::try_from(day).ok()?,
-    )?;
-    let epoch = chrono::NaiveDate::from_ymd_opt(1970, 1, 1)?;
-    Some(date.signed_duration_since(epoch).num_days())
-}
-
 /// Parses `YYYY-MM-DDTHH:MM:SS[.frac](Z|±HH:MM)`; `None` when the text is not one.
 pub fn parse(text: &str) -> Option<Instant> {
     let b = text.as_bytes();
@@ -63,7 +52,12 @@ pub fn parse(text: &str) -> Option<Instant> {
     {
         return None;
     }
-    let days = days_since_epoch(year, month, day)?;
+    let days = crate::version::Date {
+        year: u32::try_from(year).ok()?,
+        month: u32::try_from(month).ok()?,
+        day: u32::try_from(day).ok()?,
+    }
+    .days_since_epoch()?;
     if hour > 23 || minute > 59 || second > 60 {
         return None;
     }
