@@ -328,7 +328,7 @@ def main():
     for code, (severity, rules, meaning) in rows.items():
         if code in PROJECT:
             entry = PROJECT[code]
-            page = [f"# `{code}` ({severity})", "", f"{meaning[0].upper()}{meaning[1:]}.", "", f"Rules: {rules} (docs/project-files.md).", "", "## Why", "", entry["why"], ""]
+            page = [f"# `{code}` ({severity})", "", f"{meaning[0].upper()}{meaning[1:]}.", "", rules_line(rules, "docs/project-files.md"), "", "## Why", "", entry["why"], ""]
             page += project_page(code, entry)
             with open(os.path.join(out_dir, code + ".md"), "w", encoding="utf-8") as handle:
                 handle.write("\n".join(page))

@@ -118,20 +118,18 @@ impl Cache {
         self.create_root().map_err(io)?;
         std::fs::create_dir_all(&directory).map_err(io)?;
         remove_stale_temporaries(&directory);
-        let (temporary, mut file) = crate::fs::create_beside(&path).map_err(io)?;
-        let written = file
+        let mut temporary = crate::fs::create_beside(&path).map_err(io)?;
+        let written = temporary
             .write_all(bytes)
-            .and_then(|()| file.sync_all())
+            .and_then(|()| temporary.as_file().sync_all())
             .and_then(|()| {
                 crate::env::failpoint("cache-temporary-written");
                 // Same bytes under the same name: replacing a concurrent writer's copy is fine.
-                std::fs::rename(&temporary, &path)
+                crate::fs::publish_file(temporary, &path, true)
             });
         if let Err(error) = written {
-            let _ = std::fs::remove_file(&temporary);
             return Err(CacheError::Io(path, error));
         }
-        crate::fs::sync_directory(&directory);
         Ok(path)
     }
 

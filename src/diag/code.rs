@@ -264,10 +264,10 @@ codes! {
     SquadsUnknownKey = "squads-unknown-key", Error, "PRJ-2", "`squads.jsonc` has a key squad does not know: a typo, or a key of a newer squad";
     SquadsInvalidName = "squads-invalid-name", Error, "PRJ-3", "a squad is not named `<namespace>/<id>` with valid ids";
     SquadsMissingKey = "squads-missing-key", Error, "PRJ-4, PRJ-7", "a squad has no `source`, or an https:// source has no `sha256`";
-    SquadsInvalidSource = "squads-invalid-source", Error, "PRJ-4..PRJ-8", "a source is not a folder, an archive, an oci:// reference, an https:// archive with its SHA-256 or a valid OpenCorvus install link";
+    SquadsInvalidSource = "squads-invalid-source", Error, "PRJ-4..8", "a source is not a folder, an archive, an oci:// reference, an https:// archive with its SHA-256 or a valid OpenCorvus install link";
     SquadsInvalidVersion = "squads-invalid-version", Error, "PRJ-9", "`version` is not YYYY.MM.DD.N, or is given where the source already fixes the version";
     SquadsDuplicate = "squads-duplicate", Error, "PRJ-3, PRJ-10", "a squad is declared twice, or two squads share an id (one id per project scope)";
-    SquadsLockInvalid = "squads-lock-invalid", Error, "PLK-1..PLK-4", "`squads.lock` is not a lock this squad can read: not JSON, not the lock schema, or a newer lock_version";
+    SquadsLockInvalid = "squads-lock-invalid", Error, "PLK-1..4", "`squads.lock` is not a lock this squad can read: not JSON, not the lock schema, or a newer lock_version";
 }
 
 #[cfg(test)]

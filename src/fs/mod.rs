@@ -5,7 +5,7 @@
 pub mod dir;
 
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// `path` naming the entry itself: trailing separators and `.` components dropped. `lstat` of
 /// `pkg/` resolves a link at `pkg`, so every check that the entry is not a link uses this.

@@ -68,7 +68,11 @@ pub fn prepare(
         );
     }
     let bytes = serde_json::to_vec_pretty(&value).map_err(std::io::Error::other)?;
-    let (temporary, mut file) = crate::fs::create_beside(&path)?;
+    // Kept by hand: the transaction syncs the file with the package and renames it at its
+    // commit point; `Pending` removes it when dropped uncommitted.
+    let (mut file, temporary) = crate::fs::create_beside(&path)?
+        .keep()
+        .map_err(|error| error.error)?;
     let pending = Pending {
         temporary,
         path,
