@@ -12,6 +12,7 @@
 //! - [`manifest`]: the `expert-squad.jsonc` schema, checked into a spanned model.
 //! - [`package`]: validation of a package folder: tree capture, files, resources, references,
 //!   tools.
+//! - [`fix`]: `squad fix`, the machine-applicable suggestions of diagnostics applied in place.
 //! - [`tables`]: the reference runtime's tool and role tables.
 //! - [`text`]: JavaScript-compatible whitespace, ids and string order.
 //! - [`version`]: `YYYY.MM.DD.N` versions and the calendar.
@@ -37,6 +38,7 @@ pub mod cli;
 pub mod diag;
 pub mod digest;
 pub mod env;
+pub mod fix;
 pub mod fs;
 pub mod http;
 pub mod install;

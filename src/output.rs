@@ -136,6 +136,14 @@ impl Printer {
         text
     }
 
+    /// A `help: …` line of its own, after a command's output (not when quiet).
+    pub fn hint(&self, text: &str) {
+        if self.quiet {
+            return;
+        }
+        self.human(&format!("{}: {text}\n", self.paint("help", HINT)));
+    }
+
     /// A cargo-style status line: a right-aligned verb, then the message (not when quiet).
     pub fn status(&self, verb: &str, message: &str) {
         if self.quiet {

@@ -102,6 +102,35 @@ impl fmt::Display for Version {
     }
 }
 
+/// The valid version an invalid one most likely meant, when only its writing is wrong:
+/// parts separated by `.` or `-`, a month or day without its leading zero, a revision with
+/// leading zeros (`2026.12.1.1` is `2026.12.01.1`, `2026-12-01-01` is `2026.12.01.1`). `None`
+/// for a valid version, or one whose date does not exist.
+pub fn repaired(text: &str) -> Option<String> {
+    if Version::parse(text).is_ok() {
+        return None;
+    }
+    let parts: Vec<&str> = text.trim().split(['.', '-']).collect();
+    let [year, month, day, revision] = parts.as_slice() else {
+        return None;
+    };
+    let digits = |part: &str, most: usize| {
+        (!part.is_empty() && part.len() <= most && part.bytes().all(|byte| byte.is_ascii_digit()))
+            .then(|| part.parse::<u64>().ok())
+            .flatten()
+    };
+    let (month, day) = (digits(month, 2)?, digits(day, 2)?);
+    if year.len() != 4 || !year.bytes().all(|byte| byte.is_ascii_digit()) {
+        return None;
+    }
+    let revision = revision.trim_start_matches('0');
+    if revision.is_empty() || !revision.bytes().all(|byte| byte.is_ascii_digit()) {
+        return None;
+    }
+    let candidate = format!("{year}.{month:02}.{day:02}.{revision}");
+    Version::parse(&candidate).ok().map(|_| candidate)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -130,6 +159,19 @@ mod tests {
                 "2027.01.01.1"
             ]
         );
+    }
+
+    #[test]
+    fn invalid_writings_are_repaired_when_the_date_exists() {
+        assert_eq!(repaired("2026.12.1.1").as_deref(), Some("2026.12.01.1"));
+        assert_eq!(repaired("2026.1.01.1").as_deref(), Some("2026.01.01.1"));
+        assert_eq!(repaired("2026-12-01-01").as_deref(), Some("2026.12.01.1"));
+        assert_eq!(repaired(" 2026.12.01.1").as_deref(), Some("2026.12.01.1"));
+        assert_eq!(repaired("2026.12.01.1"), None, "valid already");
+        assert_eq!(repaired("2026.02.30.1"), None, "no such day");
+        assert_eq!(repaired("2026.12.01.0"), None);
+        assert_eq!(repaired("26.12.01.1"), None);
+        assert_eq!(repaired("2026.12.01"), None);
     }
 
     #[test]

@@ -109,6 +109,7 @@ pub fn run(args: &LintArgs, printer: &Printer) -> ExitStatus {
                     args.workspace.join(&file.path).display().to_string(),
                     Ok(Inspected {
                         kind: file.kind,
+                        name: None,
                         diagnostics: file.diagnostics,
                         sources: HashMap::from([(FILE.to_owned(), file.source)]),
                     }),

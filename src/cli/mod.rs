@@ -5,6 +5,7 @@ mod cache;
 mod collab;
 mod digest;
 mod explain;
+mod fix;
 mod handoff;
 mod install;
 mod lint;
@@ -116,6 +117,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     Validate(validate::ValidateArgs),
+    Fix(fix::FixArgs),
     Digest(digest::DigestArgs),
     Pack(pack::PackArgs),
     Verify(verify::VerifyArgs),
@@ -165,6 +167,7 @@ pub fn run(cli: Cli) -> ExitStatus {
 fn dispatch(command: Command, printer: &Printer) -> ExitStatus {
     match command {
         Command::Validate(args) => validate::run(&args, printer),
+        Command::Fix(args) => fix::run(&args, printer),
         Command::Digest(args) => digest::run(&args, printer),
         Command::Pack(args) => pack::run(&args, printer),
         Command::Verify(args) => verify::run(&args, printer),

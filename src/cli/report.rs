@@ -30,6 +30,8 @@ pub struct Outcome<'a> {
 pub struct Checked<'a> {
     /// What was checked: a package folder or a document of a neighbouring format.
     pub kind: crate::interop::Kind,
+    /// `namespace/id version` of a package whose manifest says so.
+    pub name: Option<&'a str>,
     pub diagnostics: &'a [Diagnostic],
     pub sources: &'a HashMap<String, SourceFile>,
 }
@@ -38,6 +40,8 @@ pub struct Checked<'a> {
 /// [`report`], so none has to keep its own copy alive for the borrowing [`Checked`].
 pub struct Inspected {
     pub kind: crate::interop::Kind,
+    /// `namespace/id version` of a package whose manifest says so.
+    pub name: Option<String>,
     pub diagnostics: Vec<Diagnostic>,
     pub sources: HashMap<String, SourceFile>,
 }
@@ -52,14 +56,29 @@ impl Inspected {
         crate::interop::sort_by_span(&mut diagnostics);
         Inspected {
             kind,
+            name: None,
             diagnostics,
             sources: HashMap::from([(crate::interop::document::FILE.to_owned(), source)]),
+        }
+    }
+
+    /// A package's findings, named after the identity its manifest declares.
+    pub fn package(report: Report) -> Inspected {
+        Inspected {
+            kind: crate::interop::Kind::Package,
+            name: report
+                .identity
+                .as_ref()
+                .map(crate::package::Identity::display),
+            diagnostics: report.diagnostics,
+            sources: report.sources,
         }
     }
 
     pub fn checked(&self) -> Checked<'_> {
         Checked {
             kind: self.kind,
+            name: self.name.as_deref(),
             diagnostics: &self.diagnostics,
             sources: &self.sources,
         }
@@ -158,10 +177,17 @@ pub fn emit(printer: &Printer, format: Format, outcomes: &[Outcome]) {
         Format::Human => {
             for outcome in outcomes {
                 match &outcome.result {
-                    Ok(checked) => human(printer, &outcome.shown, checked),
+                    Ok(checked) => print_diagnostics(
+                        printer,
+                        &outcome.shown,
+                        checked.diagnostics,
+                        checked.sources,
+                    ),
                     Err(failure) => printer.error(&failure.message, failure.hint),
                 }
             }
+            summary(printer, outcomes);
+            fix_hint(printer, outcomes);
         }
         Format::Json => {
             // A closed pipe is not worth reporting (see `Printer::data`).
@@ -198,11 +224,11 @@ pub fn emit(printer: &Printer, format: Format, outcomes: &[Outcome]) {
             let _ = written.and_then(|()| out.flush());
             drop(out);
             for outcome in outcomes {
-                match &outcome.result {
-                    Ok(checked) => summary_line(printer, &outcome.shown, checked),
-                    Err(failure) => printer.error(&failure.message, failure.hint),
+                if let Err(failure) = &outcome.result {
+                    printer.error(&failure.message, failure.hint);
                 }
             }
+            summary(printer, outcomes);
         }
     }
 }
@@ -251,6 +277,7 @@ pub fn refused_package(
                     diagnostics,
                     sources,
                     kind: crate::interop::Kind::Package,
+                    name: None,
                 }),
             }],
         ),
@@ -304,29 +331,179 @@ pub fn print_diagnostics(
     print_held_back(&mut limit, file);
 }
 
-fn human(printer: &Printer, shown: &str, checked: &Checked) {
-    print_diagnostics(printer, shown, checked.diagnostics, checked.sources);
-    summary_line(printer, shown, checked);
-}
-
-fn summary_line(printer: &Printer, shown: &str, checked: &Checked) {
-    let diagnostics = checked.diagnostics;
-    let summary = Summary::of(diagnostics);
-    let counts = format!(
+/// The counts of findings, as summary lines give them.
+fn counts(summary: Summary) -> String {
+    format!(
         "{} error{}, {} warning{}",
         summary.errors,
         crate::interop::fields::plural(summary.errors),
         summary.warnings,
         crate::interop::fields::plural(summary.warnings)
-    );
-    if is_valid(diagnostics) {
-        printer.status("Valid", &format!("{shown} ({counts})"));
-    } else {
-        printer.error(
-            &format!("{} `{shown}` is invalid: {counts}", checked.kind.noun()),
-            None,
-        );
+    )
+}
+
+/// What a summary line calls one input: the package's `namespace/id version` when its
+/// manifest says so, else its kind and path (a package in `.` by its folder's name).
+fn subject(shown: &str, checked: &Checked) -> String {
+    if let Some(name) = checked.name {
+        return name.to_owned();
     }
+    let shown = if shown == "." {
+        std::env::current_dir()
+            .ok()
+            .and_then(|directory| {
+                directory
+                    .file_name()
+                    .map(|name| name.to_string_lossy().into_owned())
+            })
+            .unwrap_or_else(|| shown.to_owned())
+    } else {
+        shown.to_owned()
+    };
+    format!("{} `{shown}`", checked.kind.noun())
+}
+
+/// One summary line for the whole run: the input's own for one input, else the count of
+/// valid and invalid inputs with the invalid ones named.
+fn summary(printer: &Printer, outcomes: &[Outcome]) {
+    let checked: Vec<(&str, &Checked)> = outcomes
+        .iter()
+        .filter_map(|outcome| {
+            outcome
+                .result
+                .as_ref()
+                .ok()
+                .map(|checked| (outcome.shown.as_str(), checked))
+        })
+        .collect();
+    if let [(shown, checked)] = checked.as_slice() {
+        if outcomes.len() == 1 {
+            let line = format!(
+                "{} ({})",
+                subject(shown, checked),
+                counts(Summary::of(checked.diagnostics))
+            );
+            if is_valid(checked.diagnostics) {
+                printer.status("Valid", &line);
+            } else {
+                printer.error(
+                    &format!(
+                        "{} is invalid: {}",
+                        subject(shown, checked),
+                        counts(Summary::of(checked.diagnostics))
+                    ),
+                    None,
+                );
+            }
+            return;
+        }
+    }
+    if checked.is_empty() {
+        return;
+    }
+    let mut totals = Summary::default();
+    for (_, checked) in &checked {
+        totals.merge(Summary::of(checked.diagnostics));
+    }
+    let first_kind = checked[0].1.kind;
+    let noun = if checked
+        .iter()
+        .all(|(_, checked)| checked.kind == first_kind)
+    {
+        format!("{}s", first_kind.noun())
+    } else {
+        "inputs".to_owned()
+    };
+    let invalid: Vec<String> = checked
+        .iter()
+        .filter(|(_, checked)| !is_valid(checked.diagnostics))
+        .map(|(shown, checked)| match checked.name {
+            // `namespace/id` is enough to tell packages apart in a list.
+            Some(name) => name.split(' ').next().unwrap_or(name).to_owned(),
+            None => (*shown).to_owned(),
+        })
+        .collect();
+    let unchecked = outcomes.len() - checked.len();
+    let unchecked = if unchecked == 0 {
+        String::new()
+    } else {
+        format!("; {unchecked} could not be checked")
+    };
+    if invalid.is_empty() {
+        let line = format!("{} {noun} ({}){unchecked}", checked.len(), counts(totals));
+        if unchecked.is_empty() {
+            printer.status("Valid", &line);
+        } else {
+            printer.error(&format!("{line} valid"), None);
+        }
+        return;
+    }
+    let mut named: Vec<String> = invalid
+        .iter()
+        .take(5)
+        .map(|name| format!("`{name}`"))
+        .collect();
+    if invalid.len() > 5 {
+        named.push(format!("and {} more", invalid.len() - 5));
+    }
+    printer.error(
+        &format!(
+            "{} of {} {noun} {} invalid ({}): {}{unchecked}",
+            invalid.len(),
+            checked.len(),
+            if invalid.len() == 1 { "is" } else { "are" },
+            named.join(", "),
+            counts(totals)
+        ),
+        None,
+    );
+}
+
+/// A `help:` line when `squad fix` can resolve some of the errors and warnings shown.
+fn fix_hint(printer: &Printer, outcomes: &[Outcome]) {
+    let mut fixable = 0;
+    let mut packages: Vec<&str> = Vec::new();
+    for outcome in outcomes {
+        let Ok(checked) = &outcome.result else {
+            continue;
+        };
+        if checked.kind != crate::interop::Kind::Package {
+            continue;
+        }
+        let count = checked
+            .diagnostics
+            .iter()
+            .filter(|diagnostic| {
+                diagnostic.is_fixable()
+                    && (diagnostic.severity() != Severity::Note)
+                    && !(printer.quiet && diagnostic.severity() != Severity::Error)
+            })
+            .count();
+        if count > 0 {
+            fixable += count;
+            packages.push(&outcome.shown);
+        }
+    }
+    if fixable == 0 {
+        return;
+    }
+    let command = match packages.as_slice() {
+        [only] if *only == "." => "squad fix".to_owned(),
+        [only] => format!("squad fix {only}"),
+        _ => "squad fix PATH".to_owned(),
+    };
+    printer.hint(&format!(
+        "{fixable} of these problems can be fixed automatically: `{command}` (`--dry-run` shows the changes first)"
+    ));
+}
+
+/// The `--format json` document of one checked input, as a value other commands extend.
+pub fn json_document(shown: &str, inspected: &Inspected) -> serde_json::Value {
+    let outcomes = [Outcome {
+        shown: shown.to_owned(),
+        result: Ok(inspected.checked()),
+    }];
+    serde_json::to_value(json(&outcomes)).unwrap_or_default()
 }
 
 fn json<'a>(outcomes: &'a [Outcome<'a>]) -> JsonDocument<'a> {

@@ -265,6 +265,7 @@ fn run_contract(args: &ContractArgs, printer: &Printer) -> ExitStatus {
         // Implementation findings have no span, so their text is not needed to show them.
         let inspected = Inspected {
             kind: Kind::RouterContract,
+            name: None,
             diagnostics: implementation::check(path),
             sources: HashMap::new(),
         };

@@ -75,16 +75,80 @@ pub fn run(args: &ValidateArgs, printer: &Printer) -> ExitStatus {
         schema_variant: args.schema_variant,
     };
     let mut schema = args.schema.as_deref().map(ExternalSchema::new);
-    let results = paths
-        .iter()
-        .map(|path| {
-            (
+    let mut results = Vec::new();
+    for path in &paths {
+        // A folder without a manifest is a folder of packages, or no package at all.
+        let located = match args.kind {
+            None | Some(Kind::Package) => package::locate(path),
+            Some(_) => package::Located::Package,
+        };
+        match located {
+            package::Located::Package => results.push((
                 path.display().to_string(),
                 check_path(path, args.kind, &options, schema.as_mut()),
-            )
-        })
-        .collect();
+            )),
+            package::Located::Packages(children) => {
+                printer.detail(&format!(
+                    "`{}` holds no {MANIFEST_FILE}; validating the {} packages in it",
+                    path.display(),
+                    children.len()
+                ));
+                for child in children {
+                    results.push((child.display().to_string(), check_package(&child)));
+                }
+            }
+            package::Located::NotAPackage => results.push((
+                path.display().to_string(),
+                Err(Failure {
+                    message: not_a_package(path),
+                    hint: None,
+                }),
+            )),
+        }
+    }
+    for (shown, result) in &results {
+        if let Ok(inspected) = result {
+            describe(printer, shown, inspected);
+        }
+    }
     report(printer, args.format, args.deny_warnings, results)
+}
+
+/// The refusal for a folder that holds no manifest, in it or in any child.
+pub(super) fn not_a_package(path: &Path) -> String {
+    format!(
+        "`{}` is not a squad package (no {MANIFEST_FILE}); create one with `squad new`",
+        path.display()
+    )
+}
+
+/// With `--verbose`, what was read for one input.
+fn describe(printer: &Printer, shown: &str, inspected: &Inspected) {
+    if !printer.verbose {
+        return;
+    }
+    let mut files: Vec<&String> = inspected.sources.keys().collect();
+    files.sort();
+    let bytes: usize = inspected
+        .sources
+        .values()
+        .map(|source| source.text.len())
+        .sum();
+    printer.detail(&format!(
+        "{shown}: {} {}, {} diagnostic{}; read {} file{} ({bytes} bytes){}{}",
+        inspected.kind.noun(),
+        inspected.name.as_deref().unwrap_or(""),
+        inspected.diagnostics.len(),
+        crate::interop::fields::plural(inspected.diagnostics.len()),
+        files.len(),
+        crate::interop::fields::plural(files.len()),
+        if files.is_empty() { "" } else { ": " },
+        files
+            .iter()
+            .map(|file| file.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
 }
 
 fn check_path(
@@ -104,12 +168,19 @@ fn check_path(
         return check_package(path);
     }
     if is_archive(path) {
-        return Err(Failure {
-            message: format!(
-                "`{shown}` is a ZIP archive; validating archives is not supported yet"
-            ),
-            hint: Some("unzip it and validate the folder"),
-        });
+        return match package::validate_archive(path) {
+            Ok(report) => Ok(Inspected::package(report)),
+            Err(package::ArchiveValidateError::Archive(error)) => Err(Failure {
+                message: format!("`{shown}` is not a usable package archive: {error}"),
+                hint: Some(
+                    "archives are read within the reference's import limits, with the checks `squad install` makes",
+                ),
+            }),
+            Err(error) => Err(Failure {
+                message: error.to_string(),
+                hint: None,
+            }),
+        };
     }
     if path.file_name().is_some_and(|name| name == MANIFEST_FILE)
         && kind.is_none_or(|kind| kind == Kind::Package)
@@ -206,11 +277,7 @@ pub(super) fn check_document(
 
 fn check_package(path: &Path) -> Result<Inspected, Failure> {
     match package::validate(path) {
-        Ok(report) => Ok(Inspected {
-            kind: Kind::Package,
-            diagnostics: report.diagnostics,
-            sources: report.sources,
-        }),
+        Ok(report) => Ok(Inspected::package(report)),
         Err(error) => Err(Failure {
             message: error.to_string(),
             hint: None,

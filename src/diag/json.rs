@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use serde::{Serialize, Serializer};
 
-use super::{Diagnostic, Severity};
+use super::{Applicability, Diagnostic, Severity};
 use crate::source::{Position, SourceFile};
 
 /// Bumped on any incompatible change of the JSON output.
@@ -52,6 +52,22 @@ pub struct JsonDiagnostic {
     pub label: Option<String>,
     pub labels: Vec<JsonLabel>,
     pub help: Vec<String>,
+    /// Fixes, as rustc's suggestions: replacements of ranges of `file`.
+    pub suggestions: Vec<JsonSuggestion>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct JsonSuggestion {
+    pub message: String,
+    pub applicability: Applicability,
+    pub edits: Vec<JsonEdit>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct JsonEdit {
+    pub start: JsonPosition,
+    pub end: JsonPosition,
+    pub replacement: String,
 }
 
 #[derive(Debug, Default, Serialize, Clone, Copy)]
@@ -106,6 +122,26 @@ impl JsonDiagnostic {
                 .collect(),
             None => Vec::new(),
         };
+        let suggestions = match source {
+            Some(source) => diagnostic
+                .suggestions
+                .iter()
+                .map(|suggestion| JsonSuggestion {
+                    message: suggestion.message.clone(),
+                    applicability: suggestion.applicability,
+                    edits: suggestion
+                        .edits
+                        .iter()
+                        .map(|edit| JsonEdit {
+                            start: source.position(edit.span.start).into(),
+                            end: source.position(edit.span.end).into(),
+                            replacement: edit.replacement.clone(),
+                        })
+                        .collect(),
+                })
+                .collect(),
+            None => Vec::new(),
+        };
         JsonDiagnostic {
             code: diagnostic.code.as_str(),
             severity: diagnostic.severity(),
@@ -118,6 +154,7 @@ impl JsonDiagnostic {
             label: diagnostic.span_label.clone(),
             labels,
             help: diagnostic.help.clone(),
+            suggestions,
         }
     }
 }

@@ -45,6 +45,61 @@ pub struct Label {
     pub message: String,
 }
 
+/// How sure a [`Suggestion`] is, in rustc's terms: `squad fix` applies only machine-applicable
+/// ones; the others are shown (and written to JSON) for people and editors to choose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Applicability {
+    /// The change is what the rule wants and nothing else: safe to apply unattended.
+    MachineApplicable,
+    /// Probably right (for example the one close match of a misspelt name), but a person should
+    /// look first.
+    MaybeIncorrect,
+}
+
+/// One replacement of a byte range of the diagnostic's file; an empty range inserts.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Edit {
+    pub span: Range<usize>,
+    pub replacement: String,
+}
+
+/// A fix for a diagnostic, as rustc's suggestions are: what it does, in words, and the edits of
+/// the diagnostic's file that do it (applied together, never overlapping).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Suggestion {
+    pub message: String,
+    pub edits: Vec<Edit>,
+    pub applicability: Applicability,
+}
+
+impl Suggestion {
+    /// A machine-applicable suggestion of one replacement.
+    pub fn replace(
+        message: impl Into<String>,
+        span: Range<usize>,
+        replacement: impl Into<String>,
+    ) -> Suggestion {
+        Suggestion {
+            message: message.into(),
+            edits: vec![Edit {
+                span,
+                replacement: replacement.into(),
+            }],
+            applicability: Applicability::MachineApplicable,
+        }
+    }
+
+    pub fn maybe_incorrect(mut self) -> Suggestion {
+        self.applicability = Applicability::MaybeIncorrect;
+        self
+    }
+
+    pub fn is_machine_applicable(&self) -> bool {
+        self.applicability == Applicability::MachineApplicable
+    }
+}
+
 /// One problem found in a package.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
@@ -59,6 +114,8 @@ pub struct Diagnostic {
     pub pointer: Option<String>,
     pub labels: Vec<Label>,
     pub help: Vec<String>,
+    /// Fixes of this file that resolve the problem (see `squad fix`).
+    pub suggestions: Vec<Suggestion>,
     /// The JSON Schema keyword a schema-level finding breaks (`required`, `minItems`, …).
     pub keyword: Option<&'static str>,
     /// A severity other than the code's own: `--level lenient` turns some errors into warnings.
@@ -76,6 +133,7 @@ impl Diagnostic {
             pointer: None,
             labels: Vec::new(),
             help: Vec::new(),
+            suggestions: Vec::new(),
             keyword: None,
             severity_override: None,
         }
@@ -122,6 +180,23 @@ impl Diagnostic {
     pub fn help(mut self, text: impl Into<String>) -> Self {
         self.help.push(text.into());
         self
+    }
+
+    /// Adds a fix. Its message becomes a `help:` line too (unless one says the same), so every
+    /// output shows it; `--format json` also carries the edits.
+    pub fn suggest(mut self, suggestion: Suggestion) -> Self {
+        if !self.help.contains(&suggestion.message) {
+            self.help.push(suggestion.message.clone());
+        }
+        self.suggestions.push(suggestion);
+        self
+    }
+
+    /// Whether `squad fix` can resolve this diagnostic unattended.
+    pub fn is_fixable(&self) -> bool {
+        self.suggestions
+            .iter()
+            .any(Suggestion::is_machine_applicable)
     }
 }
 

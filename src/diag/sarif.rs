@@ -150,6 +150,30 @@ impl Results<'_> {
         if let Some(pointer) = &diagnostic.pointer {
             result["properties"] = json!({ "pointer": pointer });
         }
+        // Machine-applicable suggestions as SARIF fixes, by byte ranges of the file as read.
+        let fixes: Vec<Value> = diagnostic
+            .suggestions
+            .iter()
+            .filter(|suggestion| suggestion.is_machine_applicable())
+            .map(|suggestion| {
+                json!({
+                    "description": { "text": suggestion.message },
+                    "artifactChanges": [{
+                        "artifactLocation": { "uri": display_file(package.shown, &diagnostic.file) },
+                        "replacements": suggestion.edits.iter().map(|edit| json!({
+                            "deletedRegion": {
+                                "byteOffset": edit.span.start,
+                                "byteLength": edit.span.end - edit.span.start,
+                            },
+                            "insertedContent": { "text": edit.replacement },
+                        })).collect::<Vec<_>>(),
+                    }],
+                })
+            })
+            .collect();
+        if !fixes.is_empty() {
+            result["fixes"] = Value::Array(fixes);
+        }
         result
     }
 }

@@ -318,6 +318,52 @@ pub fn replace_private_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
     publish_file(temporary, path, true)
 }
 
+/// A private directory of squad's under the system's temporary directory
+/// (`squad-<what>-XXXXXX`), removed with everything in it when dropped: where an archive is
+/// unpacked to be checked, or a copy of a package is edited and checked before the real one is
+/// touched.
+#[derive(Debug)]
+pub struct ScratchDirectory {
+    directory: tempfile::TempDir,
+}
+
+impl ScratchDirectory {
+    pub fn new(what: &str) -> io::Result<ScratchDirectory> {
+        let directory = tempfile::Builder::new()
+            .prefix(&format!("squad-{what}-"))
+            .tempdir()?;
+        Ok(ScratchDirectory { directory })
+    }
+
+    pub fn path(&self) -> &Path {
+        self.directory.path()
+    }
+
+    /// Writes `bytes` at the relative `path` inside, creating its directories.
+    pub fn write(&self, path: &str, bytes: &[u8]) -> io::Result<()> {
+        let target = self.path().join(path);
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(target, bytes)
+    }
+
+    /// Copies the regular files and directories of `from` (never following a link) inside.
+    pub fn copy_tree(&self, from: &Path) -> io::Result<()> {
+        for entry in walkdir::WalkDir::new(from).min_depth(1) {
+            let entry = entry.map_err(io::Error::other)?;
+            let relative = entry.path().strip_prefix(from).map_err(io::Error::other)?;
+            let kind = entry.file_type();
+            if kind.is_dir() {
+                std::fs::create_dir(self.path().join(relative))?;
+            } else if kind.is_file() {
+                std::fs::copy(entry.path(), self.path().join(relative))?;
+            }
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics, Edit, Suggestion};
 use crate::jsonc::{JsonString, Kind, Member, Node};
 use crate::text::js_trim;
 
@@ -20,6 +20,78 @@ pub struct Item {
     /// Whether escapes make offsets inside `value` differ from offsets inside the literal.
     pub escaped: bool,
     pub pointer: String,
+}
+
+/// The edit that removes the element at `index` from an array (given its elements' spans)
+/// with one of the commas around it; `None` when a comment lies in what would go.
+pub fn remove_element(text: &str, spans: &[Range<usize>], index: usize) -> Option<Edit> {
+    let element = spans.get(index)?;
+    let range = if let Some(next) = spans.get(index + 1) {
+        element.start..next.start
+    } else if index > 0 {
+        spans[index - 1].end..element.end
+    } else {
+        element.clone()
+    };
+    let gaps = [
+        &text[range.start..element.start],
+        &text[element.end..range.end],
+    ];
+    if gaps
+        .iter()
+        .any(|gap| gap.contains("//") || gap.contains("/*"))
+    {
+        return None;
+    }
+    Some(Edit {
+        span: range,
+        replacement: String::new(),
+    })
+}
+
+/// The edits that put string elements (given their spans and values) into `sorted` order, one
+/// literal at a time, so the separators and comments between them stay where they are.
+pub fn reorder_elements(spans: &[Range<usize>], values: &[&str], sorted: &[&str]) -> Vec<Edit> {
+    spans
+        .iter()
+        .zip(values)
+        .zip(sorted)
+        .filter(|((_, value), wanted)| value != wanted)
+        .map(|((span, _), wanted)| Edit {
+            span: span.clone(),
+            replacement: json_string(wanted),
+        })
+        .collect()
+}
+
+/// The one edit that turns `old` into `new`: what lies between their common prefix and suffix.
+pub fn edit_between(old: &str, new: &str) -> Edit {
+    let mut prefix = old
+        .bytes()
+        .zip(new.bytes())
+        .take_while(|(a, b)| a == b)
+        .count();
+    while !old.is_char_boundary(prefix) || !new.is_char_boundary(prefix) {
+        prefix -= 1;
+    }
+    let mut suffix = old[prefix..]
+        .bytes()
+        .rev()
+        .zip(new[prefix..].bytes().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    while !old.is_char_boundary(old.len() - suffix) || !new.is_char_boundary(new.len() - suffix) {
+        suffix -= 1;
+    }
+    Edit {
+        span: prefix..old.len() - suffix,
+        replacement: new[prefix..new.len() - suffix].to_owned(),
+    }
+}
+
+/// `value` as a JSON string literal.
+pub fn json_string(value: &str) -> String {
+    serde_json::to_string(value).unwrap_or_else(|_| format!("\"{value}\""))
 }
 
 /// Appends one reference token to a JSON pointer.
@@ -54,6 +126,8 @@ impl<'a> Object<'a> {
 /// Reads values of one file and reports into `diagnostics`.
 pub struct Checker<'d> {
     pub file: String,
+    /// The file's text, for fixes that must look at what lies between two values.
+    pub text: &'d str,
     pub diagnostics: &'d mut Diagnostics,
 }
 
@@ -116,8 +190,18 @@ impl Checker<'_> {
                         format!("unknown field `{}`", member.key),
                     )
                     .span_label("not allowed here");
-                let diagnostic = match suggest(&member.key, allowed) {
-                    Some(close) => diagnostic.help(format!("did you mean `{close}`?")),
+                let close = crate::text::closest(&member.key, allowed.iter().copied());
+                let diagnostic = match close {
+                    Some(close) if !fields.contains_key(close) => {
+                        diagnostic.suggest(Suggestion::replace(
+                            format!("did you mean `{close}`?"),
+                            member.key_span.clone(),
+                            json_string(close),
+                        ))
+                    }
+                    Some(close) => diagnostic.help(format!(
+                        "did you mean `{close}`? This object already sets `{close}`"
+                    )),
                     None => diagnostic.help(format!(
                         "allowed fields: {}",
                         allowed
@@ -281,7 +365,7 @@ impl Checker<'_> {
             .map(|option| format!("`{option}`"))
             .collect::<Vec<_>>()
             .join(" or ");
-        let diagnostic = self
+        let mut diagnostic = self
             .at(
                 Code::InvalidLiteral,
                 node.span.clone(),
@@ -289,6 +373,21 @@ impl Checker<'_> {
                 format!("`{}` is not allowed here; expected {expected}", item.value),
             )
             .span_label(format!("expected {expected}"));
+        let replacement = match options {
+            [only] => Some(*only),
+            _ => crate::text::closest(&item.value, options.iter().copied()),
+        };
+        if let Some(replacement) = replacement {
+            diagnostic = diagnostic.suggest(Suggestion::replace(
+                if options.len() == 1 {
+                    format!("write `{replacement}`")
+                } else {
+                    format!("did you mean `{replacement}`?")
+                },
+                node.span.clone(),
+                json_string(replacement),
+            ));
+        }
         self.push(diagnostic);
         None
     }
@@ -315,7 +414,7 @@ impl Checker<'_> {
                 continue;
             };
             if let Some(first) = seen.get(&item.value) {
-                let diagnostic = self
+                let mut diagnostic = self
                     .at(
                         Code::DuplicateEntry,
                         element.span.clone(),
@@ -324,6 +423,17 @@ impl Checker<'_> {
                     )
                     .span_label("repeated here")
                     .label(first.clone(), "first listed here");
+                let spans: Vec<Range<usize>> = elements
+                    .iter()
+                    .map(|element| element.span.clone())
+                    .collect();
+                if let Some(edit) = remove_element(self.text, &spans, index) {
+                    diagnostic = diagnostic.suggest(Suggestion {
+                        message: format!("remove the repeated `{}`", item.value),
+                        edits: vec![edit],
+                        applicability: crate::diag::Applicability::MachineApplicable,
+                    });
+                }
                 self.push(diagnostic);
                 continue;
             }
@@ -334,41 +444,9 @@ impl Checker<'_> {
     }
 }
 
-/// The allowed key closest to a misspelt one, if any is close enough to be a likely typo.
-pub(crate) fn suggest<'a>(key: &str, allowed: &[&'a str]) -> Option<&'a str> {
-    allowed
-        .iter()
-        .map(|candidate| (edit_distance(key, candidate), *candidate))
-        .filter(|(distance, candidate)| *distance <= 2.max(candidate.len() / 4))
-        .min()
-        .map(|(_, candidate)| candidate)
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut current = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
-            current[j + 1] = (previous[j] + cost)
-                .min(previous[j + 1] + 1)
-                .min(current[j] + 1);
-        }
-        previous = current;
-    }
-    previous[b.len()]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn suggests_close_keys_only() {
-        assert_eq!(suggest("lable", &["label", "id"]), Some("label"));
-        assert_eq!(suggest("zzzzzz", &["label", "id"]), None);
-    }
 
     #[test]
     fn pointers_escape_tokens() {

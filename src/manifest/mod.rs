@@ -11,7 +11,7 @@ mod workflows;
 
 use std::ops::Range;
 
-use crate::diag::{Code, Diagnostic, Diagnostics};
+use crate::diag::{Applicability, Code, Diagnostic, Diagnostics, Suggestion};
 use crate::jsonc::{self, Kind, Node};
 use crate::text::is_kebab_id;
 use crate::version::{Version, VersionError};
@@ -148,19 +148,55 @@ const ID_HELP: &str =
 
 /// Pushes a diagnostic when `item` is not a valid id of `kind`; returns whether it is valid.
 pub fn check_id(checker: &mut Checker, item: &Item, kind: IdKind) -> bool {
-    match id_problem(&item.value, kind) {
+    match id_diagnostic(checker, item, kind) {
         None => true,
-        Some((code, message)) => {
-            let mut diagnostic = checker.at(code, item.span.clone(), &item.pointer, message);
-            diagnostic = if code == Code::ReservedId {
-                diagnostic.help("choose another id")
-            } else {
-                diagnostic.help(ID_HELP)
-            };
+        Some(diagnostic) => {
             checker.push(diagnostic);
             false
         }
     }
+}
+
+/// The diagnostic for `item` when it is not a valid id of `kind`, not yet pushed.
+pub fn id_diagnostic(checker: &Checker, item: &Item, kind: IdKind) -> Option<Diagnostic> {
+    let (code, message) = id_problem(&item.value, kind)?;
+    let diagnostic = checker.at(code, item.span.clone(), &item.pointer, message);
+    Some(if code == Code::ReservedId {
+        diagnostic.help("choose another id")
+    } else {
+        diagnostic.help(ID_HELP)
+    })
+}
+
+/// Pushes a diagnostic when `item` is not a valid id of `kind`, with a fix that renames it to
+/// its kebab-case form (and `also` everywhere else it is written, as edits for a new id) when
+/// that form is a valid id not in `taken`. Returns whether the id is valid.
+pub fn check_id_renamable(
+    checker: &mut Checker,
+    item: &Item,
+    kind: IdKind,
+    taken: &dyn Fn(&str) -> bool,
+    also: &dyn Fn(&str) -> Vec<crate::diag::Edit>,
+) -> bool {
+    let Some(mut diagnostic) = id_diagnostic(checker, item, kind) else {
+        return true;
+    };
+    let renamed = crate::text::to_kebab_id(&item.value)
+        .filter(|renamed| id_problem(renamed, kind).is_none() && !taken(renamed));
+    if let (Some(renamed), Code::InvalidId) = (renamed, diagnostic.code) {
+        let mut edits = vec![crate::diag::Edit {
+            span: item.span.clone(),
+            replacement: checker::json_string(&renamed),
+        }];
+        edits.extend(also(&renamed));
+        diagnostic = diagnostic.suggest(Suggestion {
+            message: format!("rename `{}` to `{renamed}`", item.value),
+            edits,
+            applicability: Applicability::MachineApplicable,
+        });
+    }
+    checker.push(diagnostic);
+    false
 }
 
 /// Checks a record key as an id (the reference reports "Invalid key in record").
@@ -216,6 +252,7 @@ pub fn declared(text: &str) -> Option<Declared> {
 pub fn check(text: &str, diagnostics: &mut Diagnostics) -> Option<Manifest> {
     let mut checker = Checker {
         file: MANIFEST_FILE.to_owned(),
+        text,
         diagnostics,
     };
     let root = match jsonc::parse(text) {
@@ -238,7 +275,15 @@ pub fn check(text: &str, diagnostics: &mut Diagnostics) -> Option<Manifest> {
         if let Some(node) = checker.required(&object, key) {
             let pointer = object.pointer_of(key);
             if let Some(item) = checker.item(node, &pointer) {
-                if check_id(&mut checker, &item, IdKind::Package) {
+                // The namespace is written nowhere else in a package; the id prefixes every ref.
+                let valid = if key == "namespace" {
+                    check_id_renamable(&mut checker, &item, IdKind::Package, &|_| false, &|_| {
+                        Vec::new()
+                    })
+                } else {
+                    check_id(&mut checker, &item, IdKind::Package)
+                };
+                if valid {
                     *slot = Some(item);
                 }
             }
@@ -365,7 +410,24 @@ fn check_schema_version(checker: &mut Checker, node: &Node, pointer: &str) {
                     pointer,
                     "schema_version must be 1",
                 )
-                .span_label("only manifest schema version 1 exists");
+                .span_label("only manifest schema version 1 exists")
+                .suggest(Suggestion::replace("write `1`", node.span.clone(), "1"));
+            checker.push(diagnostic);
+        }
+        Kind::String(ref string) if string.value.trim() == "1" => {
+            let diagnostic = checker
+                .at(
+                    Code::WrongType,
+                    node.span.clone(),
+                    pointer,
+                    "expected the number 1, found string",
+                )
+                .span_label("expected the number 1")
+                .suggest(Suggestion::replace(
+                    "write the number `1`",
+                    node.span.clone(),
+                    "1",
+                ));
             checker.push(diagnostic);
         }
         _ => checker.wrong_type(node, pointer, "the number 1"),
@@ -381,9 +443,21 @@ fn check_version(checker: &mut Checker, node: &Node, pointer: &str) -> Option<It
                 VersionError::Pattern => Code::InvalidVersion,
                 VersionError::Date => Code::InvalidVersionDate,
             };
-            let diagnostic = checker
+            let mut diagnostic = checker
                 .at(code, item.span.clone(), pointer, error.to_string())
                 .help("versions are YYYY.MM.DD.N: a real UTC date (year 0100 or later) and a revision N >= 1 without leading zeros, e.g. `2026.08.20.1`");
+            match crate::version::repaired(&item.value) {
+                Some(repaired) => {
+                    diagnostic = diagnostic.suggest(Suggestion::replace(
+                        format!("did you mean `{repaired}`?"),
+                        item.span.clone(),
+                        checker::json_string(&repaired),
+                    ));
+                }
+                None => {
+                    diagnostic = diagnostic.help("`squad version bump` stamps today's date");
+                }
+            }
             checker.push(diagnostic);
             None
         }
@@ -421,12 +495,17 @@ fn check_product_pillars(checker: &mut Checker, node: &Node, pointer: &str) {
         checker.push(diagnostic);
         return;
     }
-    for window in pillars.windows(2) {
+    let spans: Vec<Range<usize>> = pillars.iter().map(|(_, span)| span.clone()).collect();
+    let values: Vec<&str> = pillars.iter().map(|(value, _)| value.as_str()).collect();
+    let mut sorted = values.clone();
+    sorted.sort_unstable();
+    let repeats = sorted.windows(2).any(|pair| pair[0] == pair[1]);
+    for (index, window) in pillars.windows(2).enumerate() {
         let [(previous, previous_span), (current, span)] = window else {
             continue;
         };
         if previous == current {
-            let diagnostic = checker
+            let mut diagnostic = checker
                 .at(
                     Code::DuplicateEntry,
                     span.clone(),
@@ -434,10 +513,17 @@ fn check_product_pillars(checker: &mut Checker, node: &Node, pointer: &str) {
                     format!("product_pillars repeats `{current}`"),
                 )
                 .label(previous_span.clone(), "first listed here");
+            if let Some(edit) = checker::remove_element(checker.text, &spans, index + 1) {
+                diagnostic = diagnostic.suggest(Suggestion {
+                    message: format!("remove the repeated `{current}`"),
+                    edits: vec![edit],
+                    applicability: Applicability::MachineApplicable,
+                });
+            }
             checker.push(diagnostic);
         }
         if previous >= current {
-            let diagnostic = checker
+            let mut diagnostic = checker
                 .at(
                     Code::UnsortedList,
                     span.clone(),
@@ -446,6 +532,20 @@ fn check_product_pillars(checker: &mut Checker, node: &Node, pointer: &str) {
                 )
                 .span_label(format!("`{current}` must come after `{previous}`"))
                 .help("use [\"code\"], [\"work\"] or [\"code\", \"work\"]");
+            if !repeats {
+                diagnostic = diagnostic.suggest(Suggestion {
+                    message: format!(
+                        "write it as [{}]",
+                        sorted
+                            .iter()
+                            .map(|pillar| format!("\"{pillar}\""))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                    edits: checker::reorder_elements(&spans, &values, &sorted),
+                    applicability: Applicability::MachineApplicable,
+                });
+            }
             checker.push(diagnostic);
         }
     }
@@ -470,7 +570,12 @@ fn check_selector(checker: &mut Checker, node: &Node, pointer: &str) {
                         &item.pointer,
                         "selector instructions must be top-level selector.md",
                     )
-                    .span_label("expected `selector.md`");
+                    .span_label("expected `selector.md`")
+                    .suggest(Suggestion::replace(
+                        "write `selector.md`",
+                        item.span.clone(),
+                        "\"selector.md\"",
+                    ));
                 checker.push(diagnostic);
             }
         }

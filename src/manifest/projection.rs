@@ -2,8 +2,8 @@
 //! What the arrays' elements must name is checked later, against the package's files, in
 //! `package::projections`.
 
-use super::checker::{Checker, Item, child_pointer};
-use crate::diag::Code;
+use super::checker::{Checker, Item, child_pointer, edit_between, json_string};
+use crate::diag::{Applicability, Code, Suggestion};
 use crate::jsonc::{Member, Node};
 use crate::tables::RUNTIME_TEMPLATE_IDS;
 
@@ -175,18 +175,25 @@ pub fn check_agent(
         .and_then(|value| checker.non_empty(value, &object.pointer_of("base_role")));
     if let Some(role) = &base_role {
         if !RUNTIME_TEMPLATE_IDS.contains(&role.value.as_str()) {
-            let diagnostic = checker
+            let mut diagnostic = checker
                 .at(
                     Code::UnknownBaseRole,
                     role.span.clone(),
                     &role.pointer,
                     format!("unknown runtime template `{}`", role.value),
                 )
-                .span_label("not a runtime template")
-                .help(format!(
+                .span_label("not a runtime template");
+            diagnostic = match crate::text::closest(&role.value, RUNTIME_TEMPLATE_IDS) {
+                Some(close) => diagnostic.suggest(Suggestion::replace(
+                    format!("did you mean `{close}`?"),
+                    role.span.clone(),
+                    json_string(close),
+                )),
+                None => diagnostic.help(format!(
                     "base_role is one of: {}",
                     RUNTIME_TEMPLATE_IDS.join(", ")
-                ));
+                )),
+            };
             checker.push(diagnostic);
         }
     }
@@ -207,7 +214,20 @@ pub fn check_agent(
                     &role.pointer,
                     "integrity base_role requires the explicit platform_integrity_review execution contract",
                 )
-                .help("add \"execution_contract\": \"platform_integrity_review\" to this agent");
+                .help("add \"execution_contract\": \"platform_integrity_review\" to this agent")
+                .suggest(Suggestion {
+                    message: "add `\"execution_contract\": \"platform_integrity_review\"`".to_owned(),
+                    edits: vec![edit_between(
+                        checker.text,
+                        &crate::jsonc::edit::set_member(
+                            checker.text,
+                            object.node,
+                            "execution_contract",
+                            "\"platform_integrity_review\"",
+                        ),
+                    )],
+                    applicability: Applicability::MachineApplicable,
+                });
             checker.push(diagnostic);
         } else if role.value != "integrity" {
             if let Some(contract) = &contract {
@@ -261,7 +281,12 @@ fn check_prompt(
                 &item.pointer,
                 format!("{}.prompt must be {expected}", projection.context()),
             )
-            .span_label(format!("expected `{expected}`"));
+            .span_label(format!("expected `{expected}`"))
+            .suggest(Suggestion::replace(
+                format!("write `{expected}`"),
+                item.span.clone(),
+                json_string(&expected),
+            ));
         checker.push(diagnostic);
     }
     projection.prompt = Some(item);
@@ -277,6 +302,27 @@ fn check_resources(
     }
     for kind in ResourceKind::ALL {
         let field = kind.field();
+        if object.get(field).is_none() {
+            // All 13 arrays are required; an empty one is what leaving it out usually means.
+            let diagnostic = checker
+                .at(
+                    Code::MissingField,
+                    object.open_span(),
+                    &object.pointer,
+                    format!("missing required field `{field}`"),
+                )
+                .span_label(format!("this object needs `{field}`"))
+                .suggest(Suggestion {
+                    message: format!("add `\"{field}\": []`"),
+                    edits: vec![edit_between(
+                        checker.text,
+                        &crate::jsonc::edit::set_member(checker.text, object.node, field, "[]"),
+                    )],
+                    applicability: Applicability::MachineApplicable,
+                });
+            checker.push(diagnostic);
+            continue;
+        }
         if let Some(value) = checker.required(object, field) {
             let pointer = child_pointer(&object.pointer, field);
             if let Some(items) = checker.unique_strings(value, &pointer, field) {

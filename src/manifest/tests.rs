@@ -159,25 +159,35 @@ fn rejected_vectors() {
 }
 
 #[test]
-fn cycle_message_names_the_reference_ids() {
+fn cycle_points_at_the_entry_that_closes_it() {
     let workflow = r#""virtual_workflows": {"w": {"label": "l", "description": "d", "nodes": {
         "p": {"agent_id": "worker", "description": "d", "depends_on": ["e"]},
         "e": {"agent_id": "worker", "description": "d", "depends_on": ["a", "l"]},
         "a": {"agent_id": "worker", "description": "d", "depends_on": ["p"]},
         "l": {"agent_id": "worker", "description": "d", "depends_on": ["p"]}}}}"#;
     let mut diagnostics = Diagnostics::default();
-    check(
-        &EX1.replace(r#""virtual_workflows": {}"#, workflow),
-        &mut diagnostics,
-    );
+    let text = EX1.replace(r#""virtual_workflows": {}"#, workflow);
+    check(&text, &mut diagnostics);
     let sorted = diagnostics.into_sorted();
     let messages: Vec<_> = sorted.iter().map(|d| d.message.as_str()).collect();
+    // The whole cycle, in dependency order, as the reference's search meets it.
     assert_eq!(
         messages,
-        ["virtual workflow `w` contains a dependency cycle involving a, p"]
+        ["virtual workflow `w` contains a dependency cycle: `a` -> `p` -> `e` -> `a`"]
     );
-    // The help line names one whole cycle, in dependency order.
-    assert_eq!(sorted[0].help, ["cycle: a -> p -> e -> a"]);
+    let cycle = &sorted[0];
+    let e_depends_on_a = text.find(r#"["a", "l"]"#).unwrap() + 1;
+    assert_eq!(cycle.span, Some(e_depends_on_a..e_depends_on_a + 3));
+    assert_eq!(
+        cycle.pointer.as_deref(),
+        Some("/capability_projection/virtual_workflows/w/nodes/e/depends_on/0")
+    );
+    assert_eq!(
+        cycle.span_label.as_deref(),
+        Some("`e` depends on `a`, which closes the cycle")
+    );
+    let labels: Vec<_> = cycle.labels.iter().map(|l| l.message.as_str()).collect();
+    assert_eq!(labels, ["`a` depends on `p`", "`p` depends on `e`"]);
 }
 
 #[test]

@@ -7,9 +7,9 @@
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
-use super::checker::{Checker, Item, child_pointer};
-use super::{IdKind, check_id, check_key};
-use crate::diag::Code;
+use super::checker::{Checker, Item, child_pointer, json_string, remove_element, reorder_elements};
+use super::{IdKind, check_id, check_id_renamable};
+use crate::diag::{Applicability, Code, Diagnostic, Edit, Suggestion};
 use crate::jsonc::Node as JsonNode;
 use crate::text::cmp_code_units;
 
@@ -40,9 +40,17 @@ pub fn check(checker: &mut Checker, node: &JsonNode, pointer: &str) -> Vec<Workf
         return Vec::new();
     };
     let mut workflows = Vec::with_capacity(record.members.len());
+    let workflow_ids: HashSet<&str> = record.members.iter().map(|m| m.key.as_str()).collect();
     for member in &record.members {
         let workflow_pointer = child_pointer(pointer, &member.key);
-        check_key(checker, member, &workflow_pointer, IdKind::Plain);
+        // Nothing in a package names a workflow, so renaming its key is the whole fix.
+        check_id_renamable(
+            checker,
+            &key_item(member, &workflow_pointer),
+            IdKind::Plain,
+            &|id| workflow_ids.contains(id),
+            &|_| Vec::new(),
+        );
         let Some(object) = checker.object(&member.value, &workflow_pointer, &WORKFLOW_KEYS) else {
             continue;
         };
@@ -66,9 +74,31 @@ pub fn check(checker: &mut Checker, node: &JsonNode, pointer: &str) -> Vec<Workf
                         .help("add a node, or remove the workflow (`virtual_workflows: {}` means direct dispatch)");
                     checker.push(diagnostic);
                 }
+                let node_ids: HashSet<&str> = nodes_record
+                    .members
+                    .iter()
+                    .map(|m| m.key.as_str())
+                    .collect();
                 for node_member in &nodes_record.members {
                     let node_pointer = child_pointer(&nodes_pointer, &node_member.key);
-                    check_key(checker, node_member, &node_pointer, IdKind::Plain);
+                    // A node is also named by the `depends_on` lists of its workflow.
+                    let old = node_member.key.as_str();
+                    let references = dependency_literals(&nodes_record.members, old);
+                    check_id_renamable(
+                        checker,
+                        &key_item(node_member, &node_pointer),
+                        IdKind::Plain,
+                        &|id| node_ids.contains(id),
+                        &|new| {
+                            references
+                                .iter()
+                                .map(|span| Edit {
+                                    span: span.clone(),
+                                    replacement: json_string(new),
+                                })
+                                .collect()
+                        },
+                    );
                     if let Some(node) = check_node(checker, node_member, node_pointer) {
                         workflow.nodes.push(node);
                     }
@@ -78,6 +108,35 @@ pub fn check(checker: &mut Checker, node: &JsonNode, pointer: &str) -> Vec<Workf
         workflows.push(workflow);
     }
     workflows
+}
+
+/// The record key of `member` as an item.
+fn key_item(member: &crate::jsonc::Member, pointer: &str) -> Item {
+    Item {
+        value: member.key.clone(),
+        span: member.key_span.clone(),
+        escaped: true,
+        pointer: pointer.to_owned(),
+    }
+}
+
+/// The spans of the `depends_on` string literals equal to `id` among raw node members.
+fn dependency_literals(nodes: &[&crate::jsonc::Member], id: &str) -> Vec<Range<usize>> {
+    let mut spans = Vec::new();
+    for node in nodes {
+        let Some(depends_on) = crate::jsonc::edit::member(&node.value, "depends_on") else {
+            continue;
+        };
+        if let crate::jsonc::Kind::Array(items) = &depends_on.value.kind {
+            spans.extend(
+                items
+                    .iter()
+                    .filter(|item| item.as_str() == Some(id))
+                    .map(|item| item.span.clone()),
+            );
+        }
+    }
+    spans
 }
 
 fn check_node(
@@ -129,9 +188,14 @@ fn check_node(
 fn check_canonical_order(checker: &mut Checker, items: &[Item], pointer: &str) {
     let mut reported_order = false;
     let mut seen: HashMap<&str, &Item> = HashMap::new();
+    let spans: Vec<Range<usize>> = items.iter().map(|item| item.span.clone()).collect();
+    let values: Vec<&str> = items.iter().map(|item| item.value.as_str()).collect();
+    let mut canonical = values.clone();
+    canonical.sort_by(|a, b| cmp_code_units(a, b));
+    let repeats = canonical.windows(2).any(|pair| pair[0] == pair[1]);
     for (index, item) in items.iter().enumerate() {
         if let Some(first) = seen.get(item.value.as_str()) {
-            let diagnostic = checker
+            let mut diagnostic = checker
                 .at(
                     Code::DuplicateEntry,
                     item.span.clone(),
@@ -140,6 +204,13 @@ fn check_canonical_order(checker: &mut Checker, items: &[Item], pointer: &str) {
                 )
                 .span_label("repeated here")
                 .label(first.span.clone(), "first listed here");
+            if let Some(edit) = remove_element(checker.text, &spans, index) {
+                diagnostic = diagnostic.suggest(Suggestion {
+                    message: format!("remove the repeated `{}`", item.value),
+                    edits: vec![edit],
+                    applicability: Applicability::MachineApplicable,
+                });
+            }
             checker.push(diagnostic);
         } else {
             seen.insert(&item.value, item);
@@ -152,7 +223,7 @@ fn check_canonical_order(checker: &mut Checker, items: &[Item], pointer: &str) {
             let mut sorted: Vec<&str> = items.iter().map(|item| item.value.as_str()).collect();
             sorted.sort_by(|a, b| cmp_code_units(a, b));
             sorted.dedup();
-            let diagnostic = checker
+            let mut diagnostic = checker
                 .at(
                     Code::UnsortedList,
                     item.span.clone(),
@@ -172,6 +243,15 @@ fn check_canonical_order(checker: &mut Checker, items: &[Item], pointer: &str) {
                         .collect::<Vec<_>>()
                         .join(", ")
                 ));
+            // With a repeat, its removal comes first; the order is fixed on the next pass.
+            if !repeats {
+                let message = diagnostic.help.last().cloned().unwrap_or_default();
+                diagnostic = diagnostic.suggest(Suggestion {
+                    message,
+                    edits: reorder_elements(&spans, &values, &canonical),
+                    applicability: Applicability::MachineApplicable,
+                });
+            }
             checker.push(diagnostic);
         }
     }
@@ -192,7 +272,7 @@ pub fn check_graph(checker: &mut Checker, workflows: &[Workflow], agents: Option
                 if !agents.contains(agent.value.as_str()) {
                     let mut known: Vec<&str> = agents.iter().copied().collect();
                     known.sort_unstable();
-                    let diagnostic = checker
+                    let mut diagnostic = checker
                         .at(
                             Code::UnknownAgent,
                             agent.span.clone(),
@@ -202,12 +282,19 @@ pub fn check_graph(checker: &mut Checker, workflows: &[Workflow], agents: Option
                                 node.id, agent.value
                             ),
                         )
-                        .span_label("not a key of capability_projection.agents")
-                        .help(if known.is_empty() {
-                            "declare the agent under capability_projection.agents".to_owned()
-                        } else {
-                            format!("declared agents: {}", known.join(", "))
-                        });
+                        .span_label("not a key of capability_projection.agents");
+                    diagnostic = match crate::text::closest(&agent.value, known.iter().copied()) {
+                        Some(close) => diagnostic
+                            .suggest(Suggestion::replace(
+                                format!("did you mean `{close}`?"),
+                                agent.span.clone(),
+                                json_string(close),
+                            )),
+                        None if known.is_empty() => diagnostic.help(
+                            "declare the agent under capability_projection.agents (`squad scaffold agent`)",
+                        ),
+                        None => diagnostic.help(format!("declared agents: {}", known.join(", "))),
+                    };
                     checker.push(diagnostic);
                 }
             }
@@ -221,7 +308,13 @@ pub fn check_graph(checker: &mut Checker, workflows: &[Workflow], agents: Option
                     );
                     checker.push(diagnostic);
                 } else if !node_ids.contains_key(dependency.value.as_str()) {
-                    let diagnostic = checker
+                    let others = workflow
+                        .nodes
+                        .iter()
+                        .map(|other| other.id.as_str())
+                        .filter(|other| *other != node.id);
+                    let close = crate::text::closest(&dependency.value, others);
+                    let mut diagnostic = checker
                         .at(
                             Code::UnknownDependency,
                             dependency.span.clone(),
@@ -236,36 +329,80 @@ pub fn check_graph(checker: &mut Checker, workflows: &[Workflow], agents: Option
                             dependency.value, workflow.id
                         ))
                         .help("depends_on names nodes of the same workflow");
+                    if let Some(close) = close {
+                        diagnostic = diagnostic.suggest(Suggestion::replace(
+                            format!("did you mean `{close}`?"),
+                            dependency.span.clone(),
+                            json_string(close),
+                        ));
+                    }
                     checker.push(diagnostic);
                 }
             }
         }
-        if let Some(cycle) = find_cycles(workflow, &node_ids) {
-            let diagnostic = checker
-                .at(
-                    Code::DependencyCycle,
-                    workflow.key_span.clone(),
-                    &workflow.pointer,
-                    format!(
-                        "virtual workflow `{}` contains a dependency cycle involving {}",
-                        workflow.id,
-                        cycle.involving.join(", ")
-                    ),
-                )
-                .help(format!("cycle: {}", cycle.path.join(" -> ")));
+        if let Some(cycle) = find_cycle(workflow, &node_ids) {
+            let diagnostic = cycle_diagnostic(checker, workflow, &cycle);
             checker.push(diagnostic);
         }
     }
 }
 
-struct Cycles {
-    /// Nodes at which the search met a back edge, in code-unit order (the reference's message).
-    involving: Vec<String>,
-    /// The first cycle found, as node ids from its start back to its start.
-    path: Vec<String>,
+/// The first cycle of a workflow, pointed at the `depends_on` entry that closes it (the edge
+/// the search found last), with every other edge of the cycle labelled.
+fn cycle_diagnostic(checker: &Checker, workflow: &Workflow, cycle: &[String]) -> Diagnostic {
+    let node = |id: &str| workflow.nodes.iter().find(|node| node.id == id);
+    // The entry of `from`'s depends_on that names `to`.
+    let edge = |from: &str, to: &str| {
+        node(from).and_then(|node| node.depends_on.iter().find(|item| item.value == to))
+    };
+    let shown = cycle
+        .iter()
+        .map(|id| format!("`{id}`"))
+        .collect::<Vec<_>>()
+        .join(" -> ");
+    let message = format!(
+        "virtual workflow `{}` contains a dependency cycle: {shown}",
+        workflow.id
+    );
+    let last = cycle.len().saturating_sub(2);
+    let closing = cycle
+        .get(last)
+        .zip(cycle.get(last + 1))
+        .and_then(|(from, to)| edge(from, to).map(|item| (from, to, item)));
+    let Some((from, to, item)) = closing else {
+        return checker.at(
+            Code::DependencyCycle,
+            workflow.key_span.clone(),
+            &workflow.pointer,
+            message,
+        );
+    };
+    let mut diagnostic = checker
+        .at(
+            Code::DependencyCycle,
+            item.span.clone(),
+            &item.pointer,
+            message,
+        )
+        .span_label(if from == to {
+            format!("`{from}` depends on itself")
+        } else {
+            format!("`{from}` depends on `{to}`, which closes the cycle")
+        });
+    for pair in cycle[..last].iter().zip(&cycle[1..=last]) {
+        if let Some(item) = edge(pair.0, pair.1) {
+            diagnostic = diagnostic.label(
+                item.span.clone(),
+                format!("`{}` depends on `{}`", pair.0, pair.1),
+            );
+        }
+    }
+    diagnostic.help("`a -> b` means `a` depends on `b`; remove one of these dependencies, or move the work of one node into another")
 }
 
-fn find_cycles(workflow: &Workflow, node_ids: &HashMap<&str, usize>) -> Option<Cycles> {
+/// The first cycle the reference's search meets (node ids in code-unit order, edges in
+/// `depends_on` order), as node ids from its start back to its start.
+fn find_cycle(workflow: &Workflow, node_ids: &HashMap<&str, usize>) -> Option<Vec<String>> {
     #[derive(Clone, Copy, PartialEq)]
     enum State {
         New,
@@ -285,8 +422,6 @@ fn find_cycles(workflow: &Workflow, node_ids: &HashMap<&str, usize>) -> Option<C
         })
         .collect();
     let mut state = vec![State::New; nodes.len()];
-    let mut involving: Vec<usize> = Vec::new();
-    let mut first_path: Option<Vec<usize>> = None;
     // Explicit DFS stack of (node, next edge index).
     let mut stack: Vec<(usize, usize)> = Vec::new();
     for &start in &order {
@@ -305,17 +440,16 @@ fn find_cycles(workflow: &Workflow, node_ids: &HashMap<&str, usize>) -> Option<C
                         stack.push((next, 0));
                     }
                     State::Visiting => {
-                        involving.push(next);
-                        if first_path.is_none() {
-                            let from = stack
-                                .iter()
-                                .position(|&(node, _)| node == next)
-                                .unwrap_or(0);
-                            let mut path: Vec<usize> =
-                                stack[from..].iter().map(|&(node, _)| node).collect();
-                            path.push(next);
-                            first_path = Some(path);
-                        }
+                        let from = stack
+                            .iter()
+                            .position(|&(node, _)| node == next)
+                            .unwrap_or(0);
+                        let mut path: Vec<String> = stack[from..]
+                            .iter()
+                            .map(|&(node, _)| nodes[node].id.clone())
+                            .collect();
+                        path.push(nodes[next].id.clone());
+                        return Some(path);
                     }
                     State::Done => {}
                 }
@@ -325,18 +459,5 @@ fn find_cycles(workflow: &Workflow, node_ids: &HashMap<&str, usize>) -> Option<C
             }
         }
     }
-    let path = first_path?;
-    let mut involving: Vec<String> = involving
-        .into_iter()
-        .map(|index| nodes[index].id.clone())
-        .collect();
-    involving.sort_by(|a, b| cmp_code_units(a, b));
-    involving.dedup();
-    Some(Cycles {
-        involving,
-        path: path
-            .into_iter()
-            .map(|index| nodes[index].id.clone())
-            .collect(),
-    })
+    None
 }

@@ -19,6 +19,7 @@ pub struct Capabilities {
 pub fn check(file: &str, text: &str, diagnostics: &mut Diagnostics) -> Option<Capabilities> {
     let mut checker = Checker {
         file: file.to_owned(),
+        text,
         diagnostics,
     };
     let root = match jsonc::parse(text) {

@@ -68,6 +68,13 @@ pub struct Identity {
     pub version: String,
 }
 
+impl Identity {
+    /// `namespace/id version`, as status lines name a package.
+    pub fn display(&self) -> String {
+        format!("{}/{} {}", self.namespace, self.id, self.version)
+    }
+}
+
 impl Report {
     pub fn is_valid(&self) -> bool {
         !self
@@ -104,6 +111,15 @@ impl std::fmt::Display for ValidateError {
 }
 
 impl std::error::Error for ValidateError {}
+
+impl From<ValidateError> for std::io::Error {
+    fn from(error: ValidateError) -> std::io::Error {
+        match error {
+            ValidateError::Io(_, error) => error,
+            other => std::io::Error::other(other.to_string()),
+        }
+    }
+}
 
 /// State shared by the validation steps of one package.
 pub(crate) struct Context<'a> {
@@ -289,6 +305,84 @@ fn contract_digest_below(
     let paths: Vec<String> = tree.files().map(|entry| entry.path.clone()).collect();
     digest_folder_with_progress(root, &paths, with_files, progress)
         .map_err(ContractDigestError::Read)
+}
+
+/// What a folder given as "a package" turned out to be.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Located {
+    /// It holds a manifest, or is no folder at all (validation says what is wrong with it).
+    Package,
+    /// It holds no manifest, but some of its direct children do: a folder of packages, in
+    /// name order.
+    Packages(Vec<PathBuf>),
+    /// A folder without a manifest, in it or in any child: not a package.
+    NotAPackage,
+}
+
+/// Tells a package folder from a folder of packages and from a folder that is neither, so
+/// that no command reports a folder that has no manifest as a broken package.
+pub fn locate(path: &Path) -> Located {
+    if !path.is_dir() || path.join(MANIFEST_FILE).symlink_metadata().is_ok() {
+        return Located::Package;
+    }
+    let mut children: Vec<PathBuf> = match fs::read_dir(path) {
+        Ok(entries) => entries
+            .flatten()
+            .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_dir()))
+            .map(|entry| entry.path())
+            .filter(|child| child.join(MANIFEST_FILE).is_file())
+            .collect(),
+        Err(_) => return Located::Package,
+    };
+    if children.is_empty() {
+        return Located::NotAPackage;
+    }
+    children.sort();
+    Located::Packages(children)
+}
+
+/// Why a package archive could not be validated.
+#[derive(Debug)]
+pub enum ArchiveValidateError {
+    /// The archive itself is refused (not a ZIP, unsafe entries, beyond the limits).
+    Archive(crate::archive::reader::ArchiveError),
+    Io(PathBuf, std::io::Error),
+}
+
+impl std::fmt::Display for ArchiveValidateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ArchiveValidateError::Archive(error) => error.fmt(f),
+            ArchiveValidateError::Io(path, error) => {
+                write!(f, "cannot unpack into `{}`: {error}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for ArchiveValidateError {}
+
+/// Validates the package in the archive at `archive` (a `squad pack` ZIP, read within the
+/// reference's import limits, with every archive check install makes): unpacked into a private
+/// temporary folder, validated there, and the folder removed. The report's files are paths
+/// inside the archive's package.
+pub fn validate_archive(archive: &Path) -> Result<Report, ArchiveValidateError> {
+    let package = crate::archive::reader::read_package_file(
+        archive,
+        &crate::archive::reader::Limits::REFERENCE,
+    )
+    .map_err(ArchiveValidateError::Archive)?;
+    let scratch = crate::fs::ScratchDirectory::new("validate")
+        .map_err(|error| ArchiveValidateError::Io(std::env::temp_dir(), error))?;
+    for (path, bytes) in &package.files {
+        scratch
+            .write(path, bytes)
+            .map_err(|error| ArchiveValidateError::Io(scratch.path().join(path), error))?;
+    }
+    let mut report = validate(scratch.path())
+        .map_err(|error| ArchiveValidateError::Io(scratch.path().to_path_buf(), error.into()))?;
+    report.root = archive.to_path_buf();
+    Ok(report)
 }
 
 /// Validates the package folder at `root`. Writes nothing.

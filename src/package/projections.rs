@@ -6,8 +6,9 @@ use std::collections::{HashMap, HashSet};
 
 use super::resources::{CapabilityKind, Discovered};
 use super::{Context, Owner};
-use crate::diag::{Code, Diagnostic};
+use crate::diag::{Code, Diagnostic, Suggestion};
 use crate::manifest::checker::Item;
+use crate::manifest::checker::json_string;
 use crate::manifest::{MANIFEST_FILE, Manifest, Projection, ResourceKind};
 use crate::tables::{self, Role};
 use crate::text::js_trim;
@@ -172,14 +173,24 @@ fn check_projection(context: &mut Context, projection: &Projection, id: &str, in
     };
     for item in projection.refs(ResourceKind::BuiltInTool) {
         if !tables::is_core_tool(&item.value) {
-            context.diagnostics.push(
-                error(
-                    Code::UnknownBuiltInTool,
-                    item,
-                    format!("unknown built-in tool `{}`", item.value),
-                )
-                .span_label("not a core tool id"),
-            );
+            let mut diagnostic = error(
+                Code::UnknownBuiltInTool,
+                item,
+                format!("unknown built-in tool `{}`", item.value),
+            )
+            .span_label("not a core tool id");
+            // The tools this role may project first: a typo most likely means one of them.
+            let close = role
+                .and_then(|role| crate::text::closest(&item.value, tables::projectable_list(role)))
+                .or_else(|| crate::text::closest(&item.value, tables::CORE_TOOL_IDS));
+            if let Some(close) = close {
+                diagnostic = diagnostic.suggest(Suggestion::replace(
+                    format!("did you mean `{close}`?"),
+                    item.span.clone(),
+                    json_string(close),
+                ));
+            }
+            context.diagnostics.push(diagnostic);
         } else if let Some(role) = role {
             if !tables::projectable_built_in(role, &item.value) {
                 context.diagnostics.push(
@@ -227,21 +238,27 @@ fn check_projection(context: &mut Context, projection: &Projection, id: &str, in
             continue;
         };
         match tables::default_host_tool_role(name) {
-            None => context.diagnostics.push(
-                error(
+            None => {
+                let tools = tables::DEFAULT_HOST_TOOLS.iter().map(|(tool, _)| *tool);
+                let diagnostic = error(
                     Code::UnknownDefaultTool,
                     item,
                     format!("unknown default host tool `{name}`"),
-                )
-                .help(format!(
-                    "default host tools: {}",
-                    tables::DEFAULT_HOST_TOOLS
-                        .iter()
-                        .map(|(tool, _)| *tool)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )),
-            ),
+                );
+                context
+                    .diagnostics
+                    .push(match crate::text::closest(name, tools.clone()) {
+                        Some(close) => diagnostic.suggest(Suggestion::replace(
+                            format!("did you mean `{close}`?"),
+                            item.span.clone(),
+                            json_string(&format!("default/tool/{close}")),
+                        )),
+                        None => diagnostic.help(format!(
+                            "default host tools: {}",
+                            tools.collect::<Vec<_>>().join(", ")
+                        )),
+                    });
+            }
             Some(owner_role) => {
                 let supplied = matches!(role, Some(Role::Worker(role)) if role == owner_role);
                 if role.is_some() && !supplied {
@@ -373,7 +390,18 @@ fn check_package_ref(
             format!("package ref `{reference}` is not declared in this package"),
         )
         .span_label(format!("no {what} `{rest}` in this package"));
-        diagnostic = if usable.is_empty() {
+        let close = crate::text::closest(reference, usable.iter().copied());
+        diagnostic = if let Some(close) = close {
+            // Maybe the name is misspelt, maybe the resource is still to be written.
+            diagnostic.suggest(
+                Suggestion::replace(
+                    format!("did you mean `{close}`?"),
+                    item.span.clone(),
+                    json_string(close),
+                )
+                .maybe_incorrect(),
+            )
+        } else if usable.is_empty() {
             diagnostic.help(expected_location(kind, id))
         } else {
             diagnostic.help(format!(

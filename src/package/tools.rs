@@ -181,9 +181,21 @@ fn walk_tool(
             let target = match resolve_relative(context, &file, &specifier, &allowed) {
                 Ok(target) => target,
                 Err((target, (code, message, help))) => {
-                    context
-                        .diagnostics
-                        .push(Diagnostic::new(code, &file, message).span(span).help(help));
+                    let mut diagnostic = Diagnostic::new(code, &file, message)
+                        .span(span.clone())
+                        .help(help);
+                    // `fs` for `node:fs`: the prefix goes in after the opening quote.
+                    let prefixed = format!("node:{specifier}");
+                    if code == Code::UnsupportedModule
+                        && ALLOWED_CORE_MODULES.contains(&prefixed.as_str())
+                    {
+                        diagnostic = diagnostic.suggest(crate::diag::Suggestion::replace(
+                            format!("write `{prefixed}`"),
+                            span.start + 1..span.start + 1,
+                            "node:",
+                        ));
+                    }
+                    context.diagnostics.push(diagnostic);
                     target
                 }
             };

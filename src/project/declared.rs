@@ -211,7 +211,7 @@ fn known<'n>(
         let member_pointer = format!("{pointer}/{}", member.key);
         let Some(key) = keys_of(object).find(|key| key.name == member.key) else {
             let names: Vec<&str> = keys_of(object).map(|key| key.name).collect();
-            let help = match crate::manifest::checker::suggest(&member.key, &names) {
+            let help = match crate::text::closest(&member.key, names.iter().copied()) {
                 Some(close) => format!("did you mean `{close}`?"),
                 None => format!(
                     "known keys here: {}",

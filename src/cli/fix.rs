@@ -1,0 +1,224 @@
+//! `squad fix`: apply the fixes the diagnostics carry, in place.
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use super::report::{Inspected, json_document, report};
+use super::{ExitStatus, Format};
+use crate::fix::{FixError, Plan, plan, unified_diff, write};
+use crate::output::Printer;
+use crate::package::{self, Located};
+
+/// Fix a package's problems that have one certain fix, in place, keeping comments and layout.
+///
+/// Applies every machine-applicable suggestion (`suggestions` in `squad validate --format json`):
+/// lists put in canonical order and repeats removed, `fs` imports written `node:fs`, versions
+/// written with their zeros (`2026.12.1.1` -> `2026.12.01.1`), ids made kebab-case where
+/// nothing else names them, fixed values written (`selector.md`, a prompt's path), a misspelt
+/// key, role, tool, agent or node with exactly one close match corrected, a missing resource
+/// array added empty. A misspelt package ref is only suggested: the resource may be missing.
+/// Each fix is a splice of the file's text. The package is validated again after every pass
+/// (one fix can reveal another) and once more when written; what is left is reported as
+/// `squad validate` reports it.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  squad fix                          fix the package in the current directory
+  squad fix squads/review --dry-run  print the changes as a diff; write nothing
+  squad fix --format json . > fix.json")]
+pub struct FixArgs {
+    /// The package folder. Defaults to the current directory.
+    #[arg(value_name = "PATH", default_value = ".")]
+    pub path: PathBuf,
+
+    /// Print the changes as a unified diff on stdout instead of writing them.
+    #[arg(long)]
+    pub dry_run: bool,
+
+    /// Output format (json: the `squad validate` document of the fixed package, with the fixes).
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+#[derive(Serialize)]
+struct JsonFix<'a> {
+    file: &'a str,
+    code: &'static str,
+    message: &'a str,
+}
+
+pub fn run(args: &FixArgs, printer: &Printer) -> ExitStatus {
+    let shown = args.path.display().to_string();
+    if package::locate(&args.path) != Located::Package {
+        printer.error(
+            &super::validate::not_a_package(&args.path),
+            Some("`squad fix` works on one package folder at a time"),
+        );
+        return ExitStatus::Error;
+    }
+    let planned = match plan(&args.path) {
+        Ok(planned) => planned,
+        Err(error) => {
+            printer.error(&error.to_string(), None);
+            return ExitStatus::Error;
+        }
+    };
+    let files = planned.changes.len();
+    let fixes = planned.applied.len();
+    if args.dry_run {
+        if args.format == Format::Human {
+            let diff: String = planned
+                .changes
+                .iter()
+                .map(|change| unified_diff(&shown, change))
+                .collect();
+            printer.data(&diff);
+        }
+        for applied in &planned.applied {
+            printer.detail(&format!(
+                "{}: {} ({})",
+                applied.file,
+                applied.message,
+                applied.code.as_str()
+            ));
+        }
+        let message = if fixes == 0 {
+            "nothing to fix".to_owned()
+        } else {
+            format!(
+                "{fixes} problem{} in {files} file{} (--dry-run: nothing was written)",
+                plural(fixes),
+                plural(files)
+            )
+        };
+        printer.status("Would fix", &message);
+        if args.format == Format::Human {
+            // Positions in what is left would point into files not yet written: counts only.
+            let left = crate::diag::json::Summary::of(&planned.report.diagnostics);
+            printer.status(
+                "Would leave",
+                &format!(
+                    "{} error{}, {} warning{}",
+                    left.errors,
+                    plural(left.errors),
+                    left.warnings,
+                    plural(left.warnings)
+                ),
+            );
+            return if left.errors > 0 {
+                ExitStatus::Failure
+            } else {
+                ExitStatus::Success
+            };
+        }
+        let inspected = planned_report(&planned);
+        return finish(printer, args, &shown, &planned, inspected);
+    }
+    if let Err(error) = write(&args.path, &planned) {
+        let hint = matches!(error, FixError::Changed(_)).then_some("run `squad fix` again");
+        printer.error(&error.to_string(), hint);
+        return ExitStatus::Error;
+    }
+    for change in &planned.changes {
+        let count = planned
+            .applied
+            .iter()
+            .filter(|applied| applied.file == change.file)
+            .count();
+        printer.status(
+            "Fixed",
+            &format!(
+                "{} ({count} fix{})",
+                crate::diag::sarif::display_file(&shown, &change.file),
+                if count == 1 { "" } else { "es" }
+            ),
+        );
+    }
+    for applied in &planned.applied {
+        printer.detail(&format!(
+            "{}: {} ({})",
+            applied.file,
+            applied.message,
+            applied.code.as_str()
+        ));
+    }
+    if fixes == 0 {
+        printer.status(
+            "Fixed",
+            "nothing: no problem of this package has a certain fix",
+        );
+    }
+    // What the user gets is what is on disk now, checked once more.
+    let inspected = match package::validate(&args.path) {
+        Ok(report) => Inspected::package(report),
+        Err(error) => {
+            printer.error(&error.to_string(), None);
+            return ExitStatus::Error;
+        }
+    };
+    finish(printer, args, &shown, &planned, inspected)
+}
+
+/// The package as it would be after the fixes.
+fn planned_report(planned: &Plan) -> Inspected {
+    Inspected {
+        kind: crate::interop::Kind::Package,
+        name: planned
+            .report
+            .identity
+            .as_ref()
+            .map(package::Identity::display),
+        diagnostics: planned.report.diagnostics.clone(),
+        sources: planned.report.sources.clone(),
+    }
+}
+
+/// Reports what is left, in the format asked for.
+fn finish(
+    printer: &Printer,
+    args: &FixArgs,
+    shown: &str,
+    planned: &Plan,
+    inspected: Inspected,
+) -> ExitStatus {
+    if args.format == Format::Json {
+        let mut document = json_document(shown, &inspected);
+        document["type"] = "fix".into();
+        document["dry_run"] = args.dry_run.into();
+        document["fixes"] = serde_json::to_value(
+            planned
+                .applied
+                .iter()
+                .map(|applied| JsonFix {
+                    file: &applied.file,
+                    code: applied.code.as_str(),
+                    message: &applied.message,
+                })
+                .collect::<Vec<_>>(),
+        )
+        .unwrap_or_default();
+        document["changed_files"] = planned
+            .changes
+            .iter()
+            .map(|change| change.file.as_str())
+            .collect::<Vec<_>>()
+            .into();
+        let failing = !document["packages"][0]["valid"].as_bool().unwrap_or(false);
+        printer.data(&(serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"));
+        return if failing {
+            ExitStatus::Failure
+        } else {
+            ExitStatus::Success
+        };
+    }
+    report(
+        printer,
+        args.format,
+        false,
+        vec![(shown.to_owned(), Ok(inspected))],
+    )
+}
+
+fn plural(count: usize) -> &'static str {
+    crate::interop::fields::plural(count)
+}
