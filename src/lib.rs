@@ -13,6 +13,8 @@
 //! - [`package`]: validation of a package folder: tree capture, files, resources, references,
 //!   tools.
 //! - [`fix`]: `squad fix`, the machine-applicable suggestions of diagnostics applied in place.
+//! - [`generate`]: `squad scaffold`, new agents, skills, tools, MCP servers and workflow nodes
+//!   added to a package in place.
 //! - [`tables`]: the reference runtime's tool and role tables.
 //! - [`text`]: JavaScript-compatible whitespace, ids and string order.
 //! - [`version`]: `YYYY.MM.DD.N` versions and the calendar.
@@ -40,6 +42,7 @@ pub mod digest;
 pub mod env;
 pub mod fix;
 pub mod fs;
+pub mod generate;
 pub mod http;
 pub mod install;
 pub mod interop;

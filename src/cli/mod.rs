@@ -18,6 +18,7 @@ mod project;
 mod registry;
 mod report;
 mod router;
+mod scaffold;
 mod validate;
 mod verify;
 mod version;
@@ -138,6 +139,7 @@ pub enum Command {
     Activate(install::ActivateArgs),
     Projects(install::ProjectsArgs),
     New(new::NewArgs),
+    Scaffold(scaffold::ScaffoldArgs),
     Version(version::VersionArgs),
     Collab(collab::CollabArgs),
     Lint(lint::LintArgs),
@@ -188,6 +190,7 @@ fn dispatch(command: Command, printer: &Printer) -> ExitStatus {
         Command::Activate(args) => install::run_activate(&args, printer),
         Command::Projects(args) => install::run_projects(&args, printer),
         Command::New(args) => new::run(&args, printer),
+        Command::Scaffold(args) => scaffold::run(&args, printer),
         Command::Version(args) => version::run(&args, printer),
         Command::Collab(args) => collab::run(&args, printer),
         Command::Lint(args) => lint::run(&args, printer),

@@ -130,6 +130,135 @@ pub fn prepend_member(text: &str, object: &Node, key: &str, value: &str) -> Stri
     )
 }
 
+/// `text` with `value` (JSON text) appended to the array `array` (a node parsed from `text`),
+/// in the array's style: on its own line indented like the elements before it when the array
+/// spans lines, else inline after a comma. A trailing comma is kept in style, and a comment
+/// that ends the last element's line stays with that element.
+pub fn push_element(text: &str, array: &Node, value: &str) -> String {
+    let Kind::Array(items) = &array.kind else {
+        return text.to_owned();
+    };
+    let newline = newline_of(text);
+    let open = array.span.start;
+    let close = array.span.end.saturating_sub(1);
+    let inline = !text[open..close].contains('\n');
+    let Some(last) = items.last() else {
+        // `[]` stays on one line in a document that writes its arrays on one line.
+        if inline && !writes_arrays_on_lines(text) {
+            return splice(text, open + 1..close, value);
+        }
+        if inline {
+            let base = indentation_of_line(text, open);
+            let unit = indent_unit(text);
+            return splice(
+                text,
+                open + 1..close,
+                &format!("{newline}{base}{unit}{value}{newline}{base}"),
+            );
+        }
+        let base = indentation_of_line(text, open);
+        let unit = indent_unit(text);
+        let at = line_start(text, close);
+        if text[at..close].trim().is_empty() {
+            return splice(text, at..at, &format!("{base}{unit}{value}{newline}"));
+        }
+        return splice(
+            text,
+            close..close,
+            &format!("{newline}{base}{unit}{value}{newline}{base}"),
+        );
+    };
+    let value_end = last.span.end;
+    let next = skip_trivia(text, value_end);
+    let trailing_comma = text.as_bytes().get(next) == Some(&b',');
+    if inline {
+        return if trailing_comma {
+            splice(text, next + 1..next + 1, &format!(" {value},"))
+        } else {
+            splice(text, value_end..value_end, &format!(", {value}"))
+        };
+    }
+    let indent = {
+        let start = line_start(text, last.span.start);
+        let before = &text[start..last.span.start];
+        if before.trim().is_empty() {
+            before.to_owned()
+        } else {
+            format!("{}{}", indentation_of_line(text, open), indent_unit(text))
+        }
+    };
+    let after = if trailing_comma { next + 1 } else { value_end };
+    let at = rest_of_line_is_trivia(text, after).unwrap_or(after);
+    let comma = if trailing_comma { "," } else { "" };
+    let inserted = splice(text, at..at, &format!("{newline}{indent}{value}{comma}"));
+    if trailing_comma {
+        inserted
+    } else {
+        splice(&inserted, value_end..value_end, ",")
+    }
+}
+
+/// Whether some array of the document opens a line of its own elements (`[` then a line
+/// break before its first element).
+fn writes_arrays_on_lines(text: &str) -> bool {
+    let mut rest = text;
+    while let Some(at) = rest.find('[') {
+        rest = &rest[at + 1..];
+        let after = rest.trim_start_matches([' ', '\t']);
+        if after.starts_with('\n') || after.starts_with("\r\n") {
+            let element = after.trim_start();
+            if !element.starts_with(']') {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// The indentation a new member of `object` gets: that of its last member's line, or one unit
+/// more than the object's own line. What a multi-line value written into it is indented from.
+pub fn member_indentation(text: &str, object: &Node) -> String {
+    if let Kind::Object(members) = &object.kind {
+        if let Some(last) = members.last() {
+            let start = line_start(text, last.key_span.start);
+            let before = &text[start..last.key_span.start];
+            if before.trim().is_empty() {
+                return before.to_owned();
+            }
+        }
+    }
+    format!(
+        "{}{}",
+        indentation_of_line(text, object.span.start),
+        indent_unit(text)
+    )
+}
+
+/// `value` as JSON text indented by `unit` per level, its lines after the first prefixed with
+/// `base` and ended by `newline`: how a generated object is written into a document at a given
+/// depth.
+pub fn pretty(value: &serde_json::Value, unit: &str, base: &str, newline: &str) -> String {
+    use serde::Serialize;
+    let mut out = Vec::new();
+    let formatter = serde_json::ser::PrettyFormatter::with_indent(unit.as_bytes());
+    let mut serializer = serde_json::Serializer::with_formatter(&mut out, formatter);
+    if value.serialize(&mut serializer).is_err() {
+        return value.to_string();
+    }
+    let text = String::from_utf8_lossy(&out).into_owned();
+    text.lines()
+        .enumerate()
+        .map(|(index, line)| {
+            if index == 0 {
+                line.to_owned()
+            } else {
+                format!("{base}{line}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(newline)
+}
+
 /// `text` with every member `key` of the object `object` removed, with the comma that
 /// separated it and the line it leaves blank. Comments are kept, even those beside it: they
 /// are people's text, and squad never deletes what it cannot tell is only about the member.
@@ -263,11 +392,12 @@ fn indentation_of_line(text: &str, at: usize) -> &str {
 }
 
 /// A tab when the document indents with tabs, else two spaces.
-fn indent_unit(text: &str) -> &'static str {
+pub fn indent_unit(text: &str) -> &'static str {
     if text.contains("\n\t") { "\t" } else { "  " }
 }
 
-fn newline_of(text: &str) -> &'static str {
+/// The document's line terminator: CRLF when it uses it anywhere, else LF.
+pub fn newline_of(text: &str) -> &'static str {
     if text.contains("\r\n") { "\r\n" } else { "\n" }
 }
 
@@ -385,6 +515,50 @@ mod tests {
             serde_json::json!({"b": 2})
         );
         assert_eq!(remove(only, &[], "zzz"), only);
+    }
+
+    fn push(text: &str, path: &[&str], value: &str) -> String {
+        edit(text, path, |text, node| push_element(text, node, value))
+    }
+
+    #[test]
+    fn elements_are_appended_like_their_siblings() {
+        assert_eq!(push("{\"a\": []}", &["a"], "1"), "{\"a\": [1]}");
+        let pretty = "{\n  \"a\": [],\n  \"b\": [\n    1\n  ]\n}";
+        assert_eq!(
+            push(pretty, &["a"], "2"),
+            "{\n  \"a\": [\n    2\n  ],\n  \"b\": [\n    1\n  ]\n}"
+        );
+        assert_eq!(push("{\"a\": [1, 2]}", &["a"], "3"), "{\"a\": [1, 2, 3]}");
+        assert_eq!(push("{\"a\": [1,]}", &["a"], "2"), "{\"a\": [1, 2,]}");
+        let lines = "{\n  \"a\": [\n    \"x\" // first\n  ]\n}\n";
+        assert_eq!(
+            push(lines, &["a"], "\"y\""),
+            "{\n  \"a\": [\n    \"x\", // first\n    \"y\"\n  ]\n}\n"
+        );
+        let empty_lines = "{\n  \"a\": [\n  ]\n}\n";
+        assert_eq!(
+            push(empty_lines, &["a"], "1"),
+            "{\n  \"a\": [\n    1\n  ]\n}\n"
+        );
+        let crlf = "{\r\n  \"a\": [\r\n    1,\r\n  ]\r\n}";
+        assert_eq!(
+            push(crlf, &["a"], "2"),
+            "{\r\n  \"a\": [\r\n    1,\r\n    2,\r\n  ]\r\n}"
+        );
+    }
+
+    #[test]
+    fn generated_values_are_indented_for_their_place() {
+        let text = "{\n    \"agents\": {\n        \"a\": {}\n    }\n}";
+        let root = parse(text).unwrap();
+        let agents = &member(&root, "agents").unwrap().value;
+        assert_eq!(member_indentation(text, agents), "        ");
+        let value = serde_json::json!({"label": "B", "refs": []});
+        assert_eq!(
+            pretty(&value, "  ", "        ", "\n"),
+            "{\n          \"label\": \"B\",\n          \"refs\": []\n        }"
+        );
     }
 
     #[test]
