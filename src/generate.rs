@@ -299,8 +299,7 @@ impl<'a> Draft<'a> {
     fn new(root: &'a Path, text: String) -> Result<Draft<'a>, GenerateError> {
         let tree = jsonc::parse(&text).map_err(|error| {
             GenerateError::Manifest(format!(
-                "{MANIFEST_FILE} is not valid JSONC ({}); it cannot be edited until it is",
-                error.code
+                "{MANIFEST_FILE} is not valid JSONC ({error}); it cannot be edited until it is"
             ))
         })?;
         let id = edit::member(&tree, "id")
@@ -333,7 +332,7 @@ impl<'a> Draft<'a> {
 
     fn tree(&self) -> Result<Node, GenerateError> {
         jsonc::parse(&self.text).map_err(|error| {
-            GenerateError::Manifest(format!("an edit broke the manifest ({})", error.code))
+            GenerateError::Manifest(format!("an edit broke the manifest ({error})"))
         })
     }
 

@@ -354,7 +354,7 @@ fn increment_decimal(digits: &str) -> String {
 /// as the last duplicate key wins), and its value.
 pub fn locate_in_manifest(text: &str) -> Result<(std::ops::Range<usize>, String), String> {
     let root = crate::jsonc::parse(text)
-        .map_err(|error| format!("the manifest is not valid JSONC ({})", error.code))?;
+        .map_err(|error| format!("the manifest is not valid JSONC: {error}"))?;
     let crate::jsonc::Kind::Object(members) = &root.kind else {
         return Err("the manifest is not a JSON object".to_owned());
     };

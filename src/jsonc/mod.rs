@@ -58,6 +58,37 @@ pub struct SyntaxError {
     pub span: Range<usize>,
 }
 
+impl SyntaxError {
+    /// What is wrong, in words (the reference's `code` names are for comparing with it).
+    pub fn message(&self) -> &'static str {
+        match self.code {
+            "InvalidSymbol" => "unexpected character",
+            "InvalidNumberFormat" => "not a number",
+            "PropertyNameExpected" => "expected a key in double quotes",
+            "ValueExpected" => "expected a value",
+            "ColonExpected" => "expected `:` after the key",
+            "CommaExpected" => "a comma is missing",
+            "CloseBraceExpected" => "an object is not closed: expected `}`",
+            "CloseBracketExpected" => "an array is not closed: expected `]`",
+            "EndOfFileExpected" => "text after the end of the document",
+            "UnexpectedEndOfComment" => "a `/*` comment is never closed",
+            "UnexpectedEndOfString" => "a string is never closed",
+            "UnexpectedEndOfNumber" => "a number ends too early",
+            "InvalidUnicode" => "`\\u` needs four hex digits",
+            "InvalidEscapeCharacter" => "invalid escape in a string",
+            "InvalidCharacter" => "a control character (such as a tab) inside a string",
+            "NestingTooDeep" => "values nested too deeply",
+            _ => "syntax error",
+        }
+    }
+}
+
+impl std::fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.message())
+    }
+}
+
 impl Kind {
     /// The JSON type name used in "expected X, found Y" messages.
     pub fn type_name(&self) -> &'static str {
@@ -418,16 +449,20 @@ impl Parser<'_> {
     fn array(&mut self, depth: usize) -> Result<Node, SyntaxError> {
         let start = self.pos;
         self.pos += 1;
-        let mut items = Vec::new();
+        let mut items: Vec<Node> = Vec::new();
         loop {
             self.skip_trivia()?;
             if self.peek() == Some(b']') {
                 self.pos += 1;
                 break;
             }
-            if !items.is_empty() {
+            if let Some(previous) = items.last() {
                 if self.peek() != Some(b',') {
-                    return Err(self.missing_separator("CommaExpected", "CloseBracketExpected"));
+                    return Err(self.missing_separator(
+                        "CommaExpected",
+                        "CloseBracketExpected",
+                        previous.span.end,
+                    ));
                 }
                 self.pos += 1;
                 self.skip_trivia()?;
@@ -448,16 +483,20 @@ impl Parser<'_> {
     fn object(&mut self, depth: usize) -> Result<Node, SyntaxError> {
         let start = self.pos;
         self.pos += 1;
-        let mut members = Vec::new();
+        let mut members: Vec<Member> = Vec::new();
         loop {
             self.skip_trivia()?;
             if self.peek() == Some(b'}') {
                 self.pos += 1;
                 break;
             }
-            if !members.is_empty() {
+            if let Some(previous) = members.last() {
                 if self.peek() != Some(b',') {
-                    return Err(self.missing_separator("CommaExpected", "CloseBraceExpected"));
+                    return Err(self.missing_separator(
+                        "CommaExpected",
+                        "CloseBraceExpected",
+                        previous.value.span.end,
+                    ));
                 }
                 self.pos += 1;
                 self.skip_trivia()?;
@@ -495,11 +534,23 @@ impl Parser<'_> {
         })
     }
 
-    fn missing_separator(&self, inside: &'static str, at_end: &'static str) -> SyntaxError {
+    /// A separator is missing after the value that ends at `previous_end`. A missing comma is
+    /// reported where it belongs, right after that value (usually the end of its line), not
+    /// at the next token, which is often on the line below.
+    fn missing_separator(
+        &self,
+        inside: &'static str,
+        at_end: &'static str,
+        previous_end: usize,
+    ) -> SyntaxError {
         if self.pos >= self.bytes.len() {
-            self.error_here(at_end)
+            return self.error_here(at_end);
+        }
+        let error = self.unexpected(inside);
+        if error.code == inside {
+            self.error_at(inside, previous_end, 0)
         } else {
-            self.unexpected(inside)
+            error
         }
     }
 }
@@ -575,6 +626,16 @@ mod tests {
         assert_eq!(error_code("[,]"), "ValueExpected");
         assert_eq!(error_code("{,}"), "PropertyNameExpected");
         assert_eq!(error_code("\"abc"), "UnexpectedEndOfString");
+    }
+
+    #[test]
+    fn a_missing_comma_is_placed_after_the_value_before_it() {
+        let text = "{\n  \"a\": 1\n  \"b\": 2\n}";
+        let error = parse(text).unwrap_err();
+        assert_eq!(error.code, "CommaExpected");
+        assert_eq!(error.span, 10..10, "right after `1`, on its line");
+        assert_eq!(parse("[1 2]").unwrap_err().span, 2..2);
+        assert_eq!(error.to_string(), "a comma is missing");
     }
 
     #[test]

@@ -351,18 +351,25 @@ pub fn syntax_diagnostic(file: &str, error: &jsonc::SyntaxError) -> Diagnostic {
 /// [`syntax_diagnostic`] under another code, for JSONC files that are not part of a package
 /// (`squads.jsonc`).
 pub fn syntax_diagnostic_with(code: Code, file: &str, error: &jsonc::SyntaxError) -> Diagnostic {
-    let (message, label) = match error.code {
-        "NestingTooDeep" => (
-            format!(
-                "invalid JSONC: values nested deeper than {} levels",
-                jsonc::MAX_DEPTH
-            ),
-            "too deep".to_owned(),
+    let message = match error.code {
+        "NestingTooDeep" => format!(
+            "invalid JSONC: values nested deeper than {} levels",
+            jsonc::MAX_DEPTH
         ),
-        code => (
-            format!("invalid JSONC: {code}"),
-            describe_syntax_error(code).to_owned(),
-        ),
+        _ => format!("invalid JSONC: {}", error.message()),
+    };
+    let label = match error.code {
+        "CommaExpected" => "expected `,` here",
+        "NestingTooDeep" => "too deep",
+        "ColonExpected" => "expected `:`",
+        "CloseBraceExpected" => "expected `}`",
+        "CloseBracketExpected" => "expected `]`",
+        "PropertyNameExpected" => "expected `\"key\"`",
+        "ValueExpected" => "expected a value",
+        "EndOfFileExpected" => "nothing may follow the top-level value",
+        "UnexpectedEndOfComment" | "UnexpectedEndOfString" => "never closed",
+        "InvalidCharacter" => "write it as an escape such as `\\t`",
+        _ => error.message(),
     };
     let diagnostic = Diagnostic::new(code, file, message)
         .span(error.span.clone())
@@ -372,30 +379,18 @@ pub fn syntax_diagnostic_with(code: Code, file: &str, error: &jsonc::SyntaxError
             "JSONC allows // and /* */ comments and trailing commas; a UTF-8 byte order mark or other Unicode space is not allowed",
         ),
         "InvalidSymbol" => diagnostic.help(
-            "only space, tab, CR and LF may separate tokens; strings use double quotes; comments are // or /* */",
+            "only space, tab, CR and LF may separate tokens; strings and keys use double quotes; comments are // or /* */",
         ),
+        "CommaExpected" => diagnostic
+            .help(
+                "separate the members of an object and the elements of an array with `,` (a trailing one is allowed)",
+            )
+            .suggest(Suggestion::replace(
+                "add the missing `,`",
+                error.span.clone(),
+                ",",
+            )),
         _ => diagnostic,
-    }
-}
-
-fn describe_syntax_error(code: &str) -> &'static str {
-    match code {
-        "InvalidSymbol" => "unexpected character",
-        "InvalidNumberFormat" => "not a number",
-        "PropertyNameExpected" => "expected a double-quoted key",
-        "ValueExpected" => "expected a value",
-        "ColonExpected" => "expected `:`",
-        "CommaExpected" => "expected `,`",
-        "CloseBraceExpected" => "expected `}`",
-        "CloseBracketExpected" => "expected `]`",
-        "EndOfFileExpected" => "nothing may follow the top-level value",
-        "UnexpectedEndOfComment" => "comment is never closed",
-        "UnexpectedEndOfString" => "string is never closed",
-        "UnexpectedEndOfNumber" => "number ends too early",
-        "InvalidUnicode" => "\\u needs four hex digits",
-        "InvalidEscapeCharacter" => "invalid escape",
-        "InvalidCharacter" => "control characters must be escaped inside strings",
-        _ => "syntax error",
     }
 }
 
