@@ -117,6 +117,7 @@ codes! {
     UnknownDependency = "unknown-dependency", Error, "GR-3", "depends_on names a node that is not in the same workflow";
     SelfDependency = "self-dependency", Error, "GR-3", "a node depends on itself";
     DependencyCycle = "dependency-cycle", Error, "GR-4", "a workflow's dependency graph has a cycle";
+    UnusedAgent = "unused-agent", Note, "GR-5", "the package declares workflows, and an agent is a node of none of them";
     // Package files.
     MissingFile = "missing-file", Error, "ROOT-2, AGD-3, MAN-F1", "a required or referenced file does not exist";
     ReadmeFrontmatter = "readme-frontmatter", Error, "TXT-1", "README.md starts with a frontmatter block that gray-matter cannot parse";
@@ -136,6 +137,7 @@ codes! {
     SkillNotUtf8 = "skill-not-utf8", Error, "SKL-3", "SKILL.md must be valid UTF-8";
     SkillFrontmatter = "skill-frontmatter", Error, "SKL-4", "SKILL.md's YAML frontmatter is missing or invalid";
     SkillNameConflict = "skill-name-conflict", Warning, "SKL-5", "one projection receives two skills with the same frontmatter name; the runtime rejects this";
+    SkillNameStyle = "skill-name-style", Note, "SKL-4", "a skill's frontmatter name is not kebab-case, or does not name the skill's folder";
     UnsupportedToolExtension = "unsupported-tool-extension", Error, "REF-3", "a file under tools/ does not end in .ts or .js";
     InvalidToolId = "invalid-tool-id", Error, "REF-3, TL-1", "a tool file name is not a lower-kebab-case id";
     UnsupportedMcpExtension = "unsupported-mcp-extension", Error, "REF-4", "a file under mcp/ does not end in .json or .jsonc";

@@ -6,6 +6,7 @@
 //! projection's references against what was discovered and every discovered resource against
 //! the projections. Each step works with whatever the earlier steps found valid.
 
+mod advice;
 mod frontmatter;
 mod layout;
 mod mcp;
@@ -443,6 +444,7 @@ fn validate_files(
         projections::check(&mut context, manifest, id, &discovered);
     }
     tools::check(&mut context, &discovered);
+    advice::check(&mut context, manifest.as_ref(), &discovered);
     let identity = manifest.as_ref().and_then(|manifest| {
         Some(Identity {
             namespace: manifest.namespace.as_ref()?.value.clone(),

@@ -127,7 +127,19 @@ fn check_skill_md(context: &mut Context, path: &str, reference: &str) -> Option<
         Ok(name) => (Some(name), Vec::new()),
         Err(problems) => (None, problems),
     };
+    // The folder is the name a skill most likely means.
+    let folder = path
+        .strip_suffix("/SKILL.md")
+        .and_then(|directory| directory.rsplit('/').next())
+        .unwrap_or("my-skill");
     for problem in problems {
+        let help = match problem.help {
+            Some(Help::Block) => Some(frontmatter_help(folder)),
+            Some(Help::Name) => Some(format!(
+                "add `name: {folder}` to the frontmatter: a skill is usually named after its folder"
+            )),
+            None => None,
+        };
         let mut diagnostic = Diagnostic::new(
             Code::SkillFrontmatter,
             path,
@@ -137,7 +149,7 @@ fn check_skill_md(context: &mut Context, path: &str, reference: &str) -> Option<
             ),
         )
         .span(problem.span);
-        if let Some(help) = problem.help {
+        if let Some(help) = help {
             diagnostic = diagnostic.help(help);
         }
         context.diagnostics.push(diagnostic);
@@ -149,10 +161,23 @@ fn check_skill_md(context: &mut Context, path: &str, reference: &str) -> Option<
 struct Problem {
     message: String,
     span: std::ops::Range<usize>,
-    help: Option<&'static str>,
+    help: Option<Help>,
 }
 
-const FRONTMATTER_HELP: &str = "SKILL.md starts with a YAML block:\n---\nname: my-skill\ndescription: When to use this skill\n---";
+/// The help a frontmatter problem gets, once the skill's folder is known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Help {
+    /// What a frontmatter block looks like.
+    Block,
+    /// The missing `name`.
+    Name,
+}
+
+fn frontmatter_help(folder: &str) -> String {
+    format!(
+        "SKILL.md starts with a YAML block:\n---\nname: {folder}\ndescription: When to use this skill\n---"
+    )
+}
 
 /// The skill's frontmatter `name`, or every problem of its frontmatter (SKL-4), from one parse.
 fn frontmatter_name(text: &str) -> Result<String, Vec<Problem>> {
@@ -160,7 +185,7 @@ fn frontmatter_name(text: &str) -> Result<String, Vec<Problem>> {
         return Err(vec![Problem {
             message: "name: required (SKILL.md has no frontmatter)".to_owned(),
             span: 0..text.lines().next().map_or(0, str::len),
-            help: Some(FRONTMATTER_HELP),
+            help: Some(Help::Block),
         }]);
     };
     let opening_start = block.matter_offset.saturating_sub(3 + block.language.len());
@@ -169,7 +194,7 @@ fn frontmatter_name(text: &str) -> Result<String, Vec<Problem>> {
         return Err(vec![Problem {
             message: "name: required (the frontmatter is empty)".to_owned(),
             span: opening,
-            help: Some(FRONTMATTER_HELP),
+            help: Some(Help::Block),
         }]);
     }
     let data = match block.data() {
@@ -197,7 +222,7 @@ fn frontmatter_name(text: &str) -> Result<String, Vec<Problem>> {
         return Err(vec![Problem {
             message: format!("expected a YAML mapping, found {}", data.type_name()),
             span: opening,
-            help: Some(FRONTMATTER_HELP),
+            help: Some(Help::Block),
         }]);
     }
     let get = |key: &str| data.get(key);
@@ -337,6 +362,11 @@ fn frontmatter_name(text: &str) -> Result<String, Vec<Problem>> {
                 "expires_at",
                 "expected a date, a finite number or a date string".to_owned(),
             );
+        }
+    }
+    for problem in &mut problems {
+        if problem.message == "name: required" {
+            problem.help = Some(Help::Name);
         }
     }
     match get("name") {
