@@ -397,7 +397,7 @@ fn cycle_diagnostic(checker: &Checker, workflow: &Workflow, cycle: &[String]) ->
             );
         }
     }
-    diagnostic.help("`a -> b` means `a` depends on `b`; remove one of these dependencies, or move the work of one node into another")
+    diagnostic.help("each arrow reads \"depends on\"; remove one of these dependencies, or merge two of the nodes into one")
 }
 
 /// The first cycle the reference's search meets (node ids in code-unit order, edges in

@@ -86,7 +86,7 @@ fn skill_names(context: &mut Context, discovered: &Discovered) {
             .get(&skill.skill_md)
             .and_then(|source| name_value_span(&source.text));
         let mut diagnostic = Diagnostic::new(Code::SkillNameStyle, &skill.skill_md, problem)
-            .help("skills are shown and conflict by name; the real packages name each after its folder, or `<prefix>-<folder>`");
+            .help("skills are shown, and clash, by name; OpenCorvus's own packages name each after its folder, or `<prefix>-<folder>`");
         if let Some(span) = span {
             diagnostic = diagnostic.span(span.clone());
             if is_kebab_id(folder) {
