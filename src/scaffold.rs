@@ -84,11 +84,26 @@ pub fn check_options(options: &NewOptions) -> Result<(), NewError> {
             options.id
         )));
     }
-    if let Err(error) = Version::parse(&options.version) {
-        return Err(NewError::InvalidArgument(format!(
-            "invalid version `{}`: {error}",
-            options.version
-        )));
+    match Version::parse(&options.version) {
+        Err(error) => {
+            let hint = crate::version::repaired(&options.version)
+                .map(|repaired| format!(" (did you mean `{repaired}`?)"))
+                .unwrap_or_default();
+            return Err(NewError::InvalidArgument(format!(
+                "invalid version `{}`: {error}{hint}",
+                options.version
+            )));
+        }
+        // `squad version check` refuses a version dated after today; so does `new`.
+        Ok(version) => {
+            let today = crate::env::today_utc();
+            if version.date() > today {
+                return Err(NewError::InvalidArgument(format!(
+                    "version {} is dated after today ({:04}-{:02}-{:02} UTC); `squad version check` would refuse it",
+                    options.version, today.year, today.month, today.day
+                )));
+            }
+        }
     }
     if let Some(label) = &options.label {
         if label.is_empty() {
@@ -111,6 +126,8 @@ pub fn render(options: &NewOptions) -> Result<Vec<(String, Vec<u8>)>, NewError> 
                 NewError::InvalidArgument("template manifest is not UTF-8".to_owned())
             })?;
             rewrite_manifest(text, options)?.into_bytes()
+        } else if let (true, Some(label)) = (*path == "README.md", &options.label) {
+            retitle(&String::from_utf8_lossy(bytes), label).into_bytes()
         } else {
             bytes.to_vec()
         };
@@ -155,6 +172,24 @@ fn rewrite_manifest(text: &str, options: &NewOptions) -> Result<String, NewError
         text.replace_range(span, &replacement);
     }
     Ok(text)
+}
+
+/// The README with its first `# ` heading set to `label`: the package's title follows its
+/// label, as the manifest's does.
+fn retitle(readme: &str, label: &str) -> String {
+    let mut offset = 0;
+    for line in readme.split_inclusive('\n') {
+        if line.starts_with("# ") {
+            let ending = &line[line.trim_end_matches(['\r', '\n']).len()..];
+            return format!(
+                "{}# {label}{ending}{}",
+                &readme[..offset],
+                &readme[offset + line.len()..]
+            );
+        }
+        offset += line.len();
+    }
+    format!("# {label}\n\n{readme}")
 }
 
 fn collect_ref_edits(
@@ -309,6 +344,26 @@ mod tests {
         assert!(manifest.contains("\"id\": \"renamed-squad\""));
         assert!(manifest.contains("\"version\": \"2026.12.01.3\""));
         assert!(manifest.contains("\"label\": \"Renamed\""));
+    }
+
+    #[test]
+    fn the_readme_title_follows_the_label() {
+        assert_eq!(
+            retitle("# Minimal Squad\n\nText.\n", "Postmortem"),
+            "# Postmortem\n\nText.\n"
+        );
+        assert_eq!(
+            retitle("---\na: b\n---\n# T\r\nx", "P"),
+            "---\na: b\n---\n# P\r\nx"
+        );
+        assert_eq!(retitle("Text.\n", "P"), "# P\n\nText.\n");
+        let files = render(&options("minimal")).unwrap();
+        let readme = &files
+            .iter()
+            .find(|(path, _)| path == "README.md")
+            .unwrap()
+            .1;
+        assert!(String::from_utf8_lossy(readme).starts_with("# Renamed\n"));
     }
 
     #[test]

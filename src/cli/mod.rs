@@ -94,21 +94,25 @@ Environment:
   SQUAD_CACHE_DIR   squad's download cache (default: the per-OS user cache directory)
   DOCKER_CONFIG, REGISTRY_AUTH_FILE  where registry credentials are read and written";
 
+/// The heading the options every command takes are listed under, apart from its own.
+const GLOBAL: &str = "Global options";
+
 /// A package manager for expert-squad packages: scaffold, check, fingerprint, pack and install.
 #[derive(Debug, Parser)]
 #[command(name = "squad", version, about, after_help = AFTER_HELP)]
 pub struct Cli {
     /// When to use colour in human output.
-    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true)]
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true, help_heading = GLOBAL)]
     pub color: ColorChoice,
 
     /// Print only errors: no warnings, notes or status lines.
-    #[arg(long, short, global = true, conflicts_with = "verbose")]
+    #[arg(long, short, global = true, conflicts_with = "verbose", help_heading = GLOBAL)]
     pub quiet: bool,
 
-    /// Print more: what each command looked at, how long it took, and every diagnostic (without
-    /// it, a file shows at most 20 of each code and 50 in all, then how many more there are).
-    #[arg(long, short, global = true)]
+    /// Print more: every diagnostic (without it, a file shows at most 20 of each code and 50 in
+    /// all, then how many more there are), the files validation read, each fix `squad fix`
+    /// made, and how long the command took.
+    #[arg(long, short, global = true, help_heading = GLOBAL)]
     pub verbose: bool,
 
     #[command(subcommand)]

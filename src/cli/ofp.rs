@@ -135,8 +135,8 @@ pub struct ManifestsArgs {
     #[arg(long, value_enum, default_value_t = EventName::PublishManifests)]
     pub event_name: EventName,
 
-    /// Print only the array of manifests, not the envelope (each item then validates with
-    /// `squad validate --kind ofp-manifest`; the array itself is no Open Floor document).
+    /// Print only the array of manifests, not the envelope. The array is no Open Floor
+    /// document, but `squad validate` checks it as manifests, each at its index.
     #[arg(long)]
     pub bare: bool,
 

@@ -116,6 +116,7 @@ pub enum ExportCommand {
 /// as a play before it is written.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
+  squad export play squads/review                              its only workflow, printed
   squad export play squads/review --workflow review            print the play
   squad export play squads/review --workflow review -o review.play.json
   squad export play . --workflow delivery --visibility public --author-type user --author-id usr_1")]
@@ -124,9 +125,9 @@ pub struct ExportPlayArgs {
     #[arg(value_name = "PKG")]
     pub package: PathBuf,
 
-    /// The workflow to export.
+    /// The workflow to export [default: the package's only workflow].
     #[arg(long)]
-    pub workflow: String,
+    pub workflow: Option<String>,
 
     /// Write to FILE instead of stdout (replaced atomically).
     #[arg(short, long, value_name = "FILE")]
@@ -330,15 +331,39 @@ fn export_play(args: &ExportPlayArgs, printer: &Printer) -> ExitStatus {
         Ok(loaded) => loaded,
         Err(status) => return status,
     };
-    let Some(workflow) = squad.workflow(&args.workflow) else {
-        let known: Vec<&str> = squad.workflows.iter().map(|w| w.id.as_str()).collect();
-        printer.error(
-            &format!("package `{shown}` has no workflow `{}`", args.workflow),
-            Some(&if known.is_empty() {
+    let known: Vec<&str> = squad.workflows.iter().map(|w| w.id.as_str()).collect();
+    let chosen = match (&args.workflow, known.as_slice()) {
+        (Some(workflow), _) => workflow.clone(),
+        (None, [only]) => (*only).to_owned(),
+        (None, []) => {
+            printer.error(
+                &format!("package `{shown}` declares no workflow to export"),
+                Some("virtual_workflows is empty; `squad scaffold workflow` adds one"),
+            );
+            return ExitStatus::Error;
+        }
+        (None, several) => {
+            printer.error(
+                &format!(
+                    "package `{shown}` has {} workflows; say which with --workflow",
+                    several.len()
+                ),
+                Some(&format!("its workflows: {}", several.join(", "))),
+            );
+            return ExitStatus::Error;
+        }
+    };
+    let Some(workflow) = squad.workflow(&chosen) else {
+        let hint = match crate::text::closest(&chosen, known.iter().copied()) {
+            Some(close) => format!("did you mean `{close}`?"),
+            None if known.is_empty() => {
                 "the package declares no workflow (virtual_workflows is empty)".to_owned()
-            } else {
-                format!("its workflows: {}", known.join(", "))
-            }),
+            }
+            None => format!("its workflows: {}", known.join(", ")),
+        };
+        printer.error(
+            &format!("package `{shown}` has no workflow `{chosen}`"),
+            Some(&hint),
         );
         return ExitStatus::Error;
     };
@@ -355,7 +380,7 @@ fn export_play(args: &ExportPlayArgs, printer: &Printer) -> ExitStatus {
             printer.error(
                 &format!(
                     "workflow `{}` cannot be a play; nothing was exported",
-                    args.workflow
+                    chosen
                 ),
                 None,
             );
@@ -384,12 +409,7 @@ fn export_play(args: &ExportPlayArgs, printer: &Printer) -> ExitStatus {
             }
             printer.status(
                 "Exported",
-                &format!(
-                    "workflow `{}` of {} to {}",
-                    args.workflow,
-                    shown,
-                    path.display()
-                ),
+                &format!("workflow `{}` of {} to {}", chosen, shown, path.display()),
             );
         }
     }

@@ -134,12 +134,12 @@ fn describe(printer: &Printer, shown: &str, inspected: &Inspected) {
         .values()
         .map(|source| source.text.len())
         .sum();
+    let what = match &inspected.name {
+        Some(name) => format!("{} {name}", inspected.kind.noun()),
+        None => inspected.kind.noun().to_owned(),
+    };
     printer.detail(&format!(
-        "{shown}: {} {}, {} diagnostic{}; read {} file{} ({bytes} bytes){}{}",
-        inspected.kind.noun(),
-        inspected.name.as_deref().unwrap_or(""),
-        inspected.diagnostics.len(),
-        crate::interop::fields::plural(inspected.diagnostics.len()),
+        "{shown}: {what}; read {} text file{} ({bytes} bytes){}{}; {} diagnostic{}",
         files.len(),
         crate::interop::fields::plural(files.len()),
         if files.is_empty() { "" } else { ": " },
@@ -147,7 +147,9 @@ fn describe(printer: &Printer, shown: &str, inspected: &Inspected) {
             .iter()
             .map(|file| file.as_str())
             .collect::<Vec<_>>()
-            .join(", ")
+            .join(", "),
+        inspected.diagnostics.len(),
+        crate::interop::fields::plural(inspected.diagnostics.len()),
     ));
 }
 

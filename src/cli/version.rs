@@ -24,7 +24,9 @@ pub struct VersionArgs {
 pub enum VersionCommand {
     /// Stamp the next version: today's UTC date, revision N+1 if the version is already dated
     /// today, else 1. A version dated after today is refused (a bump never goes backwards).
-    /// Only the version string changes; comments and layout are kept byte for byte.
+    /// Only the version string changes; comments and layout are kept byte for byte. An invalid
+    /// version is repaired: `2026.12.1.1` is read as `2026.12.01.1`, anything else is replaced
+    /// by today's first revision.
     #[command(after_help = "Example:
   squad version bump my-squad      2026.11.30.1 -> 2026.11.30.2 when run the same day")]
     Bump {
@@ -88,9 +90,15 @@ fn current_version(
         ExitStatus::Failure
     })?;
     let version = Version::parse(&value).map_err(|error| {
+        let hint = match crate::version::repaired(&value) {
+            Some(repaired) => format!(
+                "did you mean `{repaired}`? `squad fix` writes it so; `squad version bump` stamps a new version"
+            ),
+            None => "`squad version bump` replaces it with today's date".to_owned(),
+        };
         printer.error(
             &format!("`{}`: version `{value}`: {error}", manifest.display()),
-            None,
+            Some(&hint),
         );
         ExitStatus::Failure
     })?;
@@ -109,19 +117,45 @@ fn read_versioned_manifest(
 }
 
 fn bump(path: &Path, printer: &Printer) -> ExitStatus {
-    let (manifest, text, span, current) = match read_versioned_manifest(path, printer) {
+    let (manifest, text) = match read_manifest(path, printer) {
         Ok(read) => read,
         Err(status) => return status,
     };
-    let next = match current.bump(crate::env::today_utc()) {
-        Ok(next) => next,
+    let (span, value) = match locate_in_manifest(&text) {
+        Ok(found) => found,
         Err(message) => {
+            printer.error(
+                &format!("`{}`: {message}", manifest.display()),
+                Some("write `\"version\": \"YYYY.MM.DD.1\"` at the top level of the manifest, then bump"),
+            );
+            return ExitStatus::Failure;
+        }
+    };
+    let today = crate::env::today_utc();
+    // An invalid version is repaired: written with its zeros when that makes it valid, else
+    // replaced by today's first revision.
+    let (current, repaired) = match Version::parse(&value) {
+        Ok(current) => (Some(current), None),
+        Err(_) => match crate::version::repaired(&value).and_then(|v| Version::parse(&v).ok()) {
+            Some(current) => (Some(current.clone()), Some(current.to_string())),
+            None => (None, None),
+        },
+    };
+    let next = match current.map(|current| current.bump(today)) {
+        Some(Ok(next)) => next,
+        Some(Err(message)) => {
             printer.error(
                 &format!("`{}`: {message}", manifest.display()),
                 Some("set the version by hand (or check the system clock); nothing was changed"),
             );
             return ExitStatus::Failure;
         }
+        None => Version {
+            year: today.year,
+            month: today.month,
+            day: today.day,
+            revision: "1".to_owned(),
+        },
     };
     let rewritten = splice_version(&text, span, &next.to_string());
     if let Err(error) = crate::fs::replace_file(&manifest, rewritten.as_bytes()) {
@@ -131,7 +165,15 @@ fn bump(path: &Path, printer: &Printer) -> ExitStatus {
         );
         return ExitStatus::Error;
     }
-    printer.status("Bumped", &format!("{current} -> {next}"));
+    let name = crate::manifest::declared(&text)
+        .and_then(|declared| Some(format!("{}/{} ", declared.namespace?, declared.id?)))
+        .unwrap_or_default();
+    let before = match (&repaired, Version::parse(&value).is_ok()) {
+        (_, true) => value.clone(),
+        (Some(repaired), false) => format!("{value} (read as {repaired})"),
+        (None, false) => format!("{value} (not a valid version)"),
+    };
+    printer.status("Bumped", &format!("{name}{before} -> {next}"));
     printer.data(&format!("{next}\n"));
     ExitStatus::Success
 }
@@ -166,7 +208,12 @@ fn check(path: &Path, published: Option<&Path>, printer: &Printer) -> ExitStatus
             }
         }
     }
-    printer.status("Checked", &format!("version {current}"));
+    let name = std::fs::read_to_string(path.join(MANIFEST_FILE))
+        .ok()
+        .and_then(|text| crate::manifest::declared(&text))
+        .and_then(|declared| Some(format!("{}/{} ", declared.namespace?, declared.id?)))
+        .unwrap_or_default();
+    printer.status("Checked", &format!("{name}version {current}"));
     ExitStatus::Success
 }
 

@@ -127,6 +127,14 @@ pub struct Options {
 
 /// Tells a document's kind from its content, in the order of seed-formats §0.3 item 7.
 pub fn sniff(value: &Value) -> Option<Kind> {
+    // A non-empty array of assistant manifests, as `squad ofp manifests --bare` writes.
+    if let Some(items) = value.as_array() {
+        let manifests = !items.is_empty()
+            && items
+                .iter()
+                .all(|item| sniff(item) == Some(Kind::OfpManifest));
+        return manifests.then_some(Kind::OfpManifest);
+    }
     let object = value.as_object()?;
     let has = |key: &str| object.contains_key(key);
     for key in ["$schema", "$id"] {

@@ -21,7 +21,17 @@ pub fn check_envelope(document: &Document, options: &Options, out: &mut Vec<Diag
 }
 
 pub fn check_manifest(document: &Document, options: &Options, out: &mut Vec<Diagnostic>) {
-    let findings = manifest::check(&document.value, "", options.level == Level::Schema);
+    let schema_only = options.level == Level::Schema;
+    // An array of manifests (what `squad ofp manifests --bare` writes): each one is checked
+    // where it is.
+    let findings = match &document.value {
+        serde_json::Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .flat_map(|(index, item)| manifest::check(item, &format!("/{index}"), schema_only))
+            .collect(),
+        value => manifest::check(value, "", schema_only),
+    };
     emit(document, findings, out);
 }
 
