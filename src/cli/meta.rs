@@ -59,18 +59,40 @@ pub fn man(_args: &ManArgs, printer: &Printer) -> ExitStatus {
     ExitStatus::Success
 }
 
-/// Print a JSON Schema (draft 2020-12) of expert-squad.jsonc, for editor completion.
+/// Print a JSON Schema (draft 2020-12) of expert-squad.jsonc, an MCP declaration or a skill's
+/// frontmatter, for editor completion and hover text.
 ///
-/// The schema is generated from the same tables the validator uses. It describes the shape
-/// (keys, types, enums, patterns); rules that need the package's files (refs, prompts, tools)
-/// are checked only by `squad validate`.
+/// The schemas are generated from the same tables the validator uses and describe every field.
+/// They cover shapes (keys, types, enums, patterns); rules that need the package's files
+/// (refs, prompts, tools) are checked only by `squad validate`.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Example:
-  squad schema > expert-squad.schema.json   then map it to expert-squad.jsonc in the editor")]
-pub struct SchemaArgs {}
+#[command(after_help = "Examples:
+  squad schema > expert-squad.schema.json      map it to expert-squad.jsonc in the editor
+  squad schema mcp > mcp.schema.json           map it to mcp/*.jsonc and agents/*/mcp/*.jsonc
+  squad schema skill > skill.schema.json       the YAML frontmatter of SKILL.md
+docs/authoring.md shows the VS Code settings that map them.")]
+pub struct SchemaArgs {
+    /// Which file the schema describes.
+    #[arg(value_enum, default_value_t = SchemaKind::Manifest)]
+    pub kind: SchemaKind,
+}
 
-pub fn schema(_args: &SchemaArgs, printer: &Printer) -> ExitStatus {
-    let schema = crate::manifest::schema::json_schema();
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SchemaKind {
+    /// expert-squad.jsonc.
+    Manifest,
+    /// An MCP server declaration, mcp/<server>.jsonc.
+    Mcp,
+    /// The YAML frontmatter of a skill's SKILL.md.
+    Skill,
+}
+
+pub fn schema(args: &SchemaArgs, printer: &Printer) -> ExitStatus {
+    let schema = match args.kind {
+        SchemaKind::Manifest => crate::manifest::schema::json_schema(),
+        SchemaKind::Mcp => crate::manifest::schema::mcp_schema(),
+        SchemaKind::Skill => crate::manifest::schema::skill_schema(),
+    };
     printer.data(&(serde_json::to_string_pretty(&schema).unwrap_or_default() + "\n"));
     ExitStatus::Success
 }
