@@ -368,9 +368,76 @@ pub fn projectable_list(role: Role) -> Vec<&'static str> {
     list
 }
 
+/// The markdown table of docs/authoring.md that lists what each role may project, generated
+/// from these tables so the two cannot drift apart.
+pub fn roles_markdown() -> String {
+    let mut table = String::from(
+        "| base role | built-in tools it may project (`built_in_tool_ids`) | default host tools (`default_tool_refs`) |\n|---|---|---|\n",
+    );
+    let row = |role: &str, tools: Vec<&str>, host: Vec<&str>| {
+        let list = |items: Vec<&str>| {
+            if items.is_empty() {
+                "—".to_owned()
+            } else {
+                items
+                    .iter()
+                    .map(|item| format!("`{item}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        };
+        format!("| {role} | {} | {} |\n", list(tools), list(host))
+    };
+    table.push_str(&row(
+        "`orchestrator` (the scheduler only)",
+        projectable_list(Role::Scheduler),
+        Vec::new(),
+    ));
+    for role in RUNTIME_TEMPLATE_IDS {
+        let host = DEFAULT_HOST_TOOLS
+            .iter()
+            .filter(|(_, owner)| *owner == role)
+            .map(|(tool, _)| *tool)
+            .collect();
+        table.push_str(&row(
+            &format!("`{role}`"),
+            projectable_list(Role::Worker(role)),
+            host,
+        ));
+    }
+    table
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The roles table of docs/authoring.md, between its markers, is the generated one
+    /// (`SNAPSHOTS=overwrite cargo test` rewrites it).
+    #[test]
+    fn the_authoring_guide_lists_every_role_and_its_tools() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/authoring.md");
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let (begin, end) = ("<!-- roles:begin -->\n", "<!-- roles:end -->");
+        let (Some(start), Some(stop)) = (text.find(begin), text.find(end)) else {
+            panic!("docs/authoring.md has no roles markers");
+        };
+        let current = &text[start + begin.len()..stop];
+        let expected = roles_markdown();
+        if std::env::var_os("SNAPSHOTS").is_some_and(|value| value == "overwrite") {
+            let rewritten = format!(
+                "{}{expected}{}",
+                &text[..start + begin.len()],
+                &text[stop..]
+            );
+            std::fs::write(path, rewritten).unwrap();
+            return;
+        }
+        assert!(
+            current == expected,
+            "docs/authoring.md's roles table is stale: run SNAPSHOTS=overwrite cargo test"
+        );
+    }
 
     #[test]
     fn table_sizes_match_the_spec() {

@@ -493,7 +493,8 @@ fn fix_hint(printer: &Printer, outcomes: &[Outcome]) {
         _ => "squad fix PATH".to_owned(),
     };
     printer.hint(&format!(
-        "{fixable} of these problems can be fixed automatically: `{command}` (`--dry-run` shows the changes first)"
+        "{fixable} problem{} can be fixed automatically: `{command}` (`--dry-run` shows the changes first)",
+        if fixable == 1 { "" } else { "s" }
     ));
 }
 

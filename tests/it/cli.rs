@@ -13,7 +13,7 @@ fn valid_package_exits_zero() {
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     assert_eq!(
         text(&output.stderr),
-        "       Valid valid/minimal (0 errors, 0 warnings)\n"
+        "       Valid acme/minimal-squad 2026.08.20.1 (0 errors, 0 warnings)\n"
     );
     assert!(output.stdout.is_empty());
 }
@@ -53,7 +53,7 @@ error[unknown-field]: unknown field `lable`
 2 |   "schema_version": 1, "namespace": "acme", "id": "minimal-squad", "label": "Minimal", "lable": 1,
   |                                                                                        ^^^^^^^ not allowed here
   = at `/lable`
-help: did you mean `label`?
+help: did you mean `label`? This object already sets `label`
 
 error[invalid-version-date]: version date must be a real calendar date
  --> package/expert-squad.jsonc:3:14
@@ -62,6 +62,7 @@ error[invalid-version-date]: version date must be a real calendar date
   |              ^^^^^^^^^^^^^^
   = at `/version`
 help: versions are YYYY.MM.DD.N: a real UTC date (year 0100 or later) and a revision N >= 1 without leading zeros, e.g. `2026.08.20.1`
+help: `squad version bump` stamps today's date
 
 error: package `package` is invalid: 3 errors, 0 warnings
 "#
@@ -120,7 +121,7 @@ fn missing_folder_is_an_io_error_naming_the_path() {
 }
 
 #[test]
-fn a_file_is_not_a_package_and_archives_are_not_supported_yet() {
+fn a_file_is_not_a_package_and_a_broken_archive_is_refused() {
     let home = tempfile::tempdir().unwrap();
     let output = squad(
         &["validate", "valid/minimal/README.md"],
@@ -138,7 +139,7 @@ fn a_file_is_not_a_package_and_archives_are_not_supported_yet() {
     );
     assert_eq!(output.status.code(), Some(2));
     assert!(
-        text(&output.stderr).contains("not supported yet"),
+        text(&output.stderr).contains("is not a usable package archive"),
         "{}",
         text(&output.stderr)
     );

@@ -50,9 +50,9 @@ fn carets_follow_wide_characters_and_tabs() {
 2 |   "schema_version": 1, "namespace": "acme", "id": "minimal-squad", "label": "最小の😀",    "lable": 1,
   |                                                                                            ^^^^^^^ not allowed here
   = at `/lable`
-help: did you mean `label`?
+help: did you mean `label`? This object already sets `label`
 
-error: package `package` is invalid: 1 error, 0 warnings
+error: acme/minimal-squad 2026.08.20.1 is invalid: 1 error, 0 warnings
 "#
     );
 }
@@ -80,7 +80,7 @@ error[unknown-field]: unknown field `zzz`
   = at `/zzz`
 help: allowed fields: `schema_version`, `namespace`, `id`, `name`, `label`, `description`, `version`, `product_pillars`, `system_role`, `readme`, `selector`, `configuration`, `capability_projection`
 
-error: package `package` is invalid: 2 errors, 0 warnings
+error: acme/minimal-squad 2026.08.20.1 is invalid: 2 errors, 0 warnings
 "#
     );
 }
@@ -101,7 +101,7 @@ fn past_the_limits_people_see_a_count_and_machines_see_everything() {
         squad::diag::limit::PER_CODE
     );
     assert!(stderr.contains(&format!(
-        "\n… and {} more `unknown-field` errors in package/expert-squad.jsonc (`--verbose` shows them all)\n\nerror: package `package` is invalid: {KEYS} errors, 0 warnings\n",
+        "\n… and {} more `unknown-field` errors in package/expert-squad.jsonc (`--verbose` shows them all)\n\nerror: acme/minimal-squad 2026.08.20.1 is invalid: {KEYS} errors, 0 warnings\n",
         KEYS - squad::diag::limit::PER_CODE
     )), "{stderr}");
 
@@ -174,7 +174,7 @@ fn the_limits_count_each_code_of_each_file() {
         .collect();
     assert!(
         stderr.ends_with(&format!(
-            "{held_back}\nerror: package `package` is invalid: 105 errors, 0 warnings\n"
+            "{held_back}\nerror: acme/minimal-squad 2026.08.20.1 is invalid: 105 errors, 0 warnings\nhelp: 40 problems can be fixed automatically: `squad fix package` (`--dry-run` shows the changes first)\n"
         )),
         "{stderr}"
     );
@@ -223,7 +223,7 @@ fn a_megabytes_long_line_renders_in_bounded_memory() {
         match format {
             "human" => assert!(
                 stderr.ends_with(&format!(
-                    "error: package `package` is invalid: {KEYS} errors, 0 warnings\n"
+                    "error: acme/minimal-squad 2026.08.20.1 is invalid: {KEYS} errors, 0 warnings\n"
                 )),
                 "{stderr}"
             ),

@@ -25,7 +25,7 @@ pub fn check_manifest(document: &Document, options: &Options, out: &mut Vec<Diag
     // An array of manifests (what `squad ofp manifests --bare` writes): each one is checked
     // where it is.
     let findings = match &document.value {
-        serde_json::Value::Array(items) => items
+        serde_json::Value::Array(items) if !items.is_empty() => items
             .iter()
             .enumerate()
             .flat_map(|(index, item)| manifest::check(item, &format!("/{index}"), schema_only))
