@@ -95,7 +95,12 @@ pub fn plan(root: &Path) -> Result<Plan, FixError> {
         }
         let next = package::validate(scratch.path()).map_err(FixError::Validate)?;
         // A fix must never make things worse; if a pass did, it is undone and the work stops.
-        if errors(&next.diagnostics) > errors(&report.diagnostics) {
+        // A file that did not parse hid its other errors: once it parses, they are no regression.
+        let was_unparsed = report
+            .diagnostics
+            .iter()
+            .any(|diagnostic| diagnostic.code == Code::JsoncSyntax);
+        if !was_unparsed && errors(&next.diagnostics) > errors(&report.diagnostics) {
             for change in &pass {
                 texts.insert(change.file.clone(), change.before.clone());
                 let _ = scratch.write(&change.file, change.before.as_bytes());

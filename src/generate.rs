@@ -101,6 +101,8 @@ pub enum GenerateError {
     Unknown {
         message: String,
         close: Option<String>,
+        /// What the known names are, and the names.
+        listing: &'static str,
         known: Vec<String>,
     },
     /// The result would have errors the package did not have: those errors, on the copy.
@@ -136,8 +138,8 @@ impl GenerateError {
                 close: Some(close), ..
             } => Some(format!("did you mean `{close}`?")),
             GenerateError::Unknown { known, .. } if known.is_empty() => None,
-            GenerateError::Unknown { known, .. } => Some(format!(
-                "known: {}",
+            GenerateError::Unknown { known, listing, .. } => Some(format!(
+                "{listing}: {}",
                 known
                     .iter()
                     .map(|name| format!("`{name}`"))
@@ -406,6 +408,7 @@ impl<'a> Draft<'a> {
         known.extend(agents);
         Err(GenerateError::Unknown {
             message: format!("there is no {what} `{name}` in this package"),
+            listing: "its agents",
             close: closest(name, known.iter().map(String::as_str)).map(str::to_owned),
             known,
         })
@@ -420,6 +423,7 @@ impl<'a> Draft<'a> {
         if !RUNTIME_TEMPLATE_IDS.contains(&spec.role.as_str()) {
             return Err(GenerateError::Unknown {
                 message: format!("`{}` is not a base role", spec.role),
+                listing: "base roles",
                 close: closest(&spec.role, RUNTIME_TEMPLATE_IDS).map(str::to_owned),
                 known: RUNTIME_TEMPLATE_IDS
                     .iter()
@@ -468,9 +472,8 @@ impl<'a> Draft<'a> {
             spec.id, spec.role
         ));
         let mut text = format!("You are the {label}");
-        match &spec.description {
-            Some(description) => text.push_str(&format!(": {}", description.trim_end_matches('.'))),
-            None => {}
+        if let Some(description) = &spec.description {
+            text.push_str(&format!(": {}", description.trim_end_matches('.')));
         }
         text.push_str(".\n\nDo the task you are given end to end, check your own result, and report exactly what you did and what remains.\n");
         self.create(prompt, text)?;
@@ -503,6 +506,7 @@ impl<'a> Draft<'a> {
             let known = Self::keys(&agents);
             return Err(GenerateError::Unknown {
                 message: format!("there is no agent `{}` in this package", spec.agent),
+                listing: "its agents",
                 close: closest(&spec.agent, known.iter().map(String::as_str)).map(str::to_owned),
                 known,
             });
@@ -536,6 +540,7 @@ impl<'a> Draft<'a> {
         for dependency in &spec.depends_on {
             if !nodes.contains(dependency) {
                 return Err(GenerateError::Unknown {
+                    listing: "its nodes",
                     message: if existing.is_some() {
                         format!("workflow `{}` has no node `{dependency}`", spec.workflow)
                     } else {
@@ -860,11 +865,9 @@ mod tests {
         use crate::diag::Code;
         let old = Diagnostic::new(Code::MissingField, "x", "missing `a`");
         let new = Diagnostic::new(Code::MissingField, "x", "missing `b`");
-        assert!(new_errors(&[old.clone()], &[old.clone()]).is_empty());
-        assert_eq!(
-            new_errors(&[old.clone()], &[old.clone(), new.clone()]),
-            [new]
-        );
+        let only = std::slice::from_ref(&old);
+        assert!(new_errors(only, only).is_empty());
+        assert_eq!(new_errors(only, &[old.clone(), new.clone()]), [new]);
         assert_eq!(new_errors(&[], &[old.clone(), old.clone()]).len(), 2);
     }
 }

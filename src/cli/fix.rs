@@ -83,7 +83,7 @@ pub fn run(args: &FixArgs, printer: &Printer) -> ExitStatus {
             ));
         }
         let message = if fixes == 0 {
-            "nothing to fix".to_owned()
+            "nothing: no problem of this package has a certain fix".to_owned()
         } else {
             format!(
                 "{fixes} problem{} in {files} file{} (--dry-run: nothing was written)",

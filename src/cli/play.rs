@@ -378,10 +378,7 @@ fn export_play(args: &ExportPlayArgs, printer: &Printer) -> ExitStatus {
         Err(errors) => {
             print_diagnostics(printer, &shown, &errors, &report.sources);
             printer.error(
-                &format!(
-                    "workflow `{}` cannot be a play; nothing was exported",
-                    chosen
-                ),
+                &format!("workflow `{chosen}` cannot be a play; nothing was exported"),
                 None,
             );
             return ExitStatus::Failure;

@@ -467,7 +467,8 @@ fn fix_hint(printer: &Printer, outcomes: &[Outcome]) {
         let Ok(checked) = &outcome.result else {
             continue;
         };
-        if checked.kind != crate::interop::Kind::Package {
+        // Only a folder can be fixed in place (not an archive, not a document).
+        if checked.kind != crate::interop::Kind::Package || !Path::new(&outcome.shown).is_dir() {
             continue;
         }
         let count = checked

@@ -1,6 +1,7 @@
 //! The integration tests: one binary, as ripgrep and uv do.
 
 mod archives;
+mod authoring;
 mod by_name;
 mod cli;
 mod collab;
