@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Writes docs/explain/<code>.md, the pages of `squad explain`, from the code table
-(docs/diagnostics.md), the reasons below, and the fixture cases: the failing example is the
-real output of `squad validate` on a case, built from its base package and its one-line
-`<case>.change` (tests/it/fixture_cases.rs writes them), the fixed example is what the case's
-package had before the change. A page keeps the case it shows. Run after `cargo build`; review
-the diff like any other change.
+(docs/diagnostics.md), the reasons below, the fixes in explain_fixes.py, and the fixture cases:
+the failing example is the real output of `squad validate` on a case (built from its base
+package and its one-line `<case>.change`, which tests/it/fixture_cases.rs writes) copied into a
+folder named after its package, so the page shows what a user sees (no repository paths).
+Run after `cargo build`; review the diff like any other change.
 """
 import glob, os, re, shutil, subprocess, sys, tempfile
 
@@ -14,6 +14,7 @@ sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import json
 from interop_explain import ENTRIES as INTEROP
 from project_explain import ENTRIES as PROJECT
+from explain_fixes import FIXES
 FIXTURES = os.path.join(ROOT, "registry-fixtures")
 
 WHY = {
@@ -51,6 +52,7 @@ WHY = {
     "unknown-dependency": "A node can depend only on nodes of the same workflow.",
     "self-dependency": "A node that depends on itself can never run.",
     "dependency-cycle": "Every node of a selected workflow runs once per task in dependency order; a cycle has no valid order.",
+    "unused-agent": "Once a package declares workflows, its agents do their work as the workflows' nodes. An agent that no node names is valid, but it is usually one that was added and never wired in, or one left behind when a workflow changed; the note says so once the package has no error.",
     "missing-file": "`expert-squad.jsonc`, `README.md` and `selector.md` are required, and every declared prompt must exist.",
     "blank-file": "README.md (without its frontmatter), selector.md and every prompt are runtime prompt text; a blank one would give the runtime nothing to work with.",
     "readme-frontmatter": "The runtime strips README.md's YAML frontmatter with gray-matter and js-yaml, so a block they cannot parse makes the package fail to load.",
@@ -68,6 +70,7 @@ WHY = {
     "nested-skill-md": "A skill has one SKILL.md at its top; a second skill.md (any case) inside it would be ambiguous.",
     "skill-not-utf8": "SKILL.md is read strictly as UTF-8 by the reference.",
     "skill-frontmatter": "SKILL.md starts with YAML frontmatter (parsed by gray-matter and js-yaml) that names and describes the skill; it must parse and have a valid `name` and `description`.",
+    "skill-name-style": "A skill's frontmatter `name` is how the runtime shows it and tells skills apart. The format allows any name, but the real packages name each skill after its folder (or `<prefix>-<folder>`, such as `equity-research-method` in `skills/method/`); a name that does neither is usually left over from the skill it was copied from, and two such copies clash.",
     "skill-name-conflict": "The runtime refuses to give one projection two skills with the same frontmatter name; the reference registry does not check this, so `squad` warns before activation fails.",
     "unsupported-tool-extension": "Package tools are `.ts` or `.js` files named after their id; other files in tools/ are rejected.",
     "invalid-tool-id": "A tool's file name is its id and must be lower-kebab-case (so `foo.d.ts` or `Foo.ts` are rejected).",
@@ -95,8 +98,81 @@ MANUAL = {
     "symlink": ("error[symlink]: symbolic links are not allowed\n  --> pkg/skills/method/references/shared.md\nhelp: replace the link with a copy of the file or directory it points to", "Replace the link with a copy of its target: `cp --remove-destination \"$(readlink -f link)\" link`."),
     "special-file": ("error[special-file]: expected regular file\n  --> pkg/agents/worker/pipe", "Remove the FIFO, socket or device file from the package."),
     "source-in-runtime-storage": ("error[source-in-runtime-storage]: expert squad source directory `/work/app/.opencorvus/expert-squads/acme/pkg` is inside OpenCorvus runtime storage\n  --> .", "Copy the package to a folder of its own and validate or install that copy."),
-    # A fixture case shows the failing output; only the fix is written here.
-    "invalid-utf8": (None, "Save the file as UTF-8."),
+    "invalid-utf8": ("warning[invalid-utf8]: `README.md` is not valid UTF-8; invalid bytes read as U+FFFD\n  --> pkg/README.md\nhelp: save the file as UTF-8", "Save the file as UTF-8."),
+}
+
+
+# The example each page shows, so that its "Fixed" section (explain_fixes.py) speaks of it: a
+# case name, or a folder of the repository. A code without one shows its first case.
+CASES = {
+    "jsonc-syntax": "jsonc-syntax--byte-order-mark",
+    "duplicate-key": "accepted--duplicate-key-warning",
+    "unknown-field": "unknown-field--top-level-agents",
+    "missing-field": "missing-field--label",
+    "wrong-type": "wrong-type--schema-version-string",
+    "invalid-literal": "invalid-literal--schema-version-2",
+    "blank-string": "blank-string--label-empty",
+    "invalid-id": "invalid-id--id-with-space",
+    "reserved-id": "reserved-id--agent-orchestrator",
+    "builtin-id-collision": "accepted--builtin-id-warning",
+    "invalid-version": "invalid-version--one-digit-month",
+    "invalid-version-date": "invalid-version-date--not-a-leap-year",
+    "empty-list": "empty-list--product-pillars",
+    "duplicate-entry": "duplicate-entry--built-in-tool-ids",
+    "unsorted-list": "duplicate-entry+unsorted-list--pillars-repeat",
+    "unknown-base-role": "unknown-base-role--foo",
+    "execution-contract-mismatch": "execution-contract-mismatch--integrity-without-contract",
+    "invalid-prompt-path": "invalid-prompt-path--scheduler-x-md",
+    "unknown-built-in-tool": "unknown-built-in-tool--typo",
+    "tool-not-supplied-by-role": "tool-not-supplied-by-role--scheduler-write",
+    "invalid-default-ref": "invalid-default-ref--skills-plural",
+    "unknown-default-tool": "unknown-default-tool--nope",
+    "default-mcp-server-unsupported": "default-mcp-server-unsupported--github",
+    "foreign-package-ref": "foreign-package-ref--other-id",
+    "dangling-ref": "dangling-ref--skill",
+    "ref-not-owned": "ref-not-owned--agent-skill",
+    "mcp-mounted-twice": "mcp-mounted-twice--tool",
+    "unprojected-resource": "unprojected-resource--shared-skill",
+    "unknown-agent": "unknown-agent--ghost",
+    "unknown-dependency": "unknown-dependency--missing-node",
+    "self-dependency": "self-dependency+dependency-cycle--build",
+    "dependency-cycle": "dependency-cycle--three-nodes",
+    "unused-agent": "tests/fixtures/explain/unused-agent",
+    "missing-file": "missing-file--readme",
+    "readme-frontmatter": "readme-frontmatter--invalid-yaml",
+    "blank-file": "blank-file--readme-whitespace",
+    "unknown-top-level-entry": "unknown-top-level-entry--license",
+    "wrong-entry-type": "wrong-entry-type--readme-directory",
+    "host-metadata-in-source": "host-metadata-in-source--root",
+    "runtime-internal-entry": "runtime-internal-entry--runtime-in-skill",
+    "undeclared-agent-directory": "undeclared-agent-directory--ghost",
+    "unexpected-agent-entry": "unexpected-agent-entry--notes",
+    "undeclared-prompt": "undeclared-prompt--scheduler",
+    "skill-layout": "skill-layout--loose-file",
+    "skill-unsafe-path": "skill-unsafe-path--leading-space",
+    "nested-skill-md": "nested-skill-md--in-references",
+    "skill-not-utf8": "skill-not-utf8--latin1",
+    "skill-frontmatter": "skill-frontmatter--missing",
+    "skill-name-conflict": "accepted--skill-name-conflict-warning",
+    "skill-name-style": "tests/fixtures/explain/skill-name-style",
+    "unsupported-tool-extension": "unsupported-tool-extension--mts",
+    "invalid-tool-id": "invalid-tool-id--pascal-case",
+    "unsupported-mcp-extension": "unsupported-mcp-extension--yaml",
+    "invalid-resource-name": "invalid-resource-name--capability-slash",
+    "duplicate-resource": "duplicate-resource--tool-ts-and-js",
+    "invalid-url": "invalid-url--ftp",
+    "import-crosses-boundary": "import-crosses-boundary--sibling-tool",
+    "unsupported-module": "unsupported-module--fs-without-node-prefix",
+    "unsupported-import-extension": "unsupported-import-extension--csv",
+    "non-literal-import": "non-literal-import--dynamic-import",
+    "absolute-import": "absolute-import--unix-path",
+    "unresolved-import": "unresolved-import--missing-lib",
+    "unreachable-library-file": "unreachable-library-file--unused-lib",
+    "unreachable-asset": "unreachable-asset--unused-template",
+    "tools-not-compiled": "accepted--nested-skill-group",
+    "non-portable-path": "non-portable-path--colon",
+    "long-path": "accepted--long-path-warning",
+    "path-case-collision": "path-case-collision--skill-reference",
 }
 
 
@@ -122,6 +198,7 @@ def rules_line(rules, spec_file):
     return f"Rules: {rules} ({spec_file}); each is stated in [docs/rules.md](../rules.md#{ids[0].lower()})."
 
 
+
 def table():
     rows = {}
     for line in open(os.path.join(ROOT, "docs", "diagnostics.md"), encoding="utf-8"):
@@ -143,29 +220,19 @@ def cases():
     return found
 
 
-def shown_cases():
-    """The case each existing page shows: code -> case name."""
-    shown = {}
-    for page in glob.glob(os.path.join(ROOT, "docs", "explain", "*.md")):
-        found = re.search(r"`registry-fixtures/(?:invalid|valid)/([^/`]+)`:", open(page, encoding="utf-8").read())
-        if found:
-            shown[os.path.basename(page)[: -len(".md")]] = found.group(1)
-    return shown
 
-
-def first_case(code, all_cases, shown):
-    """The case a page shows: the one it already shows, else the first that produces the code."""
-    if shown.get(code) in all_cases:
-        return shown[code]
+def first_case(code, all_cases):
+    """The first case that produces the code: by name among the refused cases, else among the
+    diagnostics of the accepted ones (warnings and notes)."""
     for name, (kind, _, _) in all_cases.items():
         if kind == "invalid" and code in name.split("--")[0].split("+"):
             return name
-    # Codes that only appear as secondary diagnostics (warnings, notes) in accepted cases.
     for name, (kind, _, _) in all_cases.items():
         path = os.path.join(FIXTURES, kind, name + ".diagnostics.json")
         if kind == "valid" and f'"code": "{code}"' in open(path, encoding="utf-8").read():
             return name
     return None
+
 
 
 def content(operation):
@@ -207,34 +274,63 @@ def materialize(root, name, kind, base, change):
                 handle.write(data)
 
 
-def failing_output(name, kind, base, change, code):
+
+def package_name(directory):
+    """The folder a user would keep the package in: its id, when it is a valid one."""
+    try:
+        text = open(os.path.join(directory, "expert-squad.jsonc"), encoding="utf-8", errors="replace").read()
+    except OSError:
+        return "my-squad"
+    m = re.search(r'"id"\s*:\s*"([^"]*)"', text)
+    if m and re.fullmatch(r"[a-z][a-z0-9]*(-[a-z0-9]+)*", m.group(1)):
+        return m.group(1)
+    return "my-squad"
+
+
+def failing_output(source, code, all_cases):
+    """`squad validate` of a copy of a case (by name) or a folder, as (command, the block of
+    `code`)."""
     with tempfile.TemporaryDirectory() as root:
-        materialize(root, name, kind, base, change)
-        case_dir = os.path.join("registry-fixtures", kind, name)
-        result = subprocess.run([BIN, "validate", "--color", "never", case_dir], capture_output=True, text=True, cwd=root)
+        if source in all_cases:
+            kind, base, change = all_cases[source]
+            materialize(root, source, kind, base, change)
+            built = os.path.join(root, "registry-fixtures", kind, source)
+        else:
+            built = os.path.join(ROOT, source)
+        name = package_name(built)
+        work = os.path.join(root, "work")
+        os.makedirs(work)
+        shutil.copytree(built, os.path.join(work, name), symlinks=True)
+        result = subprocess.run([BIN, "validate", "--color", "never", name], capture_output=True, text=True, cwd=work)
     for block in result.stderr.split("\n\n"):
         if block.split("[", 1)[-1].startswith(code + "]"):
-            return block.strip()
-    return None
+            return f"squad validate {name}", block.strip()
+    return None, None
 
 
-def fixed_text(change):
-    subs = [op for op in change if "replace" in op]
-    if subs:
-        parts = []
-        for op in subs[:2]:
-            parts.append(f"In `{op['in']}`, instead of\n\n```jsonc\n{op['with'].strip()}\n```\n\nwrite\n\n```jsonc\n{op['replace'].strip()}\n```")
-        return "\n\n".join(parts)
-    lines = []
-    for op in change:
-        if "write" in op:
-            lines.append(f"- the package must not contain `{op['write']}` in this form: remove, rename or correct it")
-        elif "remove" in op:
-            lines.append(f"- create `{op['remove']}`")
-        elif "prepend" in op or "append" in op:
-            text = content(op).decode("latin-1") if "bytes" in op else op["text"]
-            lines.append(f"- remove what was added to `{op.get('prepend') or op.get('append')}`:\n\n```\n{text.strip()}\n```")
-    return "\n".join(lines)
+
+PATHS = [
+    ("registry-fixtures/interop/examples/", ""),
+    ("registry-fixtures/interop/collab/squads/", "squads/"),
+    ("registry-fixtures/interop/collab/", ""),
+    ("registry-fixtures/interop/router/contracts/invalid-impl/missing-md/", "ck-brain/"),
+    ("registry-fixtures/interop/router/contracts/invalid/", "contracts/"),
+    ("registry-fixtures/interop/router/cases/", "cases/"),
+    ("registry-fixtures/interop/workspace", "."),
+    ("registry-fixtures/interop/play/export/", ""),
+    ("registry-fixtures/interop/play/valid/", ""),
+    ("registry-fixtures/interop/play/invalid/", ""),
+    ("registry-fixtures/interop/play/", ""),
+    ("registry-fixtures/projects/", ""),
+    ("registry-fixtures/invalid/blank-file--prompt", "squads/broken-squad"),
+    ("target/explain-import", "imported"),
+]
+
+
+def user_paths(text):
+    for old, new in PATHS:
+        text = text.replace(old, new)
+    return text
 
 
 EXAMPLES = os.path.join("registry-fixtures", "interop", "examples")
@@ -267,8 +363,8 @@ def interop_page(code, entry):
     if failing:
         page += ["## Failing example", ""]
         if args:
-            page += [f"`squad {' '.join(args)}`:", ""]
-        page += ["```text", failing, "```", ""]
+            page += [f"`squad {user_paths(' '.join(args))}`:", ""]
+        page += ["```text", user_paths(failing), "```", ""]
     page += ["## Fixed", "", entry["fix"], ""]
     return page
 
@@ -301,6 +397,7 @@ def write_project_cases():
         handle.write(json.dumps(cases, indent=2) + "\n")
 
 
+
 def write_cases():
     """registry-fixtures/interop/examples/cases.json: which document must produce which code."""
     cases = []
@@ -311,10 +408,17 @@ def write_cases():
         handle.write(json.dumps(cases, indent=2) + "\n")
 
 
+def write_page(out_dir, code, page):
+    text = user_paths("\n".join(page))
+    if "registry-fixtures" in text:
+        sys.exit(f"{code}: the page shows a repository path")
+    with open(os.path.join(out_dir, code + ".md"), "w", encoding="utf-8") as handle:
+        handle.write(text)
+
+
 def main():
     rows = table()
     all_cases = cases()
-    shown = shown_cases()
     os.makedirs(os.path.join(ROOT, EXAMPLES), exist_ok=True)
     for old in glob.glob(os.path.join(ROOT, EXAMPLES, "*.json")):
         os.remove(old)
@@ -326,36 +430,30 @@ def main():
     for old in glob.glob(os.path.join(out_dir, "*.md")):
         os.remove(old)
     for code, (severity, rules, meaning) in rows.items():
+        head = [f"# `{code}` ({severity})", "", f"{meaning[0].upper()}{meaning[1:]}.", ""]
         if code in PROJECT:
             entry = PROJECT[code]
-            page = [f"# `{code}` ({severity})", "", f"{meaning[0].upper()}{meaning[1:]}.", "", rules_line(rules, "docs/project-files.md"), "", "## Why", "", entry["why"], ""]
-            page += project_page(code, entry)
-            with open(os.path.join(out_dir, code + ".md"), "w", encoding="utf-8") as handle:
-                handle.write("\n".join(page))
+            page = head + [rules_line(rules, "docs/project-files.md"), "", "## Why", "", entry["why"], ""]
+            write_page(out_dir, code, page + project_page(code, entry))
             continue
         if code in INTEROP:
             entry = INTEROP[code]
             spec_file = "package-format.md" if code.startswith("collab-") else "seed-formats.md"
-            page = [f"# `{code}` ({severity})", "", f"{meaning[0].upper()}{meaning[1:]}.", "", rules_line(rules, spec_file), "", "## Why", "", entry["why"], ""]
-            page += interop_page(code, entry)
-            with open(os.path.join(out_dir, code + ".md"), "w", encoding="utf-8") as handle:
-                handle.write("\n".join(page))
+            page = head + [rules_line(rules, spec_file), "", "## Why", "", entry["why"], ""]
+            write_page(out_dir, code, page + interop_page(code, entry))
             continue
-        why = WHY[code]
-        page = [f"# `{code}` ({severity})", "", f"{meaning[0].upper()}{meaning[1:]}.", "", rules_line(rules, "package-format.md"), "", "## Why", "", why, ""]
-        name = first_case(code, all_cases, shown)
-        failing = fixed = None
-        if name:
-            kind, base, change = all_cases[name]
-            failing = failing_output(name, kind, base, change, code)
-            if failing:
-                fixed = MANUAL[code][1] if code in MANUAL else fixed_text(change)
-                page += ["## Failing example", "", f"`registry-fixtures/{kind}/{name}`:", "", "```text", failing, "```", "", "## Fixed", "", fixed or "Apply the `help:` line of the diagnostic.", ""]
-        if not failing:
-            text, fix = MANUAL[code]
-            page += ["## Failing example", "", "```text", text, "```", "", "## Fixed", "", fix, ""]
-        with open(os.path.join(out_dir, code + ".md"), "w", encoding="utf-8") as handle:
-            handle.write("\n".join(page))
+        page = head + [rules_line(rules, "package-format.md"), "", "## Why", "", WHY[code], ""]
+        source = CASES.get(code) or first_case(code, all_cases)
+        command = failing = None
+        if source:
+            command, failing = failing_output(source, code, all_cases)
+        if failing:
+            page += ["## Failing example", "", f"`{command}`:", "", "```text", failing, "```", ""]
+        else:
+            text, _ = MANUAL[code]
+            page += ["## Failing example", "", "```text", text, "```", ""]
+        page += ["## Fixed", "", FIXES[code], ""]
+        write_page(out_dir, code, page)
     print("wrote %d pages" % len(rows))
 
 

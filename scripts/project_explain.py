@@ -19,7 +19,7 @@ ENTRIES = {
         why="squads.jsonc is read with the reference's JSONC dialect: JSON plus `//` and `/* */` comments and trailing commas, nothing else. squad edits the file in place, so it must first be able to read all of it.",
         fix="Write valid JSONC: here, a comma between the two squads.",
         files={JSONC: squads(REVIEW + "\n    \"acme/triage\": { \"source\": \"squads/triage\" }")},
-        line=5),
+        line=4),
     "squads-wrong-type": dict(
         why="Each key has one JSON type: `squads` is an object of squads, each squad an object with a `source`, and every value in it a string. A bare string cannot carry the version or SHA-256 a source may need.",
         fix="Write the squad as an object: `\"acme/review\": { \"source\": \"oci://ghcr.io/acme/squads/acme/review\" }`.",

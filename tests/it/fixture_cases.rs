@@ -594,6 +594,10 @@ pub fn accepted() -> Vec<Case> {
         case("accepted--invalid-utf8-readme", MIN, vec![write("README.md", b"# Minimal\n\nCaf\xe9 dispatch.\n")]),
         case("accepted--invalid-utf8-selector", MIN, vec![write("selector.md", b"Pick for minimal t\xe2\x82sks.\n")]),
         case("accepted--invalid-utf8-prompt", MIN, vec![write("agents/worker/system.md", b"You are the w\xf6rker.\n")]),
+        // Notes: an agent no workflow runs.
+        case("accepted--unused-agent-reviewer", FULL, vec![sub(r#""security-review": { "agent_id": "reviewer""#, r#""security-review": { "agent_id": "builder""#), sub(r#""final-review": { "agent_id": "reviewer""#, r#""final-review": { "agent_id": "builder""#)]),
+        case("accepted--unused-agent-analyst", FULL, vec![sub(r#""requirements": { "agent_id": "requirements-analyst""#, r#""requirements": { "agent_id": "reviewer""#)]),
+        case("accepted--unused-agent-builder", FULL, vec![sub(r#""build": { "agent_id": "builder""#, r#""build": { "agent_id": "reviewer""#)]),
     ]
 }
 

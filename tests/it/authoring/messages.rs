@@ -162,7 +162,10 @@ fn verify_names_a_path_that_does_not_exist() {
     let workspace = Workspace::new();
     let output = workspace.run(&["verify", "no/such/pkg"]);
     assert_status(&output, 2);
-    assert_eq!(stderr(&output), "error: `no/such/pkg` does not exist\n");
+    assert_eq!(
+        stderr(&output),
+        "error: `no/such/pkg` does not exist\nhint: name a package folder or archive, or an installed package as `squad list` prints it\n"
+    );
 }
 
 #[test]
