@@ -15,7 +15,7 @@
 //!   (JNL-1…JNL-4), and crash leftovers removed, each under its id lock.
 //! - [`listing`]: the packages of a scope from its folders (DSC-1), the strict listing an install
 //!   requires (UNQ-1, LOC-3), and the registered projects' checks (GLB-3, GLB-4, DSC-3).
-//! - [`uninstall`]: UNI-1 (a package whose files changed since its install receipt is kept
+//! - [`mod@uninstall`]: UNI-1 (a package whose files changed since its install receipt is kept
 //!   unless forced), then UNI-2's reset of `prompt_profile.active`; [`activate`] sets it.
 //! - [`scope`] (where things are), [`name`] (`namespace/id` or `id`, as users name an installed
 //!   package), [`lock`], [`projects`], [`receipts`] (what was installed, file by file: what
