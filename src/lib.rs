@@ -55,6 +55,7 @@ pub mod package;
 pub mod project;
 pub mod scaffold;
 pub mod share;
+pub mod sign;
 pub mod source;
 pub mod tables;
 pub mod text;

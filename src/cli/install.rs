@@ -390,10 +390,32 @@ pub fn run_install(args: &InstallArgs, printer: &Printer) -> ExitStatus {
         Err(status) => return status,
     };
     options.replace = args.replace;
+    let policy = match project_policy(&options.scope, printer) {
+        Ok(policy) => policy,
+        Err(status) => return status,
+    };
     let mut wait = waiting(printer);
+    if let Some(policy) = &policy {
+        let is_registry = args
+            .source
+            .to_str()
+            .is_some_and(crate::oci::reference::is_reference);
+        if !is_registry {
+            if let Err(status) = check_local(policy, &args.source, printer) {
+                return status;
+            }
+        }
+    }
     let result = match args.source.to_str() {
         Some(reference) if crate::oci::reference::is_reference(reference) => {
-            match install_from_registry(reference, args, &mut options, printer, &mut wait) {
+            match install_from_registry(
+                reference,
+                args,
+                &mut options,
+                policy.as_ref(),
+                printer,
+                &mut wait,
+            ) {
                 Ok(result) => result,
                 Err(status) => return status,
             }
@@ -594,12 +616,35 @@ fn install_from_registry(
     reference: &str,
     args: &InstallArgs,
     options: &mut Options,
+    policy: Option<&crate::sign::Policy>,
     printer: &Printer,
     wait: &mut dyn FnMut(&Path),
 ) -> Result<Result<crate::install::Receipt, InstallError>, ExitStatus> {
     let (_, resolved, bytes) = super::registry::fetch(reference, &args.network, printer)
         .map_err(|error| super::registry::report_share_error(printer, args.format, error))?;
     let config = &resolved.config;
+    if let Some(policy) = policy {
+        let client = args.network.client();
+        let mut session = crate::oci::Repository::new(
+            &client,
+            &resolved.pinned,
+            crate::oci::Access::Pull,
+            crate::oci::Credentials::Configured,
+        );
+        let signatures = crate::share::signatures(&mut session, &resolved)
+            .map_err(|error| super::registry::report_share_error(printer, args.format, error))?;
+        let Some(digest) = Sha256Digest::parse(&config.package_digest) else {
+            printer.error("the package digest is not a SHA-256", None);
+            return Err(ExitStatus::Failure);
+        };
+        let statement = crate::project::signed::statement(
+            &config.namespace,
+            &config.id,
+            &config.version,
+            digest,
+        );
+        judge(policy, &statement, &signatures, printer)?;
+    }
     let given = &options.exact;
     let package_digest = Sha256Digest::parse(&config.package_digest);
     for (flag, wanted, published) in [
@@ -645,6 +690,73 @@ fn install_from_registry(
     // is never written whole to disk, so there is no file to sync or to leave behind.
     let shown = PathBuf::from(resolved.pinned.to_string());
     Ok(install_archive_bytes(&bytes, &shown, options, wait))
+}
+
+/// The signature policy of the project installed into, when it requires signatures.
+fn project_policy(
+    scope: &Scope,
+    printer: &Printer,
+) -> Result<Option<crate::sign::Policy>, ExitStatus> {
+    let Scope::Project(root) = scope else {
+        return Ok(None);
+    };
+    let project = crate::project::Project::new(root.clone(), root.display().to_string());
+    match project.read() {
+        Ok(files) if files.declared.policy.applies() => Ok(Some(files.declared.policy)),
+        Ok(_) => Ok(None),
+        Err(error) => {
+            printer.error(
+                &format!("{error}: its signature policy cannot be applied; nothing was installed"),
+                Some("`squad sync` shows what is wrong with the project's files"),
+            );
+            Err(ExitStatus::Failure)
+        }
+    }
+}
+
+/// A folder or archive against the policy: an archive's signature is `<archive>.minisig`; a
+/// folder has none.
+fn check_local(
+    policy: &crate::sign::Policy,
+    source: &Path,
+    printer: &Printer,
+) -> Result<(), ExitStatus> {
+    let statement = crate::sign::statement_of(source).map_err(|message| {
+        printer.error(&message, None);
+        ExitStatus::Failure
+    })?;
+    let signatures = if is_archive(source) {
+        crate::project::signed::sibling_signatures(&statement.identity(), source).map_err(
+            |failure| {
+                printer.error(&failure.message, None);
+                ExitStatus::Error
+            },
+        )?
+    } else {
+        Vec::new()
+    };
+    judge(policy, &statement, &signatures, printer)
+}
+
+fn judge(
+    policy: &crate::sign::Policy,
+    statement: &crate::sign::Statement,
+    signatures: &[String],
+    printer: &Printer,
+) -> Result<(), ExitStatus> {
+    let label = format!("{}/{}", statement.namespace, statement.id);
+    crate::project::signed::judge(policy, &label, statement, signatures)
+        .map(|_| ())
+        .map_err(|failure| {
+            printer.error(
+                &format!(
+                    "{}: {}; nothing was installed",
+                    failure.name, failure.message
+                ),
+                failure.hint.as_deref(),
+            );
+            ExitStatus::Failure
+        })
 }
 
 pub fn run_uninstall(args: &UninstallArgs, printer: &Printer) -> ExitStatus {

@@ -19,6 +19,7 @@ mod registry;
 mod report;
 mod router;
 mod scaffold;
+mod sign;
 mod validate;
 mod verify;
 mod version;
@@ -126,6 +127,9 @@ pub enum Command {
     Digest(digest::DigestArgs),
     Pack(pack::PackArgs),
     Verify(verify::VerifyArgs),
+    Key(sign::KeyArgs),
+    Sign(sign::SignArgs),
+    Trust(sign::TrustArgs),
     Install(install::InstallArgs),
     Publish(registry::PublishArgs),
     Pull(registry::PullArgs),
@@ -177,6 +181,9 @@ fn dispatch(command: Command, printer: &Printer) -> ExitStatus {
         Command::Digest(args) => digest::run(&args, printer),
         Command::Pack(args) => pack::run(&args, printer),
         Command::Verify(args) => verify::run(&args, printer),
+        Command::Key(args) => sign::run_key(&args, printer),
+        Command::Sign(args) => sign::run_sign(&args, printer),
+        Command::Trust(args) => sign::run_trust(&args, printer),
         Command::Install(args) => install::run_install(&args, printer),
         Command::Publish(args) => registry::run_publish(&args, printer),
         Command::Pull(args) => registry::run_pull(&args, printer),

@@ -179,7 +179,7 @@ pub struct UpdateArgs {
     pub format: DataFormat,
 }
 
-fn project_of(args: &ProjectArgs, printer: &Printer) -> Result<Project, ExitStatus> {
+pub(super) fn project_of(args: &ProjectArgs, printer: &Printer) -> Result<Project, ExitStatus> {
     let Scope::Project(root) = scope_of(ScopeArg::Project, args.project.as_deref(), printer)?
     else {
         return Err(ExitStatus::Error);
@@ -293,7 +293,7 @@ fn report_failures(printer: &Printer, failures: &[Failure]) -> ExitStatus {
 }
 
 /// Reports an error that stopped a command, in `format`, and returns the status.
-fn report_error(
+pub(super) fn report_error(
     printer: &Printer,
     format: Format,
     command: &str,

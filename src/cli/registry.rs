@@ -104,7 +104,9 @@ an artifact that is not the squad it claims), 2 usage, network, authentication o
 #[command(after_help = concat!("Examples:
   squad publish oci://ghcr.io/acme/squads            the package in the current directory
   squad publish my-squad oci://127.0.0.1:5000/squads
-  squad publish my-squad oci://ghcr.io/acme/squads --dry-run --format json", exit_help!()))]
+  squad publish my-squad oci://ghcr.io/acme/squads --dry-run --format json
+  squad publish my-squad oci://ghcr.io/acme/squads --sign ci.key      signed, as a referrer
+  echo \"$KEY_PASSWORD\" | squad publish oci://ghcr.io/acme/squads --sign acme.key --password-stdin", exit_help!()))]
 pub struct PublishArgs {
     /// The package folder (default: the current directory), then the registry and base path
     /// `oci://HOST[:PORT]/BASE`.
@@ -114,6 +116,16 @@ pub struct PublishArgs {
     /// Validate and pack, show what would be pushed, and send nothing.
     #[arg(long)]
     pub dry_run: bool,
+
+    /// Sign the package's statement with this minisign secret key and attach the signature
+    /// to the published manifest as an OCI referrer (also when the version was published
+    /// already). See docs/signatures.md.
+    #[arg(long, value_name = "KEY")]
+    pub sign: Option<PathBuf>,
+
+    /// Read the --sign key's password from standard input instead of the terminal.
+    #[arg(long, requires = "sign")]
+    pub password_stdin: bool,
 
     #[command(flatten)]
     pub network: NetworkArgs,
@@ -133,9 +145,23 @@ pub fn run_publish(args: &PublishArgs, printer: &Printer) -> ExitStatus {
         Ok(base) => base,
         Err(error) => return report_share_error(printer, args.format, error),
     };
+    let signer = match &args.sign {
+        Some(path) => match super::sign::unlock(path, args.password_stdin, printer) {
+            Ok(key) => Some(key),
+            Err(status) => return status,
+        },
+        None => None,
+    };
     let client = args.network.client();
     let progress = Progress(TransferBar::new(printer));
-    let published = match share::publish(&client, &package, &base, args.dry_run, &progress) {
+    let published = match share::publish(
+        &client,
+        &package,
+        &base,
+        args.dry_run,
+        &progress,
+        signer.as_ref(),
+    ) {
         Ok(published) => published,
         Err(error) => return report_share_error(printer, args.format, error),
     };
@@ -158,6 +184,7 @@ pub fn run_publish(args: &PublishArgs, printer: &Printer) -> ExitStatus {
                 "archive_sha256": artifact.config.archive_sha256,
                 "archive_bytes": artifact.config.archive_bytes,
                 "uploaded": published.uploaded,
+                "signature": published.signature,
             });
             printer.data(&(serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"));
         }
@@ -172,6 +199,14 @@ pub fn run_publish(args: &PublishArgs, printer: &Printer) -> ExitStatus {
                     .repository_only()
                     .with_tag(&identity.version)
             );
+            if let Some(signature) = &published.signature {
+                let how = match (&signature.manifest_digest, &signature.referrers_tag) {
+                    (None, _) => "already attached".to_owned(),
+                    (Some(digest), Some(tag)) => format!("referrer {digest}, listed in tag {tag}"),
+                    (Some(digest), None) => format!("referrer {digest}"),
+                };
+                printer.status("Signed", &format!("with key {} ({how})", signature.key_id));
+            }
             match published.status {
                 PublishStatus::Pushed => printer.status("Published", &what),
                 PublishStatus::Unchanged => printer.status(

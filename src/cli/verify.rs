@@ -23,6 +23,12 @@ use crate::verify::{Drift, DriftKind, Record, load_record};
 /// `squad digest --files --format json`, or the archive `squad pack` made. For a package
 /// installed by `squad install`, its install receipt is used when neither is given. A record names each
 /// drifted file; a digest alone can only say that something changed. Exit status 1 on drift.
+///
+/// With --signature and --public-key, checks instead that a minisign signature (from `squad
+/// sign`, `squad publish --sign` or `minisign -S` over `squad sign --statement`) was made by
+/// that key over this package folder's or archive's identity and package digest: exit 0 when
+/// it holds, 1 when it does not (another key, another package or version, an altered or
+/// malformed signature).
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
   squad verify acme/review                 the installed package, against its install receipt
@@ -30,7 +36,9 @@ use crate::verify::{Drift, DriftKind, Record, load_record};
   squad digest pkg --files --format json > pkg.record.json
   squad verify pkg --record pkg.record.json
   squad verify pkg --record review-2026.12.01.1-expert-squad.zip
-  squad verify pkg --expect 615661b74036448d6e51c542120dc7c880a099742e9d9177139f8ff2cedd9be0")]
+  squad verify pkg --expect 615661b74036448d6e51c542120dc7c880a099742e9d9177139f8ff2cedd9be0
+  squad verify review-expert-squad.zip --signature review-2026.12.01.1.squad.minisig --public-key acme.pub
+  squad verify pkg --signature pkg.minisig --public-key RWQ… --format json")]
 pub struct VerifyArgs {
     /// A package folder or archive, or an installed package's `namespace/id` or id. Defaults
     /// to the current directory.
@@ -47,6 +55,14 @@ pub struct VerifyArgs {
 
     #[command(flatten)]
     pub lookup: LookupArgs,
+
+    /// A minisign signature to check against the package's statement (needs --public-key).
+    #[arg(long, value_name = "SIG", requires = "public_key", conflicts_with_all = ["expect", "record"])]
+    pub signature: Option<PathBuf>,
+
+    /// The signer's minisign public key: a `.pub` file or the `RW…` string.
+    #[arg(long, value_name = "FILE", requires = "signature")]
+    pub public_key: Option<String>,
 
     /// Output format.
     #[arg(long, value_enum, default_value_t = DataFormat::Human)]
@@ -90,6 +106,9 @@ enum Subject {
 }
 
 pub fn run(args: &VerifyArgs, printer: &Printer) -> ExitStatus {
+    if let (Some(signature), Some(key)) = (&args.signature, &args.public_key) {
+        return run_signature(args, signature, key, printer);
+    }
     let given = match given_record(args, printer) {
         Ok(given) => given,
         Err(status) => return status,
@@ -326,5 +345,94 @@ fn report(
         ExitStatus::Success
     } else {
         ExitStatus::Failure
+    }
+}
+
+/// `--signature`: whether the signature is the key's, over this package's statement.
+fn run_signature(
+    args: &VerifyArgs,
+    signature_path: &std::path::Path,
+    key: &str,
+    printer: &Printer,
+) -> ExitStatus {
+    let key = match super::sign::public_key(key) {
+        Ok(key) => key,
+        Err((message, _)) => {
+            printer.error(&message, None);
+            return ExitStatus::Error;
+        }
+    };
+    let statement = match crate::sign::statement_of(&args.path) {
+        Ok(statement) => statement,
+        Err(message) => {
+            printer.error(&message, None);
+            return ExitStatus::Error;
+        }
+    };
+    let text = match super::sign::read_small(signature_path) {
+        Ok(text) => text,
+        Err(message) => {
+            printer.error(&message, None);
+            return ExitStatus::Error;
+        }
+    };
+    let parsed = crate::sign::Signature::parse(&text);
+    let outcome = parsed.as_ref().map_err(|error| {
+        format!(
+            "`{}` is not a minisign signature: {error}",
+            signature_path.display()
+        )
+    });
+    let outcome = outcome.and_then(|signature| {
+        signature
+            .verify(&key, statement.text().as_bytes())
+            .map_err(|error| format!("{error}"))
+    });
+    let signature_key = parsed
+        .as_ref()
+        .ok()
+        .map(|signature| signature.key_id.to_string());
+    match args.format {
+        DataFormat::Json => {
+            let document = serde_json::json!({
+                "schema_version": crate::diag::json::SCHEMA_VERSION,
+                "type": "verify-signature",
+                "path": args.path.display().to_string(),
+                "signature_file": signature_path,
+                "namespace": statement.namespace,
+                "id": statement.id,
+                "version": statement.version,
+                "package_digest": statement.package_digest.hex(),
+                "key_id": key.id.to_string(),
+                "signature_key_id": signature_key,
+                "trusted_comment": parsed.as_ref().ok().map(|signature| signature.trusted_comment.clone()),
+                "verified": outcome.is_ok(),
+                "error": outcome.as_ref().err(),
+            });
+            printer.data(&(serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"));
+        }
+        DataFormat::Human => match &outcome {
+            Ok(()) => printer.status(
+                "Verified",
+                &format!(
+                    "{}: signed by key {} (package digest {})",
+                    statement.identity(),
+                    key.id,
+                    statement.package_digest
+                ),
+            ),
+            Err(message) => printer.error(
+                &format!(
+                    "the signature does not hold for {} ({}): {message}",
+                    statement.identity(),
+                    args.path.display()
+                ),
+                Some("`squad sign --statement PKG` prints what the signature must cover"),
+            ),
+        },
+    }
+    match outcome {
+        Ok(()) => ExitStatus::Success,
+        Err(_) => ExitStatus::Failure,
     }
 }

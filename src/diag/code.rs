@@ -269,6 +269,7 @@ codes! {
     SquadsInvalidSource = "squads-invalid-source", Error, "PRJ-4..8", "a source is not a folder, an archive, an oci:// reference, an https:// archive with its SHA-256 or a valid OpenCorvus install link";
     SquadsInvalidVersion = "squads-invalid-version", Error, "PRJ-9", "`version` is not YYYY.MM.DD.N, or is given where the source already fixes the version";
     SquadsDuplicate = "squads-duplicate", Error, "PRJ-3, PRJ-10", "a squad is declared twice, or two squads share an id (one id per project scope)";
+    SquadsInvalidTrust = "squads-invalid-trust", Error, "PRJ-11", "a signature policy entry is not a minisign public key, a key id, a namespace or a YYYY-MM-DD expiry";
     SquadsLockInvalid = "squads-lock-invalid", Error, "PLK-1..4", "`squads.lock` is not a lock this squad can read: not JSON, not the lock schema, or a newer lock_version";
 }
 

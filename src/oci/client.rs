@@ -269,10 +269,19 @@ impl<'c> Repository<'c> {
     /// The manifest at `target` (a tag or a digest), or `None` when the registry has none.
     /// Its bytes are bounded and, when `target` is a digest, checked against it.
     pub fn manifest(&mut self, target: &str) -> Result<Option<FetchedManifest>, OciError> {
+        self.manifest_of_type(target, IMAGE_MANIFEST)
+    }
+
+    /// [`Repository::manifest`] for another media type (`accept`), such as an image index.
+    pub fn manifest_of_type(
+        &mut self,
+        target: &str,
+        accept: &str,
+    ) -> Result<Option<FetchedManifest>, OciError> {
         let url = self.url(&format!("manifests/{target}"));
         // Distribution 2.8 answers 404 for an OCI manifest unless the Accept header names it.
         let request = Request::new(Method::Get, url)
-            .with_header("accept", IMAGE_MANIFEST)
+            .with_header("accept", accept)
             .with_redirects(Redirects::Follow(5));
         let response = self.send(request)?;
         match response.status {
@@ -414,6 +423,18 @@ impl<'c> Repository<'c> {
         bytes: &[u8],
         media_type: &str,
     ) -> Result<String, OciError> {
+        self.put_manifest_answered(tag, bytes, media_type)
+            .map(|(digest, _)| digest)
+    }
+
+    /// [`Repository::put_manifest`], also returning whether the registry answered with an
+    /// `OCI-Subject` header: it indexes the manifest's `subject` for the referrers API itself.
+    pub fn put_manifest_answered(
+        &mut self,
+        tag: &str,
+        bytes: &[u8],
+        media_type: &str,
+    ) -> Result<(String, bool), OciError> {
         let digest = super::manifest::sha256_digest(bytes);
         let url = self.url(&format!("manifests/{tag}"));
         let request = Request::new(Method::Put, url)
@@ -433,7 +454,34 @@ impl<'c> Repository<'c> {
                 )));
             }
         }
-        Ok(digest)
+        let indexed = response.header("oci-subject").is_some();
+        Ok((digest, indexed))
+    }
+
+    /// The referrers of the manifest `digest` with `artifact_type` through the referrers API
+    /// (distribution spec 1.1), or `None` when the registry lacks the API (it answers 404, as
+    /// CNCF distribution 2.8 does, or 400/405): the caller falls back on the tag schema.
+    pub fn referrers(
+        &mut self,
+        digest: &str,
+        artifact_type: &str,
+    ) -> Result<Option<Vec<u8>>, OciError> {
+        let mut url = self.url(&format!("referrers/{digest}"));
+        url.query_pairs_mut()
+            .append_pair("artifactType", artifact_type);
+        let request = Request::new(Method::Get, url)
+            .with_header("accept", super::manifest::IMAGE_INDEX)
+            .with_redirects(Redirects::Follow(5));
+        let response = self.send(request)?;
+        match response.status {
+            200 => {}
+            400 | 404 | 405 => return Ok(None),
+            _ => return Err(self.failure(&format!("the referrers of {digest}"), response)),
+        }
+        let body = response
+            .read_to_vec(MAX_MANIFEST_BYTES)
+            .map_err(|error| self.body_error(&format!("the referrers of {digest}"), error))?;
+        Ok(Some(body))
     }
 
     /// Every tag, following `Link: <…>; rel="next"` pages when the registry paginates.

@@ -83,6 +83,36 @@ impl Manifest {
     }
 }
 
+/// An image index (image-spec 1.1), as the referrers API and its tag schema serve one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Index {
+    #[serde(default)]
+    pub manifests: Vec<Descriptor>,
+    #[serde(default, rename = "mediaType", skip_serializing_if = "Option::is_none")]
+    pub media_type: Option<String>,
+    #[serde(rename = "schemaVersion")]
+    pub schema_version: u32,
+}
+
+impl Index {
+    pub fn empty() -> Index {
+        Index {
+            manifests: Vec::new(),
+            media_type: Some(IMAGE_INDEX.to_owned()),
+            schema_version: 2,
+        }
+    }
+
+    /// The canonical bytes.
+    pub fn to_canonical_json(&self) -> Vec<u8> {
+        serde_json::to_vec(self).unwrap_or_default()
+    }
+}
+
+/// The empty config blob of artifacts without config (image-spec 1.1).
+pub const EMPTY_MEDIA_TYPE: &str = "application/vnd.oci.empty.v1+json";
+pub const EMPTY_BYTES: &[u8] = b"{}";
+
 /// `sha256:<hex>` of some bytes.
 pub fn sha256_digest(bytes: &[u8]) -> String {
     format!("sha256:{}", crate::digest::Sha256Digest::of(bytes).hex())

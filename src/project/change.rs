@@ -167,6 +167,7 @@ pub fn add(
         cache: &settings.cache,
         client: settings.client,
         transfers: &job,
+        policy: &files.declared.policy,
     };
     let resolved = context.resolve(&declaration.source_text, &declaration, false);
     downloads.end();
@@ -369,6 +370,7 @@ pub fn update(
         None => files.declared.entries.iter().collect(),
     };
     let downloads = Downloads::new(settings.transfers);
+    let policy = &files.declared.policy;
     let tasks: Vec<Task<'_, Result<Resolution, Failure>>> = entries
         .iter()
         .map(|entry| {
@@ -380,6 +382,7 @@ pub fn update(
                     cache: &settings.cache,
                     client: settings.client,
                     transfers: &job,
+                    policy,
                 };
                 let resolution =
                     context.resolve(&entry.name.to_string(), &entry.declaration, true)?;
@@ -473,4 +476,40 @@ mod tests {
         assert_eq!(relative_path(base, Path::new("/work/app")), ".");
         assert_eq!(relative_path(base, Path::new("/other")), "../../other");
     }
+}
+
+/// Trusts `key` for `namespace` (`*`: every namespace) in `squads.jsonc`, edited in place
+/// (created when absent); with `require`, also sets `require_signatures`. Returns whether the
+/// file changed.
+pub fn trust(
+    project: &Project,
+    namespace: &str,
+    key: &crate::sign::PublicKey,
+    expires: Option<crate::version::Date>,
+    require: bool,
+    on_wait: &mut dyn FnMut(&Path),
+) -> Result<bool, ProjectError> {
+    if namespace != crate::sign::policy::ANY_NAMESPACE {
+        if let Some((_, problem)) =
+            crate::manifest::id_problem(namespace, crate::manifest::IdKind::Package)
+        {
+            return Err(ProjectError::Usage(format!(
+                "`{namespace}` is not a namespace (or `*` for every namespace): {problem}"
+            )));
+        }
+    }
+    let (_guard, files) = project.lock_and_read(false, on_wait)?;
+    let before = files
+        .declared_text
+        .clone()
+        .unwrap_or_else(|| "// The squads this project uses and the keys trusted to sign them.\n{\n  \"squads\": {}\n}\n".to_owned());
+    let text =
+        declared::add_trusted(&before, namespace, key, expires, require).map_err(|message| {
+            ProjectError::Io(project.declared_path(), std::io::Error::other(message))
+        })?;
+    if files.declared_text.as_deref() == Some(text.as_str()) {
+        return Ok(false);
+    }
+    project.write_declared(&text)?;
+    Ok(true)
 }

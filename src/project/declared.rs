@@ -30,6 +30,8 @@ pub enum Object {
 pub enum ValueType {
     Object,
     String,
+    Bool,
+    Array,
 }
 
 impl ValueType {
@@ -37,13 +39,18 @@ impl ValueType {
         match self {
             ValueType::Object => "object",
             ValueType::String => "string",
+            ValueType::Bool => "boolean",
+            ValueType::Array => "array",
         }
     }
 
     fn matches(self, node: &Node) -> bool {
         matches!(
             (self, &node.kind),
-            (ValueType::Object, Kind::Object(_)) | (ValueType::String, Kind::String(_))
+            (ValueType::Object, Kind::Object(_))
+                | (ValueType::String, Kind::String(_))
+                | (ValueType::Bool, Kind::Bool(_))
+                | (ValueType::Array, Kind::Array(_))
         )
     }
 }
@@ -65,6 +72,24 @@ pub const KEYS: &[Key] = &[
         name: "squads",
         value: ValueType::Object,
         about: "the squads of the project, each under its `<namespace>/<id>`",
+    },
+    Key {
+        object: Object::Root,
+        name: "require_signatures",
+        value: ValueType::Bool,
+        about: "`true`: `sync`, `add` and `install` into the project refuse a squad without a signature by a key `trust` lists for its namespace (docs/signatures.md)",
+    },
+    Key {
+        object: Object::Root,
+        name: "trust",
+        value: ValueType::Object,
+        about: "the public keys trusted to sign squads, by namespace (`\"*\"`: every namespace): each a list of minisign public keys (`\"RW…\"`) or `{ \"key\": \"RW…\", \"expires\": \"YYYY-MM-DD\" }`, a key trusted through that day (UTC)",
+    },
+    Key {
+        object: Object::Root,
+        name: "revoked",
+        value: ValueType::Array,
+        about: "keys whose signatures are refused whatever `trust` says: key ids (16 hex digits, as `minisign` prints them) or public keys",
     },
     Key {
         object: Object::Squad,
@@ -179,6 +204,8 @@ pub struct Entry {
 #[derive(Debug, Clone, Default)]
 pub struct Declared {
     pub entries: Vec<Entry>,
+    /// What the file says about signatures (PRJ-11).
+    pub policy: crate::sign::Policy,
 }
 
 impl Declared {
@@ -302,6 +329,17 @@ pub fn parse(text: &str) -> (Declared, Vec<Diagnostic>) {
         return (declared, diagnostics);
     };
     let top = known(Object::Root, members, "", &mut diagnostics);
+    let top_member = |name: &str| {
+        top.iter()
+            .find(|(key, _)| key.name == name)
+            .map(|(_, member)| *member)
+    };
+    declared.policy = read_policy(
+        top_member("require_signatures"),
+        top_member("trust"),
+        top_member("revoked"),
+        &mut diagnostics,
+    );
     let Some((_, squads)) = top.iter().find(|(key, _)| key.name == "squads") else {
         return (declared, diagnostics);
     };
@@ -383,6 +421,199 @@ pub fn parse(text: &str) -> (Declared, Vec<Diagnostic>) {
     declared.entries.sort_by(|a, b| a.name.cmp(&b.name));
     crate::interop::sort_by_span(&mut diagnostics);
     (declared, diagnostics)
+}
+
+/// PRJ-11: the signature policy. Entries with problems are reported and left out.
+fn read_policy(
+    require: Option<&Member>,
+    trust: Option<&Member>,
+    revoked: Option<&Member>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> crate::sign::Policy {
+    use crate::sign::{KeyId, PublicKey, Trusted, policy::ANY_NAMESPACE};
+    let mut policy = crate::sign::Policy {
+        require_signatures: matches!(
+            require.map(|member| &member.value.kind),
+            Some(Kind::Bool(true))
+        ),
+        ..crate::sign::Policy::default()
+    };
+    let invalid = |span: Range<usize>, message: String| {
+        diagnostic(Code::SquadsInvalidTrust, span, message)
+            .help("a key is the `RW…` line of a minisign .pub file (`squad trust add` writes it); see docs/signatures.md")
+    };
+    if let Some(Kind::Object(namespaces)) = trust.map(|member| &member.value.kind) {
+        for namespace in namespaces {
+            if namespace.key != ANY_NAMESPACE {
+                if let Some((_, problem)) =
+                    crate::manifest::id_problem(&namespace.key, crate::manifest::IdKind::Package)
+                {
+                    diagnostics.push(invalid(
+                        namespace.key_span.clone(),
+                        format!("`{}` is not a namespace or `*`: {problem}", namespace.key),
+                    ));
+                    continue;
+                }
+            }
+            let Kind::Array(keys) = &namespace.value.kind else {
+                diagnostics.push(invalid(
+                    namespace.value.span.clone(),
+                    format!(
+                        "the keys trusted for `{}` are a list, not {}",
+                        namespace.key,
+                        namespace.value.kind.type_name()
+                    ),
+                ));
+                continue;
+            };
+            for node in keys {
+                let (key_text, key_span, expires) = match &node.kind {
+                    Kind::String(_) => (node.as_str().unwrap_or_default(), node.span.clone(), None),
+                    Kind::Object(fields) => {
+                        let field =
+                            |name: &str| fields.iter().rev().find(|field| field.key == name);
+                        if let Some(other) = fields
+                            .iter()
+                            .find(|field| field.key != "key" && field.key != "expires")
+                        {
+                            diagnostics.push(invalid(
+                                other.key_span.clone(),
+                                format!(
+                                    "unknown key `{}`: a trusted key has `key` and `expires`",
+                                    other.key
+                                ),
+                            ));
+                            continue;
+                        }
+                        let Some(key) = field("key").filter(|key| key.value.as_str().is_some())
+                        else {
+                            diagnostics.push(invalid(
+                                node.span.clone(),
+                                "a trusted key object needs `key`, a string".to_owned(),
+                            ));
+                            continue;
+                        };
+                        let expires = match field("expires") {
+                            None => None,
+                            Some(expires) => {
+                                let text = expires.value.as_str().unwrap_or_default();
+                                match crate::version::Date::parse(text) {
+                                    Some(date) => Some(date),
+                                    None => {
+                                        diagnostics.push(invalid(
+                                            expires.value.span.clone(),
+                                            format!("`expires` is `{text}`, not a YYYY-MM-DD date"),
+                                        ));
+                                        continue;
+                                    }
+                                }
+                            }
+                        };
+                        (
+                            key.value.as_str().unwrap_or_default(),
+                            key.value.span.clone(),
+                            expires,
+                        )
+                    }
+                    other => {
+                        diagnostics.push(invalid(
+                            node.span.clone(),
+                            format!(
+                                "a trusted key is a string or an object, not {}",
+                                other.type_name()
+                            ),
+                        ));
+                        continue;
+                    }
+                };
+                match PublicKey::parse(key_text) {
+                    Ok(key) => policy.trusted.push(Trusted {
+                        key,
+                        namespace: namespace.key.clone(),
+                        expires,
+                    }),
+                    Err(error) => diagnostics.push(invalid(
+                        key_span,
+                        format!("not a minisign public key: {error}"),
+                    )),
+                }
+            }
+        }
+    }
+    if let Some(Kind::Array(entries)) = revoked.map(|member| &member.value.kind) {
+        for node in entries {
+            let text = node.as_str().unwrap_or_default();
+            let id = KeyId::parse(text).or_else(|| PublicKey::parse(text).ok().map(|key| key.id));
+            match id {
+                Some(id) => policy.revoked.push(id),
+                None => diagnostics.push(invalid(
+                    node.span.clone(),
+                    "a revoked key is a key id (16 hex digits) or a minisign public key".to_owned(),
+                )),
+            }
+        }
+    }
+    policy
+}
+
+/// `text` trusting `key` for `namespace` (`*`: all), until `expires` when given, and
+/// requiring signatures when `require`: the `trust` object and the namespace's list are
+/// created when absent, the key appended to the list; everything else keeps its bytes.
+/// Returns the text unchanged when the key is trusted there already (with that expiry).
+pub fn add_trusted(
+    text: &str,
+    namespace: &str,
+    key: &crate::sign::PublicKey,
+    expires: Option<crate::version::Date>,
+    require: bool,
+) -> Result<String, String> {
+    let mut text = text.to_owned();
+    if require {
+        let root = parse_object(&text)?;
+        let already = matches!(
+            edit::member(&root, "require_signatures").map(|member| &member.value.kind),
+            Some(Kind::Bool(true))
+        );
+        if !already {
+            text = edit::set_member(&text, &root, "require_signatures", "true");
+        }
+    }
+    let root = parse_object(&text)?;
+    match edit::member(&root, "trust").map(|member| &member.value.kind) {
+        Some(Kind::Object(_)) => {}
+        Some(other) => return Err(format!("`trust` is {}, not an object", other.type_name())),
+        None => text = edit::set_member(&text, &root, "trust", "{}"),
+    }
+    let entry = match expires {
+        Some(date) => format!(
+            "{{ \"key\": {}, \"expires\": \"{date}\" }}",
+            serde_json::to_string(&key.base64).unwrap_or_default()
+        ),
+        None => serde_json::to_string(&key.base64).unwrap_or_default(),
+    };
+    let root = parse_object(&text)?;
+    let trust = &edit::member(&root, "trust").expect("added above").value;
+    let Some(list) = edit::member(trust, namespace) else {
+        return Ok(edit::set_member(
+            &text,
+            trust,
+            namespace,
+            &format!("[{entry}]"),
+        ));
+    };
+    let Kind::Array(items) = &list.value.kind else {
+        return Err(format!("`trust.{namespace}` is not a list"));
+    };
+    let (policy, _) = parse(&text);
+    if policy.policy.trusted.iter().any(|trusted| {
+        trusted.namespace == namespace && trusted.key.id == key.id && trusted.expires == expires
+    }) {
+        return Ok(text);
+    }
+    Ok(match items.last() {
+        Some(last) => edit::splice(&text, last.span.end..last.span.end, &format!(", {entry}")),
+        None => edit::splice(&text, list.value.span.clone(), &format!("[{entry}]")),
+    })
 }
 
 /// The known members of one squad's entry.

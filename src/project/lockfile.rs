@@ -21,8 +21,9 @@ use super::source::Source;
 
 /// The file, relative to the project, as diagnostics name it.
 pub const FILE: &str = ".opencorvus/squads.lock";
-/// The lock format this squad writes and reads.
-pub const LOCK_VERSION: u32 = 1;
+/// The newest lock format this squad writes and reads: 2 adds `signed_by`. A lock without
+/// any `signed_by` is still written as 1, which older squads read.
+pub const LOCK_VERSION: u32 = 2;
 
 /// One squad as locked.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -40,6 +41,10 @@ pub struct Locked {
     pub archive_sha256: Option<Sha256Digest>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub archive_bytes: Option<u64>,
+    /// The minisign key id whose signature verified this entry under the project's policy
+    /// (lock_version 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signed_by: Option<String>,
 }
 
 impl Locked {
@@ -137,7 +142,7 @@ impl Lock {
             )));
         };
         match crate::jsonc::to_value(&version.value).as_u64() {
-            Some(found) if found == u64::from(LOCK_VERSION) => {}
+            Some(found) if (1..=u64::from(LOCK_VERSION)).contains(&found) => {}
             Some(found) if found > u64::from(LOCK_VERSION) => {
                 return Err(Box::new(
                     newer(
@@ -152,7 +157,7 @@ impl Lock {
             _ => {
                 return Err(Box::new(invalid(
                     version.value.span.clone(),
-                    format!("`lock_version` must be {LOCK_VERSION}"),
+                    format!("`lock_version` must be 1 or {LOCK_VERSION}"),
                 )));
             }
         }
@@ -190,8 +195,12 @@ impl Lock {
 
     /// The lock's text: pretty JSON, sorted, with a final newline.
     pub fn render(&self) -> String {
+        let signed = self
+            .squads
+            .values()
+            .any(|locked| locked.signed_by.is_some());
         let document = Document {
-            lock_version: LOCK_VERSION,
+            lock_version: if signed { LOCK_VERSION } else { 1 },
             squads: self.squads.clone(),
         };
         serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"
@@ -210,6 +219,7 @@ mod tests {
             package_digest: Sha256Digest([1; 32]),
             archive_sha256: Some(Sha256Digest([2; 32])),
             archive_bytes: Some(1884),
+            signed_by: None,
         }
     }
 
@@ -223,6 +233,7 @@ mod tests {
             Locked {
                 archive_sha256: None,
                 archive_bytes: None,
+                signed_by: None,
                 resolved: "squads/a".to_owned(),
                 ..locked("squads/a")
             },
@@ -253,7 +264,7 @@ mod tests {
         };
         assert_eq!(line("{\n  \"lock_version\": 1,\n  ]").0, 3);
         assert!(line("{\"squads\": {}}").1.contains("no `lock_version`"));
-        let newer = line("{\n  \"lock_version\": 2,\n  \"squads\": {}, \"signed_by\": {}\n}");
+        let newer = line("{\n  \"lock_version\": 3,\n  \"squads\": {}, \"signed_by\": {}\n}");
         assert_eq!(newer.0, 2);
         assert!(newer.1.contains("newer squad"), "{}", newer.1);
         let unknown = line("{\n  \"lock_version\": 1,\n  \"squads\": {},\n  \"extra\": 1\n}");

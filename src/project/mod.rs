@@ -15,6 +15,7 @@ pub mod guard;
 pub mod lockfile;
 pub mod outdated;
 pub mod resolve;
+pub mod signed;
 pub mod source;
 pub mod sync;
 

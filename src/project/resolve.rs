@@ -18,6 +18,7 @@ use crate::share::{self, Resolved, ShareError, Transfers};
 
 use super::declared::{Declaration, Name};
 use super::lockfile::Locked;
+use super::signed;
 use super::source::Source;
 use super::{Failure, Project};
 
@@ -43,6 +44,8 @@ pub struct Context<'a> {
     /// `None` when offline.
     pub client: Option<&'a Client>,
     pub transfers: &'a dyn Transfers,
+    /// The project's signature policy (from `squads.jsonc`).
+    pub policy: &'a crate::sign::Policy,
 }
 
 /// The receipt's origin of a registry squad: the pinned reference and its manifest digest.
@@ -149,6 +152,86 @@ impl Context<'_> {
         declaration: &Declaration,
         newest: bool,
     ) -> Result<Resolution, Failure> {
+        let mut resolution = self.resolve_source(label, declaration, newest)?;
+        // A registry squad was judged before its download; the others are judged here.
+        if self.policy.applies() && resolution.locked.signed_by.is_none() {
+            let signatures = match &declaration.source {
+                Source::Archive(path) => {
+                    signed::sibling_signatures(label, &self.project.root.join(path))?
+                }
+                _ => Vec::new(),
+            };
+            let locked = &resolution.locked;
+            let statement = signed::statement(
+                &resolution.identity.namespace,
+                &resolution.identity.id,
+                &locked.version,
+                locked.package_digest,
+            );
+            resolution.locked.signed_by =
+                Some(signed::judge(self.policy, label, &statement, &signatures)?);
+        }
+        Ok(resolution)
+    }
+
+    /// Under a policy that requires signatures, the key id that vouches for a locked squad:
+    /// the one the lock records while the policy still trusts it (no network needed), else
+    /// its signatures are found and judged again. Without such a policy, what the lock says.
+    pub fn check_locked(
+        &self,
+        label: &str,
+        name: &Name,
+        declaration: &Declaration,
+        locked: &Locked,
+    ) -> Result<Option<String>, Failure> {
+        if !self.policy.applies() {
+            return Ok(locked.signed_by.clone());
+        }
+        let today = crate::env::today_utc();
+        if let Some(id) = locked
+            .signed_by
+            .as_deref()
+            .and_then(crate::sign::KeyId::parse)
+        {
+            if self.policy.still_trusts(&name.namespace, id, today).is_ok() {
+                return Ok(Some(id.to_string()));
+            }
+        }
+        let signatures = match &declaration.source {
+            Source::Registry(_) => {
+                let digest = locked.manifest_digest().ok_or_else(|| {
+                    Failure::refused(label, "squads.lock records no manifest digest")
+                })?;
+                let client = self.client(label, || {
+                    "checking its signature needs the registry (--offline)".to_owned()
+                })?;
+                let reference = Reference::parse(&locked.resolved)
+                    .map_err(|message| Failure::refused(label, message))?;
+                let mut session =
+                    Repository::new(client, &reference, Access::Pull, Credentials::Configured);
+                share::signature::find(&mut session, digest)
+                    .map_err(|error| share_failure(label, error))?
+            }
+            Source::Archive(path) => {
+                signed::sibling_signatures(label, &self.project.root.join(path))?
+            }
+            _ => Vec::new(),
+        };
+        let statement = signed::statement(
+            &name.namespace,
+            &name.id,
+            &locked.version,
+            locked.package_digest,
+        );
+        signed::judge(self.policy, label, &statement, &signatures).map(Some)
+    }
+
+    fn resolve_source(
+        &self,
+        label: &str,
+        declaration: &Declaration,
+        newest: bool,
+    ) -> Result<Resolution, Failure> {
         match &declaration.source {
             Source::Folder(path) => self.resolve_folder(label, path, declaration),
             Source::Archive(path) => self.resolve_archive(label, path, declaration),
@@ -173,6 +256,7 @@ impl Context<'_> {
                     package_digest,
                     archive_sha256: Some(sha256),
                     archive_bytes: Some(bytes.len() as u64),
+                    signed_by: None,
                 };
                 Ok(Resolution {
                     identity,
@@ -277,6 +361,7 @@ impl Context<'_> {
                 package_digest,
                 archive_sha256: None,
                 archive_bytes: None,
+                signed_by: None,
             },
             identity,
             artifact: Artifact::Folder(folder),
@@ -316,6 +401,7 @@ impl Context<'_> {
                 package_digest,
                 archive_sha256: Some(Sha256Digest::of(&bytes)),
                 archive_bytes: Some(bytes.len() as u64),
+                signed_by: None,
             },
             identity,
             artifact: Artifact::Archive(archive),
@@ -344,7 +430,6 @@ impl Context<'_> {
         let resolved =
             share::resolve(&mut session, &target).map_err(|error| share_failure(label, error))?;
         let sha256 = layer_sha256(label, &resolved)?;
-        let path = self.registry_archive(label, &mut session, &resolved, &sha256)?;
         let config = &resolved.config;
         let package_digest = Sha256Digest::parse(&config.package_digest).ok_or_else(|| {
             Failure::refused(
@@ -352,6 +437,22 @@ impl Context<'_> {
                 format!("{}: the package digest is not a SHA-256", resolved.pinned),
             )
         })?;
+        // Judged before the download: a refused squad costs no archive transfer.
+        let signed_by = match self.policy.applies() {
+            true => {
+                let signatures = share::signatures(&mut session, &resolved)
+                    .map_err(|error| share_failure(label, error))?;
+                let statement = signed::statement(
+                    &config.namespace,
+                    &config.id,
+                    &config.version,
+                    package_digest,
+                );
+                Some(signed::judge(self.policy, label, &statement, &signatures)?)
+            }
+            false => None,
+        };
+        let path = self.registry_archive(label, &mut session, &resolved, &sha256)?;
         Ok(Resolution {
             identity: Identity {
                 namespace: config.namespace.clone(),
@@ -365,6 +466,7 @@ impl Context<'_> {
                 package_digest,
                 archive_sha256: Some(sha256),
                 archive_bytes: Some(resolved.layer.size),
+                signed_by,
             },
             artifact: Artifact::Archive(path),
         })
@@ -522,6 +624,7 @@ impl Context<'_> {
                 package_digest,
                 archive_sha256: Some(link.archive_sha256),
                 archive_bytes: Some(link.archive_bytes),
+                signed_by: None,
             },
             identity,
             artifact: Artifact::Archive(path),

@@ -265,7 +265,14 @@ pub fn sync(
             }
         })
         .collect();
-    let ready = prepare(project, settings, entries, &steps, &installed);
+    let ready = prepare(
+        project,
+        settings,
+        &files.declared.policy,
+        entries,
+        &steps,
+        &installed,
+    );
     let mut prepared = Vec::new();
     for (entry, result) in entries.iter().zip(ready) {
         match result {
@@ -359,6 +366,7 @@ pub fn sync(
 fn prepare(
     project: &Project,
     settings: &Settings<'_>,
+    policy: &crate::sign::Policy,
     entries: &[Entry],
     steps: &[Step],
     installed: &[Installed],
@@ -377,13 +385,23 @@ fn prepare(
                     cache: &settings.cache,
                     client: settings.client,
                     transfers: &job,
+                    policy,
                 };
                 let label = entry.name.to_string();
                 match step {
-                    Step::Done(locked) => Ok(Ready {
-                        locked: locked.clone(),
-                        artifact: None,
-                    }),
+                    Step::Done(locked) => {
+                        let mut locked = locked.clone();
+                        locked.signed_by = context.check_locked(
+                            &label,
+                            &entry.name,
+                            &entry.declaration,
+                            &locked,
+                        )?;
+                        Ok(Ready {
+                            locked,
+                            artifact: None,
+                        })
+                    }
                     Step::Resolve => {
                         let resolution = context.resolve(&label, &entry.declaration, false)?;
                         resolve::check_name(
@@ -398,9 +416,16 @@ fn prepare(
                         })
                     }
                     Step::Fetch(locked) => {
-                        let artifact = context.fetch(&label, &entry.declaration, locked)?;
+                        let mut locked = locked.clone();
+                        locked.signed_by = context.check_locked(
+                            &label,
+                            &entry.name,
+                            &entry.declaration,
+                            &locked,
+                        )?;
+                        let artifact = context.fetch(&label, &entry.declaration, &locked)?;
                         Ok(Ready {
-                            locked: locked.clone(),
+                            locked,
                             artifact: Some(artifact),
                         })
                     }

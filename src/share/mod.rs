@@ -9,6 +9,7 @@
 pub mod artifact;
 pub mod exact;
 pub mod link;
+pub mod signature;
 
 use std::path::{Path, PathBuf};
 
@@ -144,6 +145,8 @@ pub struct Published {
     pub artifact: Artifact,
     /// Blobs sent (config and layer) when pushed.
     pub uploaded: Vec<String>,
+    /// The signature attached with `--sign`.
+    pub signature: Option<signature::Attached>,
 }
 
 /// The base must be a repository path without tag or digest: the version is the tag.
@@ -223,14 +226,23 @@ pub fn prepare(package: &Path) -> Result<(Identity, Artifact), ShareError> {
 
 /// Pushes the package folder `package` to `base/<namespace>/<id>:<version>`, unless that
 /// version is there already (same package digest: unchanged; another: a conflict).
+///
+/// With `signer`, the statement of the package is signed before anything is sent (a key
+/// that cannot sign stops the publish early) and attached to the manifest as a referrer, also
+/// when the version was published already.
 pub fn publish(
     client: &crate::http::Client,
     package: &Path,
     base: &Reference,
     dry_run: bool,
     transfers: &dyn Transfers,
+    signer: Option<&crate::sign::SecretKey>,
 ) -> Result<Published, ShareError> {
     let (identity, artifact) = prepare(package)?;
+    let signed = match signer {
+        Some(key) => Some(sign_published(key, &identity, &artifact)?),
+        None => None,
+    };
     let repository = base.join(&[&identity.namespace, &identity.id]);
     let pinned = repository.with_digest(&artifact.manifest_digest);
     let mut published = Published {
@@ -239,6 +251,7 @@ pub fn publish(
         pinned,
         artifact,
         uploaded: Vec::new(),
+        signature: None,
     };
     if dry_run {
         return Ok(published);
@@ -257,6 +270,21 @@ pub fn publish(
         }
         published.status = PublishStatus::Unchanged;
         published.pinned = repository.with_digest(&resolved.manifest_digest);
+        if let Some(signed) = &signed {
+            let subject = Descriptor {
+                annotations: None,
+                artifact_type: None,
+                digest: resolved.manifest_digest.clone(),
+                media_type: IMAGE_MANIFEST.to_owned(),
+                size: resolved.manifest_size,
+            };
+            published.signature = Some(signature::attach(
+                &mut session,
+                &subject,
+                signed,
+                &signature_title(&published.identity),
+            )?);
+        }
         return Ok(published);
     }
     let artifact = &published.artifact;
@@ -280,7 +308,50 @@ pub fn publish(
     let digest = session.put_manifest(&version, &artifact.manifest_bytes, IMAGE_MANIFEST)?;
     published.status = PublishStatus::Pushed;
     published.pinned = repository.with_digest(&digest);
+    if let Some(signed) = &signed {
+        let subject = Descriptor::of(IMAGE_MANIFEST, &published.artifact.manifest_bytes);
+        published.signature = Some(signature::attach(
+            &mut session,
+            &subject,
+            signed,
+            &signature_title(&published.identity),
+        )?);
+    }
     Ok(published)
+}
+
+fn signature_title(identity: &Identity) -> String {
+    crate::sign::default_signature_name(&identity.id, &identity.version)
+}
+
+/// Signs the statement of a package about to be published.
+fn sign_published(
+    key: &crate::sign::SecretKey,
+    identity: &Identity,
+    artifact: &Artifact,
+) -> Result<crate::sign::Signature, ShareError> {
+    let package_digest = crate::digest::Sha256Digest::parse(&artifact.config.package_digest)
+        .ok_or_else(|| ShareError::Reference("the package digest is not a SHA-256".to_owned()))?;
+    let statement = crate::sign::Statement {
+        namespace: identity.namespace.clone(),
+        id: identity.id.clone(),
+        version: identity.version.clone(),
+        package_digest,
+    };
+    crate::sign::minisig::sign(
+        key,
+        statement.text().as_bytes(),
+        &statement.trusted_comment(),
+    )
+    .map_err(|error| ShareError::Reference(format!("signing failed: {error}")))
+}
+
+/// The signatures attached to a resolved squad (their `.minisig` texts).
+pub fn signatures(
+    session: &mut Repository<'_>,
+    resolved: &Resolved,
+) -> Result<Vec<String>, ShareError> {
+    signature::find(session, &resolved.manifest_digest)
 }
 
 /// A squad package as a registry describes it.
@@ -289,6 +360,8 @@ pub struct Resolved {
     /// `oci://…@sha256:<manifest digest>`.
     pub pinned: Reference,
     pub manifest_digest: String,
+    /// The manifest's size in bytes (a referrer's `subject` names it).
+    pub manifest_size: u64,
     pub config: SquadConfig,
     pub layer: Descriptor,
 }
@@ -354,6 +427,7 @@ fn check_resolved(
     }
     Ok(Resolved {
         pinned: reference.repository_only().with_digest(&fetched.digest),
+        manifest_size: fetched.bytes.len() as u64,
         manifest_digest: fetched.digest,
         config,
         layer,
