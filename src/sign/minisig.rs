@@ -178,6 +178,7 @@ impl PublicKey {
 /// A secret key file as read: parsed, not yet decrypted.
 pub struct SecretKeyFile {
     text: String,
+    bytes: Vec<u8>,
     encrypted: bool,
 }
 
@@ -204,6 +205,7 @@ impl SecretKeyFile {
         };
         Ok(SecretKeyFile {
             text: format!("{}\n{}\n", lines[0], lines[1]),
+            bytes,
             encrypted,
         })
     }
@@ -234,6 +236,16 @@ impl SecretKeyFile {
                 return Err(FormatError::Password(
                     "the secret key is encrypted: a password is needed".to_owned(),
                 ));
+            }
+            // `minisign -G -W` leaves an unencrypted key's checksum zero, which the crate's
+            // check refuses: such a key is read as it is.
+            (false, _)
+                if self.bytes[SECRET_KEY_BYTES - 32..]
+                    .iter()
+                    .all(|byte| *byte == 0) =>
+            {
+                minisign::SecretKey::from_bytes(&self.bytes)
+                    .map_err(|error| malformed(format!("the secret key: {error}")))?
             }
             (false, _) => minisign::SecretKey::from_unencrypted_box(boxed)
                 .map_err(|error| malformed(format!("the secret key is corrupt: {error}")))?,

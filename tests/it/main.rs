@@ -25,5 +25,6 @@ mod registry;
 mod robustness;
 mod router;
 mod scaffold;
+mod signing;
 mod support;
 mod toolchain;
