@@ -58,6 +58,11 @@ ENTRIES = {
     "squads-lock-invalid": dict(
         why="squads.lock is written by squad only and read strictly: a lock that is not JSON, has keys the format does not know, or a lock_version written by a newer squad is refused, never silently rewritten without what it recorded.",
         fix="Restore squads.lock from version control, upgrade squad for a newer lock_version, or delete it and run `squad sync` to lock again.",
-        files={JSONC: squads(REVIEW), LOCK: '{\n  "lock_version": 2,\n  "squads": {}\n}\n'},
+        files={JSONC: squads(REVIEW), LOCK: '{\n  "lock_version": 9,\n  "squads": {}\n}\n'},
         line=2),
+    "squads-invalid-trust": dict(
+        why="A signature policy is only as good as the keys it names: a trusted key must be a minisign public key (the `RW…` line of a `.pub` file), an expiry a date, a revoked entry a key id or a key. squad refuses to guess, because a policy it could not read would let unsigned squads through or refuse every one.",
+        fix="Copy the key's `RW…` line from the publisher's `.pub` file, or let `squad trust add acme.pub --namespace acme` write it.",
+        files={JSONC: "{\n  \"require_signatures\": true,\n  \"trust\": { \"acme\": [\"RWQ-not-a-key\"] },\n  \"squads\": {}\n}\n"},
+        line=3),
 }
