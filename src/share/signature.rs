@@ -17,6 +17,10 @@ pub const ARTIFACT_TYPE: &str = "application/vnd.opencorvus.squad.signature.v1";
 pub const LAYER_MEDIA_TYPE: &str = "application/vnd.opencorvus.squad.signature.v1+minisign";
 /// The minisign key id of the signature, for people and for not attaching one twice.
 pub const KEY_ID_ANNOTATION: &str = "org.opencorvus.squad.signature.key-id";
+/// The `.minisig` text again, as an annotation: the referrers API (and the tag-schema index)
+/// copy a referrer's annotations into its descriptor, so a reader gets the signature from the
+/// index alone, without two more requests. It is checked like any other signature.
+pub const SIGNATURE_ANNOTATION: &str = "org.opencorvus.squad.signature.minisig";
 /// The largest signature read (a minisign signature is about 300 bytes).
 pub const MAX_SIGNATURE_BYTES: u64 = 16 * 1024;
 /// The most signature referrers read for one squad.
@@ -35,10 +39,10 @@ pub fn build(subject: &Descriptor, signature: &Signature, title: &str) -> (Manif
         title.to_owned(),
     )]));
     let manifest = Manifest {
-        annotations: Some(Annotations::from([(
-            KEY_ID_ANNOTATION.to_owned(),
-            signature.key_id.to_string(),
-        )])),
+        annotations: Some(Annotations::from([
+            (KEY_ID_ANNOTATION.to_owned(), signature.key_id.to_string()),
+            (SIGNATURE_ANNOTATION.to_owned(), signature.text().to_owned()),
+        ])),
         artifact_type: Some(ARTIFACT_TYPE.to_owned()),
         config: Descriptor::of(EMPTY_MEDIA_TYPE, EMPTY_BYTES),
         layers: vec![layer],
@@ -79,7 +83,16 @@ fn signature_referrers(
         reference: session_reference(subject),
         message,
     };
-    let listed = match session.referrers(subject, ARTIFACT_TYPE)? {
+    let registry = session.registry().to_owned();
+    let probe = !without_referrers_api(&registry, None);
+    let answered = match probe {
+        true => session.referrers(subject, ARTIFACT_TYPE)?,
+        false => None,
+    };
+    if probe && answered.is_none() {
+        without_referrers_api(&registry, Some(true));
+    }
+    let listed = match answered {
         Some(bytes) => parse_referrers(&bytes).map_err(refused)?,
         None => match session.manifest_of_type(&referrers_tag(subject), IMAGE_INDEX)? {
             Some(fetched) => parse_referrers(&fetched.bytes).map_err(refused)?,
@@ -93,6 +106,22 @@ fn signature_referrers(
         .collect())
 }
 
+/// The registries this process found without the referrers API (asked once each: a sync of
+/// many squads from one registry then reads only their tag-schema indexes). With `Some`,
+/// records the answer.
+fn without_referrers_api(registry: &str, found: Option<bool>) -> bool {
+    use std::collections::HashSet;
+    use std::sync::{Mutex, OnceLock};
+    static WITHOUT: OnceLock<Mutex<HashSet<String>>> = OnceLock::new();
+    let Ok(mut without) = WITHOUT.get_or_init(|| Mutex::new(HashSet::new())).lock() else {
+        return false;
+    };
+    if found == Some(true) {
+        without.insert(registry.to_owned());
+    }
+    without.contains(registry)
+}
+
 fn session_reference(subject: &str) -> String {
     format!("the referrers of {subject}")
 }
@@ -103,6 +132,10 @@ fn session_reference(subject: &str) -> String {
 pub fn find(session: &mut Repository<'_>, subject: &str) -> Result<Vec<String>, ShareError> {
     let mut found = Vec::new();
     for descriptor in signature_referrers(session, subject)? {
+        if let Some(text) = descriptor.annotation(SIGNATURE_ANNOTATION) {
+            found.push(text.to_owned());
+            continue;
+        }
         let Some(fetched) = session.manifest(&descriptor.digest)? else {
             continue;
         };
