@@ -458,26 +458,6 @@ pub fn update(
     Ok((updated, failures))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn relative_paths_walk_up_and_down() {
-        let base = Path::new("/work/app");
-        assert_eq!(
-            relative_path(base, Path::new("/work/app/squads/a")),
-            "squads/a"
-        );
-        assert_eq!(
-            relative_path(base, Path::new("/work/shared/b")),
-            "../shared/b"
-        );
-        assert_eq!(relative_path(base, Path::new("/work/app")), ".");
-        assert_eq!(relative_path(base, Path::new("/other")), "../../other");
-    }
-}
-
 /// Trusts `key` for `namespace` (`*`: every namespace) in `squads.jsonc`, edited in place
 /// (created when absent); with `require`, also sets `require_signatures`. Returns whether the
 /// file changed.
@@ -512,4 +492,24 @@ pub fn trust(
     }
     project.write_declared(&text)?;
     Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_paths_walk_up_and_down() {
+        let base = Path::new("/work/app");
+        assert_eq!(
+            relative_path(base, Path::new("/work/app/squads/a")),
+            "squads/a"
+        );
+        assert_eq!(
+            relative_path(base, Path::new("/work/shared/b")),
+            "../shared/b"
+        );
+        assert_eq!(relative_path(base, Path::new("/work/app")), ".");
+        assert_eq!(relative_path(base, Path::new("/other")), "../../other");
+    }
 }

@@ -266,7 +266,10 @@ mod tests {
             revoked: Vec::new(),
         };
         let ab = statement("ab");
-        assert_eq!(policy.check(&ab, &[good.clone()], today), Ok(public.id));
+        assert_eq!(
+            policy.check(&ab, std::slice::from_ref(&good), today),
+            Ok(public.id)
+        );
         assert_eq!(
             policy.check(&ab, &["junk".to_owned(), good.clone()], today),
             Ok(public.id)
@@ -289,7 +292,7 @@ mod tests {
             ..policy.clone()
         };
         let refusal = wrong_namespace
-            .check(&ab, &[good.clone()], today)
+            .check(&ab, std::slice::from_ref(&good), today)
             .unwrap_err();
         assert!(
             refusal
@@ -304,12 +307,18 @@ mod tests {
             trusted: vec![trusted("*", None)],
             ..policy.clone()
         };
-        assert!(everywhere.check(&ab, &[good.clone()], today).is_ok());
+        assert!(
+            everywhere
+                .check(&ab, std::slice::from_ref(&good), today)
+                .is_ok()
+        );
         let expired = Policy {
             trusted: vec![trusted("acme", Some("2026-12-01"))],
             ..policy.clone()
         };
-        let refusal = expired.check(&ab, &[good.clone()], today).unwrap_err();
+        let refusal = expired
+            .check(&ab, std::slice::from_ref(&good), today)
+            .unwrap_err();
         assert!(
             refusal
                 .to_string()
@@ -318,14 +327,16 @@ mod tests {
         );
         assert!(
             expired
-                .check(&ab, &[good.clone()], date("2026-12-01"))
+                .check(&ab, std::slice::from_ref(&good), date("2026-12-01"))
                 .is_ok()
         );
         let revoked = Policy {
             revoked: vec![public.id],
             ..policy.clone()
         };
-        let refusal = revoked.check(&ab, &[good.clone()], today).unwrap_err();
+        let refusal = revoked
+            .check(&ab, std::slice::from_ref(&good), today)
+            .unwrap_err();
         assert!(refusal.to_string().contains("revoked"), "{refusal}");
         assert!(revoked.still_trusts("acme", public.id, today).is_err());
         assert!(policy.still_trusts("acme", public.id, today).is_ok());
