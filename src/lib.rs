@@ -30,7 +30,9 @@
 //! - [`http`]: the HTTP client every network access goes through (transport rules, limits).
 //! - [`oci`]: OCI registries: references, manifests, credentials, the distribution API.
 //! - [`share`]: how squads travel: OCI artifacts (publish, fetch, versions), exact HTTPS
-//!   archives and the OpenCorvus install link.
+//!   archives and the OpenCorvus install link; signatures attached as OCI referrers.
+//! - [`sign`]: author signatures in minisign's format over a squad's statement, and the
+//!   project policy that decides which keys are trusted.
 //! - [`project`]: a project's squads: `squads.jsonc`, `squads.lock`, add, remove, sync, update.
 //! - [`cache`]: the content-addressed download cache.
 

@@ -1070,7 +1070,7 @@ fn bad_project_files_are_reported_with_file_line_and_column() {
         );
         checked += 1;
     }
-    assert_eq!(checked, 9, "one case per squads-* code");
+    assert_eq!(checked, 10, "one case per squads-* code");
 
     // A broken file is never edited.
     let project = Proj::new();
