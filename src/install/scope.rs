@@ -142,7 +142,11 @@ impl OpenScope {
         let path = &self.locations.scratch;
         for _ in 0..100 {
             let dir = if create {
-                Some(self.config.ensure_dir(SCRATCH))
+                match self.config.ensure_dir(SCRATCH) {
+                    // Another squad process removed it, empty, between the mkdir and the open.
+                    Err(error) if error.kind() == io::ErrorKind::NotFound => continue,
+                    result => Some(result),
+                }
             } else {
                 self.config.open_dir(SCRATCH).transpose()
             };
@@ -333,5 +337,34 @@ mod tests {
         let global = Locations::new(&Scope::Global, root);
         assert_eq!(global.packages_root, root.join("config/expert-squads"));
         assert_eq!(global.locks, project.locks);
+    }
+
+    /// Parallel installs into one project (`squad sync`): each scope that is dropped removes
+    /// the empty scratch directory when it is the last user, while another is creating it.
+    /// None of them may fail because the directory went between its mkdir and its open.
+    #[test]
+    fn scratch_directory_removed_by_a_neighbour_is_created_again() {
+        let home = tempfile::tempdir().unwrap();
+        let project = home.path().join("app");
+        let locations = Locations::new(&Scope::Project(project), &home.path().join("data"));
+        std::thread::scope(|threads| {
+            let workers: Vec<_> = (0..4)
+                .map(|_| {
+                    threads.spawn(|| {
+                        for _ in 0..300 {
+                            let scope = OpenScope::for_install(&locations).unwrap();
+                            scope.ensure_scratch().unwrap();
+                        }
+                    })
+                })
+                .collect();
+            for worker in workers {
+                worker.join().unwrap();
+            }
+        });
+        assert!(
+            !locations.scratch.exists(),
+            "the last scope removes the empty scratch directory"
+        );
     }
 }
