@@ -15,35 +15,18 @@ pub struct Cache {
 }
 
 /// Why the cache could not serve or keep an archive.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum CacheError {
     /// A cached file's bytes are not the ones its name promises; it was removed.
+    #[error("the cached archive `{}` has SHA-256 {actual}, not {expected}: it was changed after it was downloaded, and was removed", path.display())]
     Corrupt {
         path: PathBuf,
         expected: Sha256Digest,
         actual: Sha256Digest,
     },
-    Io(PathBuf, std::io::Error),
+    #[error("cannot use the cache at `{}`", .0.display())]
+    Io(PathBuf, #[source] std::io::Error),
 }
-
-impl std::fmt::Display for CacheError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            CacheError::Corrupt {
-                path,
-                expected,
-                actual,
-            } => write!(
-                f,
-                "the cached archive `{}` has SHA-256 {actual}, not {expected}: it was changed after it was downloaded, and was removed",
-                path.display()
-            ),
-            CacheError::Io(path, error) => write!(f, "cache `{}`: {error}", path.display()),
-        }
-    }
-}
-
-impl std::error::Error for CacheError {}
 
 /// What `clean` removed.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]

@@ -45,28 +45,16 @@ pub struct Plan {
 }
 
 /// Why the fixes could not be worked out or written.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum FixError {
+    #[error(transparent)]
     Validate(ValidateError),
-    Io(String, std::io::Error),
+    #[error("cannot {0}")]
+    Io(String, #[source] std::io::Error),
     /// A file changed on disk between planning and writing.
+    #[error("`{0}` changed while the fixes were worked out; nothing was written to it")]
     Changed(String),
 }
-
-impl std::fmt::Display for FixError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            FixError::Validate(error) => error.fmt(f),
-            FixError::Io(what, error) => write!(f, "cannot {what}: {error}"),
-            FixError::Changed(file) => write!(
-                f,
-                "`{file}` changed while the fixes were worked out; nothing was written to it"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for FixError {}
 
 /// Works out every fix of the package at `root` on a copy of it; writes nothing there.
 pub fn plan(root: &Path) -> Result<Plan, FixError> {

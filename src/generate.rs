@@ -89,15 +89,19 @@ pub struct Plan {
 }
 
 /// Why a piece was not added. Nothing was written in any case.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum GenerateError {
     /// The manifest cannot be read or edited (missing, not UTF-8, not JSONC, no id, …).
+    #[error("{0}")]
     Manifest(String),
     /// An argument is not valid (an id that is not kebab-case, a URL that is not http…).
+    #[error("{0}")]
     Argument(String),
     /// Something of that name exists already.
+    #[error("{0}; nothing was changed")]
     Clash(String),
     /// A name that should exist does not; with its closest match, or what exists.
+    #[error("{message}")]
     Unknown {
         message: String,
         close: Option<String>,
@@ -106,29 +110,11 @@ pub enum GenerateError {
         known: Vec<String>,
     },
     /// The result would have errors the package did not have: those errors, on the copy.
+    #[error("the result would not be a valid package; nothing was changed")]
     Breaks(Box<Report>, Vec<Diagnostic>),
-    Io(PathBuf, std::io::Error),
+    #[error("cannot write `{}`", .0.display())]
+    Io(PathBuf, #[source] std::io::Error),
 }
-
-impl std::fmt::Display for GenerateError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            GenerateError::Manifest(message) | GenerateError::Argument(message) => {
-                f.write_str(message)
-            }
-            GenerateError::Clash(message) => write!(f, "{message}; nothing was changed"),
-            GenerateError::Unknown { message, .. } => f.write_str(message),
-            GenerateError::Breaks(..) => {
-                f.write_str("the result would not be a valid package; nothing was changed")
-            }
-            GenerateError::Io(path, error) => {
-                write!(f, "cannot write `{}`: {error}", path.display())
-            }
-        }
-    }
-}
-
-impl std::error::Error for GenerateError {}
 
 impl GenerateError {
     /// The hint for the error, when there is one worth giving.

@@ -3,6 +3,7 @@
 //! Module map (ARCHITECTURE.md tells how data flows through them):
 //! - [`cli`]: the command line (clap), one thin file per command over the library; exit codes.
 //! - [`output`]: the one place that prints: data to stdout, human text to stderr.
+//! - [`error`]: what the library's errors share: their causes as one line.
 //! - [`env`](mod@env): the environment squad reads (OpenCorvus's data root, `NO_COLOR`, the date).
 //! - [`fs`]: atomic file-system steps: no-replace renames, syncs, temporaries beside a target.
 //! - [`jsonc`]: the reference's JSONC dialect, parsed with byte spans.
@@ -42,6 +43,7 @@ pub mod cli;
 pub mod diag;
 pub mod digest;
 pub mod env;
+pub mod error;
 pub mod fix;
 pub mod fs;
 pub mod generate;

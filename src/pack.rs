@@ -23,38 +23,21 @@ pub struct Packed {
 }
 
 /// Why packing failed; every variant names what failed.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum PackError {
+    #[error("{0}")]
     Limit(String),
+    #[error("output `{}` is inside the package being packed", .0.display())]
     OutputInsidePackage(PathBuf),
+    #[error("output `{}` already exists", .0.display())]
     OutputExists(PathBuf),
-    Io(PathBuf, std::io::Error),
+    #[error("cannot write or read `{}`", .0.display())]
+    Io(PathBuf, #[source] std::io::Error),
+    #[error(transparent)]
     Read(DigestError),
+    #[error("{0}")]
     Other(String),
 }
-
-impl std::fmt::Display for PackError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            PackError::Limit(message) => write!(f, "{message}"),
-            PackError::OutputInsidePackage(path) => write!(
-                f,
-                "output `{}` is inside the package being packed",
-                path.display()
-            ),
-            PackError::OutputExists(path) => {
-                write!(f, "output `{}` already exists", path.display())
-            }
-            PackError::Io(path, error) => {
-                write!(f, "cannot write or read `{}`: {error}", path.display())
-            }
-            PackError::Read(error) => error.fmt(f),
-            PackError::Other(message) => f.write_str(message),
-        }
-    }
-}
-
-impl std::error::Error for PackError {}
 
 /// The default archive name: PACK-6's `<id>-expert-squad.zip` with the version in it, so the
 /// archives of two releases never overwrite each other (the reference's own export names

@@ -46,28 +46,19 @@ pub struct NewOptions {
 }
 
 /// Why `squad new` refused or failed; nothing is left behind in any case.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum NewError {
+    #[error("there is no template `{0}`")]
     UnknownTemplate(String),
+    #[error("{0}")]
     InvalidArgument(String),
+    #[error("destination `{}` already exists", .0.display())]
     Exists(PathBuf),
+    #[error("the scaffolded package is not valid")]
     Invalid(Box<Report>),
-    Io(PathBuf, std::io::Error),
+    #[error("cannot write `{}`", .0.display())]
+    Io(PathBuf, #[source] std::io::Error),
 }
-
-impl std::fmt::Display for NewError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            NewError::UnknownTemplate(name) => write!(f, "there is no template `{name}`"),
-            NewError::InvalidArgument(message) => f.write_str(message),
-            NewError::Exists(path) => write!(f, "destination `{}` already exists", path.display()),
-            NewError::Invalid(_) => f.write_str("the scaffolded package is not valid"),
-            NewError::Io(path, error) => write!(f, "cannot write `{}`: {error}", path.display()),
-        }
-    }
-}
-
-impl std::error::Error for NewError {}
 
 /// Checks the options before anything is touched.
 pub fn check_options(options: &NewOptions) -> Result<(), NewError> {

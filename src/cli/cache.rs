@@ -66,7 +66,7 @@ pub fn run(args: &CacheArgs, printer: &Printer) -> ExitStatus {
                 ExitStatus::Success
             }
             Err(error) => {
-                printer.error(&error.to_string(), None);
+                printer.failure(&error, None);
                 ExitStatus::Error
             }
         },

@@ -82,7 +82,7 @@ fn validate(args: &CollabValidateArgs, printer: &Printer) -> ExitStatus {
                 );
             }
             Err(LoadError::Io(error)) => {
-                printer.error(&error.to_string(), None);
+                printer.failure(&error, None);
                 return ExitStatus::Error;
             }
         }

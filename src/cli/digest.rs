@@ -98,7 +98,7 @@ pub(super) fn digest_path(
             Err(ExitStatus::Failure)
         }
         Err(error) => {
-            printer.error(&error.to_string(), None);
+            printer.failure(&error, None);
             Err(ExitStatus::Error)
         }
     }

@@ -59,7 +59,7 @@ pub fn run(args: &FixArgs, printer: &Printer) -> ExitStatus {
     let planned = match plan(&args.path) {
         Ok(planned) => planned,
         Err(error) => {
-            printer.error(&error.to_string(), None);
+            printer.failure(&error, None);
             return ExitStatus::Error;
         }
     };
@@ -116,7 +116,7 @@ pub fn run(args: &FixArgs, printer: &Printer) -> ExitStatus {
     }
     if let Err(error) = write(&args.path, &planned) {
         let hint = matches!(error, FixError::Changed(_)).then_some("run `squad fix` again");
-        printer.error(&error.to_string(), hint);
+        printer.failure(&error, hint);
         return ExitStatus::Error;
     }
     for change in &planned.changes {
@@ -152,7 +152,7 @@ pub fn run(args: &FixArgs, printer: &Printer) -> ExitStatus {
     let inspected = match package::validate(&args.path) {
         Ok(report) => Inspected::package(report),
         Err(error) => {
-            printer.error(&error.to_string(), None);
+            printer.failure(&error, None);
             return ExitStatus::Error;
         }
     };

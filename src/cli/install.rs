@@ -318,11 +318,11 @@ fn report_error(printer: &Printer, format: Format, error: InstallError) -> ExitS
         | InstallError::InvalidExisting { .. }
         | InstallError::MalformedScope { .. }
         | InstallError::NotInstalled(_)) => {
-            printer.error(&error.to_string(), None);
+            printer.failure(&error, None);
             ExitStatus::Failure
         }
         error => {
-            printer.error(&error.to_string(), None);
+            printer.failure(&error, None);
             ExitStatus::Error
         }
     }
@@ -513,7 +513,7 @@ fn report_conflict(args: &InstallArgs, printer: &Printer, error: &InstallError) 
         return report_error(
             printer,
             args.format,
-            InstallError::Recovery(error.to_string()),
+            InstallError::Recovery(crate::error::chain(error)),
         );
     };
     let place = if *scope == "global" {
@@ -1026,7 +1026,7 @@ pub fn run_activate(args: &ActivateArgs, printer: &Printer) -> ExitStatus {
                     (None, ExitStatus::Failure)
                 }
             };
-            printer.error(&error.to_string(), help);
+            printer.failure(&error, help);
             status
         }
     }

@@ -128,7 +128,7 @@ pub fn run(args: &NewArgs, printer: &Printer) -> ExitStatus {
                 NewError::Exists(_) => Some("choose a directory that does not exist yet"),
                 _ => None,
             };
-            printer.error(&error.to_string(), hint);
+            printer.failure(&error, hint);
             ExitStatus::Error
         }
     }

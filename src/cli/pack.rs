@@ -66,7 +66,7 @@ pub fn run(args: &PackArgs, printer: &Printer) -> ExitStatus {
     let report = match crate::package::validate(&args.path) {
         Ok(report) => report,
         Err(error) => {
-            printer.error(&error.to_string(), None);
+            printer.failure(&error, None);
             return ExitStatus::Error;
         }
     };
@@ -158,7 +158,7 @@ pub fn run(args: &PackArgs, printer: &Printer) -> ExitStatus {
                 }
                 _ => None,
             };
-            printer.error(&error.to_string(), hint);
+            printer.failure(&error, hint);
             match error {
                 PackError::Limit(_) => ExitStatus::Failure,
                 _ => ExitStatus::Error,

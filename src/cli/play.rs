@@ -276,7 +276,7 @@ fn import_play(args: &ImportPlayArgs, printer: &Printer) -> ExitStatus {
         Err(error) => {
             let hint = matches!(error, NewError::Exists(_))
                 .then_some("choose a directory that does not exist yet");
-            printer.error(&error.to_string(), hint);
+            printer.failure(&error, hint);
             return ExitStatus::Error;
         }
     }

@@ -307,7 +307,7 @@ pub(super) fn report_error(
             "type": command,
             "project": project.shown,
             "status": status,
-            "error": error.to_string(),
+            "error": crate::error::chain(&error),
         });
         if let (Some(object), serde_json::Value::Object(extra)) = (value.as_object_mut(), extra) {
             object.extend(extra);
@@ -377,7 +377,7 @@ pub(super) fn report_error(
             if machine {
                 json(printer, &document("error", serde_json::json!({})));
             }
-            printer.error(&error.to_string(), None);
+            printer.failure(&error, None);
             ExitStatus::Error
         }
     }

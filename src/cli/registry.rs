@@ -58,7 +58,7 @@ pub fn report_share_error(printer: &Printer, format: Format, error: ShareError) 
             &report.sources,
         );
     }
-    printer.error(&error.to_string(), error.hint().as_deref());
+    printer.failure(&error, error.hint().as_deref());
     if error.is_operational() {
         ExitStatus::Error
     } else {
@@ -518,7 +518,7 @@ pub fn run_login(args: &LoginArgs, printer: &Printer) -> ExitStatus {
             );
             ExitStatus::Failure
         } else {
-            printer.error(&error.to_string(), error.hint().as_deref());
+            printer.failure(&error, error.hint().as_deref());
             ExitStatus::Error
         };
         return status;
@@ -539,7 +539,7 @@ pub fn run_login(args: &LoginArgs, printer: &Printer) -> ExitStatus {
             ExitStatus::Success
         }
         Err(error) => {
-            printer.error(&error.to_string(), None);
+            printer.failure(&error, None);
             ExitStatus::Error
         }
     }
@@ -582,7 +582,7 @@ pub fn run_logout(args: &LogoutArgs, printer: &Printer) -> ExitStatus {
             ExitStatus::Success
         }
         Err(error) => {
-            printer.error(&error.to_string(), None);
+            printer.failure(&error, None);
             ExitStatus::Error
         }
     }

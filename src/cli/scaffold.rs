@@ -313,7 +313,7 @@ pub fn run(args: &ScaffoldArgs, printer: &Printer) -> ExitStatus {
             ExitStatus::Failure
         }
         Err(error) => {
-            printer.error(&error.to_string(), error.hint().as_deref());
+            printer.failure(&error, error.hint().as_deref());
             ExitStatus::Error
         }
     }

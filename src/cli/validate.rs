@@ -179,7 +179,7 @@ fn check_path(
                 ),
             }),
             Err(error) => Err(Failure {
-                message: error.to_string(),
+                message: crate::error::chain(&error),
                 hint: None,
             }),
         };
@@ -281,7 +281,7 @@ fn check_package(path: &Path) -> Result<Inspected, Failure> {
     match package::validate(path) {
         Ok(report) => Ok(Inspected::package(report)),
         Err(error) => Err(Failure {
-            message: error.to_string(),
+            message: crate::error::chain(&error),
             hint: None,
         }),
     }

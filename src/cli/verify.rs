@@ -251,7 +251,7 @@ fn subject(args: &VerifyArgs, printer: &Printer) -> Result<Subject, ExitStatus> 
             Err(ExitStatus::Error)
         }
         Err(error) => {
-            printer.error(&error.to_string(), None);
+            printer.failure(&error, None);
             Err(ExitStatus::Error)
         }
     }

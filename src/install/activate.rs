@@ -14,49 +14,24 @@ use super::name::PackageName;
 use super::scope::{Locations, Scope};
 
 /// Why `activate` changed nothing.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum ActivateError {
     /// Not a valid package id (ID-1).
+    #[error("invalid id: {0}")]
     InvalidId(String),
     /// Not built in, and not installed (loadable) where it was looked for: `place` is "in
     /// this project or globally", "in this project" or "globally".
-    NotInstalled {
-        name: String,
-        place: &'static str,
-    },
+    #[error("`{name}` is not installed {place}")]
+    NotInstalled { name: String, place: &'static str },
     /// The id is installed, under another namespace than the one named.
-    OtherNamespace {
-        wanted: String,
-        installed: String,
-    },
+    #[error("`{wanted}` is not installed; `{installed}` is (an id is unique in a scope)")]
+    OtherNamespace { wanted: String, installed: String },
     /// The config exists but cannot be edited without losing something; it was left as is.
-    Config {
-        path: PathBuf,
-        problem: String,
-    },
-    Io(PathBuf, std::io::Error),
+    #[error("`{}`: {problem}; nothing was changed", path.display())]
+    Config { path: PathBuf, problem: String },
+    #[error("cannot read or write `{}`", .0.display())]
+    Io(PathBuf, #[source] std::io::Error),
 }
-
-impl std::fmt::Display for ActivateError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ActivateError::InvalidId(problem) => write!(f, "invalid id: {problem}"),
-            ActivateError::NotInstalled { name, place } => {
-                write!(f, "`{name}` is not installed {place}")
-            }
-            ActivateError::OtherNamespace { wanted, installed } => write!(
-                f,
-                "`{wanted}` is not installed; `{installed}` is (an id is unique in a scope)"
-            ),
-            ActivateError::Config { path, problem } => {
-                write!(f, "`{}`: {problem}; nothing was changed", path.display())
-            }
-            ActivateError::Io(path, error) => write!(f, "`{}`: {error}", path.display()),
-        }
-    }
-}
-
-impl std::error::Error for ActivateError {}
 
 /// What `activate` selected.
 #[derive(Debug)]

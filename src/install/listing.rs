@@ -186,7 +186,7 @@ pub fn list(
     let active = match project.map(super::activate::selected) {
         Some(Ok(active)) => active,
         Some(Err(error)) => {
-            warnings.push(error.to_string());
+            warnings.push(crate::error::chain(&error));
             None
         }
         None => None,

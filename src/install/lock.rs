@@ -31,44 +31,19 @@ fn stale_after() -> Duration {
 }
 
 /// Why the lock could not be taken or kept.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum LockError {
+    #[error("timed out waiting for the install lock `{}`", .0.display())]
     Timeout(PathBuf),
+    #[error("the install lock `{}` was taken over by another process", .0.display())]
     Compromised(PathBuf),
     /// A stale entry at the lock path that `rmdir` cannot remove (a file, a link, a directory
     /// with something in it): neither squad nor OpenCorvus made it, so nobody will release it.
-    Unremovable(PathBuf, io::Error),
-    Io(PathBuf, io::Error),
+    #[error("the install lock `{}` is stale but cannot be removed; it is not an empty lock directory, so neither squad nor OpenCorvus made it: remove it by hand", .0.display())]
+    Unremovable(PathBuf, #[source] io::Error),
+    #[error("cannot use the install lock `{}`", .0.display())]
+    Io(PathBuf, #[source] io::Error),
 }
-
-impl std::fmt::Display for LockError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            LockError::Timeout(path) => write!(
-                f,
-                "timed out waiting for the install lock `{}`",
-                path.display()
-            ),
-            LockError::Compromised(path) => write!(
-                f,
-                "the install lock `{}` was taken over by another process",
-                path.display()
-            ),
-            LockError::Unremovable(path, error) => write!(
-                f,
-                "the install lock `{}` is stale but cannot be removed ({error}); it is not an empty lock directory, so neither squad nor OpenCorvus made it: remove it by hand",
-                path.display()
-            ),
-            LockError::Io(path, error) => write!(
-                f,
-                "cannot use the install lock `{}`: {error}",
-                path.display()
-            ),
-        }
-    }
-}
-
-impl std::error::Error for LockError {}
 
 /// A held lock; released when dropped.
 pub struct IdLock {

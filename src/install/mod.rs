@@ -214,7 +214,7 @@ impl std::fmt::Display for InstallError {
             InstallError::Invalid(_) => {
                 f.write_str("the package is invalid; nothing was installed")
             }
-            InstallError::Archive(error) => write!(f, "the archive was refused: {error}"),
+            InstallError::Archive(_) => f.write_str("the archive was refused"),
             InstallError::BuiltinId(id) => write!(
                 f,
                 "expert squad package id `{id}` collides with a built-in expert squad id"
@@ -309,12 +309,23 @@ impl std::fmt::Display for InstallError {
             ),
             InstallError::Lock(error) => error.fmt(f),
             InstallError::Recovery(message) => f.write_str(message),
-            InstallError::Io(path, error) => write!(f, "`{}`: {error}", path.display()),
+            InstallError::Io(path, _) => write!(f, "cannot read or write `{}`", path.display()),
         }
     }
 }
 
-impl std::error::Error for InstallError {}
+// By hand rather than derived: the conflict messages are worked out, not templates.
+impl std::error::Error for InstallError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            InstallError::Archive(error) => Some(error),
+            // The lock's message stands in for this one, so its cause is this one's.
+            InstallError::Lock(error) => error.source(),
+            InstallError::Io(_, error) => Some(error),
+            _ => None,
+        }
+    }
+}
 
 /// "1 file changed", "3 files changed"; "changed" when the files are not known.
 pub fn files_changed(count: Option<u32>) -> String {

@@ -124,7 +124,7 @@ pub fn recover_scope(locations: &Locations, lock_timeout: Option<Duration>) -> V
     let scope = match OpenScope::existing(locations) {
         Ok(Some(scope)) => scope,
         Ok(None) => return Vec::new(),
-        Err(error) => return vec![error.to_string()],
+        Err(error) => return vec![crate::error::chain(&error)],
     };
     let Some(scratch) = scope.scratch() else {
         return Vec::new();

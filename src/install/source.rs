@@ -146,7 +146,10 @@ pub fn copy_folder(source: &Path, locations: &Locations) -> Result<Copy, Install
 }
 
 fn validate_error(source: &Path, error: crate::package::ValidateError) -> InstallError {
-    InstallError::Io(source.to_path_buf(), io::Error::other(error.to_string()))
+    InstallError::Io(
+        source.to_path_buf(),
+        io::Error::other(crate::error::chain(&error)),
+    )
 }
 
 /// Checks the archive `archive` (ZIP-1…ZIP-6) and writes its files into a new private

@@ -52,26 +52,14 @@ pub struct Node {
 }
 
 /// Why a squad could not be loaded.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum LoadError {
     /// The folder could not be read.
+    #[error(transparent)]
     Io(ValidateError),
     /// The package has errors; the report says which.
+    #[error("package `{}` is invalid; run `squad validate {}`", .0.root.display(), .0.root.display())]
     Invalid(Box<Report>),
-}
-
-impl std::fmt::Display for LoadError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            LoadError::Io(error) => error.fmt(f),
-            LoadError::Invalid(report) => write!(
-                f,
-                "package `{}` is invalid; run `squad validate {}`",
-                report.root.display(),
-                report.root.display()
-            ),
-        }
-    }
 }
 
 impl Squad {

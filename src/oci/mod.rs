@@ -120,4 +120,14 @@ impl std::fmt::Display for OciError {
     }
 }
 
-impl std::error::Error for OciError {}
+// By hand rather than derived: an unauthorized answer's message carries its hint.
+impl std::error::Error for OciError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        // The transport's and the credentials' messages stand in for this one.
+        match self {
+            OciError::Http(error) => error.source(),
+            OciError::Credentials(error) => error.source(),
+            _ => None,
+        }
+    }
+}

@@ -86,32 +86,15 @@ impl Report {
 }
 
 /// Why a package could not be validated at all (as opposed to being invalid).
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum ValidateError {
+    #[error("package folder `{}` does not exist", .0.display())]
     NotFound(PathBuf),
+    #[error("`{}` is not a folder; a package is a folder that holds expert-squad.jsonc", .0.display())]
     NotADirectory(PathBuf),
-    Io(PathBuf, std::io::Error),
+    #[error("cannot read `{}`", .0.display())]
+    Io(PathBuf, #[source] std::io::Error),
 }
-
-impl std::fmt::Display for ValidateError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ValidateError::NotFound(path) => {
-                write!(f, "package folder `{}` does not exist", path.display())
-            }
-            ValidateError::NotADirectory(path) => write!(
-                f,
-                "`{}` is not a folder; a package is a folder that holds expert-squad.jsonc",
-                path.display()
-            ),
-            ValidateError::Io(path, error) => {
-                write!(f, "cannot read `{}`: {error}", path.display())
-            }
-        }
-    }
-}
-
-impl std::error::Error for ValidateError {}
 
 impl From<ValidateError> for std::io::Error {
     fn from(error: ValidateError) -> std::io::Error {
@@ -239,31 +222,24 @@ fn capture_contract_below(
 }
 
 /// Why a folder has no contract digest.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum ContractDigestError {
+    #[error(transparent)]
     Root(ValidateError),
     /// The tree breaks the contract: every diagnostic of the capture, at least one an error,
     /// so a caller can render them all.
+    #[error("{}", first_error(.0))]
     Contract(Vec<Diagnostic>),
+    #[error(transparent)]
     Read(DigestError),
 }
 
-impl std::fmt::Display for ContractDigestError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ContractDigestError::Root(error) => error.fmt(f),
-            ContractDigestError::Contract(diagnostics) => {
-                let first = diagnostics
-                    .iter()
-                    .find(|diagnostic| diagnostic.severity() == Severity::Error);
-                f.write_str(first.map_or("the tree breaks the contract", |d| &d.message))
-            }
-            ContractDigestError::Read(error) => error.fmt(f),
-        }
-    }
+fn first_error(diagnostics: &[Diagnostic]) -> &str {
+    diagnostics
+        .iter()
+        .find(|diagnostic| diagnostic.severity() == Severity::Error)
+        .map_or("the tree breaks the contract", |d| &d.message)
 }
-
-impl std::error::Error for ContractDigestError {}
 
 /// The package digest of the folder `root` under the tree contract ([`capture_contract`] with
 /// `layout`), refused when the contract reports an error: `squad digest`, `squad verify`,
@@ -343,25 +319,14 @@ pub fn locate(path: &Path) -> Located {
 }
 
 /// Why a package archive could not be validated.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum ArchiveValidateError {
     /// The archive itself is refused (not a ZIP, unsafe entries, beyond the limits).
+    #[error(transparent)]
     Archive(crate::archive::reader::ArchiveError),
-    Io(PathBuf, std::io::Error),
+    #[error("cannot unpack into `{}`", .0.display())]
+    Io(PathBuf, #[source] std::io::Error),
 }
-
-impl std::fmt::Display for ArchiveValidateError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ArchiveValidateError::Archive(error) => error.fmt(f),
-            ArchiveValidateError::Io(path, error) => {
-                write!(f, "cannot unpack into `{}`: {error}", path.display())
-            }
-        }
-    }
-}
-
-impl std::error::Error for ArchiveValidateError {}
 
 /// Validates the package in the archive at `archive` (a `squad pack` ZIP, read within the
 /// reference's import limits, with every archive check install makes): unpacked into a private

@@ -91,60 +91,32 @@ impl Failure {
 }
 
 /// Why a project command did nothing, or not all of its work.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum ProjectError {
     /// `squads.jsonc` or `squads.lock` has problems; nothing was done.
+    #[error("squads.jsonc or squads.lock cannot be used as written; nothing was changed")]
     Invalid {
         diagnostics: Vec<Diagnostic>,
         sources: HashMap<String, SourceFile>,
     },
     /// The project declares no squads (`squads.jsonc` is absent).
+    #[error("`{}` does not exist: the project declares no squads", .0.display())]
     Undeclared(PathBuf),
     /// A squad named on the command line is not declared.
+    #[error("`{0}` is not declared in squads.jsonc")]
     NotDeclared(String),
     /// `--locked`: the files disagree; nothing was done. Each line says where.
+    #[error("squads.lock does not match squads.jsonc (--locked); nothing was changed:\n  {}", .0.join("\n  "))]
     Disagree(Vec<String>),
     /// Squads that could not be resolved, fetched or installed.
+    #[error("{} squad{} could not be brought in line", .0.len(), crate::interop::fields::plural(.0.len()))]
     Failed(Vec<Failure>),
     /// A command-line argument that cannot be used.
+    #[error("{0}")]
     Usage(String),
-    Io(PathBuf, std::io::Error),
+    #[error("cannot read or write `{}`", .0.display())]
+    Io(PathBuf, #[source] std::io::Error),
 }
-
-impl std::fmt::Display for ProjectError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ProjectError::Invalid { .. } => f.write_str(
-                "squads.jsonc or squads.lock cannot be used as written; nothing was changed",
-            ),
-            ProjectError::Undeclared(path) => {
-                write!(
-                    f,
-                    "`{}` does not exist: the project declares no squads",
-                    path.display()
-                )
-            }
-            ProjectError::NotDeclared(name) => {
-                write!(f, "`{name}` is not declared in squads.jsonc")
-            }
-            ProjectError::Disagree(lines) => write!(
-                f,
-                "squads.lock does not match squads.jsonc (--locked); nothing was changed:\n  {}",
-                lines.join("\n  ")
-            ),
-            ProjectError::Failed(failures) => write!(
-                f,
-                "{} squad{} could not be brought in line",
-                failures.len(),
-                crate::interop::fields::plural(failures.len())
-            ),
-            ProjectError::Usage(message) => f.write_str(message),
-            ProjectError::Io(path, error) => write!(f, "`{}`: {error}", path.display()),
-        }
-    }
-}
-
-impl std::error::Error for ProjectError {}
 
 /// How a command reaches what it needs.
 pub struct Settings<'a> {

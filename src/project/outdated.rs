@@ -73,7 +73,8 @@ pub fn outdated(
                 let listed = crate::share::versions(client, &reference.repository_only(), false)
                     .map_err(|error| {
                         let refused = !error.is_operational();
-                        let mut failure = Failure::operational(row.name.clone(), error.to_string());
+                        let mut failure =
+                            Failure::operational(row.name.clone(), crate::error::chain(&error));
                         failure.refused = refused;
                         failure.hint = error.hint();
                         failure

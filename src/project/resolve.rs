@@ -79,7 +79,7 @@ fn share_failure(label: &str, error: ShareError) -> Failure {
     let hint = error.hint();
     let mut failure = Failure {
         name: label.to_owned(),
-        message: error.to_string(),
+        message: crate::error::chain(&error),
         hint: None,
         refused,
         report: None,
@@ -90,9 +90,9 @@ fn share_failure(label: &str, error: ShareError) -> Failure {
 
 fn download_failure(label: &str, error: exact::DownloadError) -> Failure {
     if error.is_operational() {
-        Failure::operational(label, error.to_string())
+        Failure::operational(label, crate::error::chain(&error))
     } else {
-        Failure::refused(label, error.to_string())
+        Failure::refused(label, crate::error::chain(&error))
     }
 }
 
@@ -132,16 +132,16 @@ impl Context<'_> {
     /// download can replace it).
     fn cached(&self, label: &str, sha256: &Sha256Digest) -> Result<Option<PathBuf>, Failure> {
         self.cache.get(sha256).map_err(|error| match error {
-            CacheError::Corrupt { .. } => Failure::refused(label, error.to_string())
+            CacheError::Corrupt { .. } => Failure::refused(label, crate::error::chain(&error))
                 .hint("the entry was removed; run the command again to download it anew"),
-            CacheError::Io(..) => Failure::operational(label, error.to_string()),
+            CacheError::Io(..) => Failure::operational(label, crate::error::chain(&error)),
         })
     }
 
     fn keep(&self, label: &str, sha256: &Sha256Digest, bytes: &[u8]) -> Result<PathBuf, Failure> {
         self.cache
             .put(sha256, bytes)
-            .map_err(|error| Failure::operational(label, error.to_string()))
+            .map_err(|error| Failure::operational(label, crate::error::chain(&error)))
     }
 
     /// Resolves a declaration anew (a squad not yet locked, `add`, `update`). With `newest`, a

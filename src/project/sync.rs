@@ -81,7 +81,7 @@ impl Installed {
             Ok(crate::fs::RealDirectory::Refused) => {
                 Installed::Unreadable(target, "not a directory".to_owned())
             }
-            Err(error) => Installed::Unreadable(target, error.to_string()),
+            Err(error) => Installed::Unreadable(target, crate::error::chain(&error)),
         }
     }
 }
@@ -95,12 +95,14 @@ fn install_failure(name: &str, error: InstallError) -> Failure {
             failure.report = Some(report);
             failure
         }
-        error @ InstallError::Conflict { .. } => Failure::refused(name, error.to_string())
-            .hint("the package changed while squad worked on it; run the command again"),
-        error @ (InstallError::Lock(_) | InstallError::Recovery(_) | InstallError::Io(..)) => {
-            Failure::operational(name, error.to_string())
+        error @ InstallError::Conflict { .. } => {
+            Failure::refused(name, crate::error::chain(&error))
+                .hint("the package changed while squad worked on it; run the command again")
         }
-        error => Failure::refused(name, error.to_string()),
+        error @ (InstallError::Lock(_) | InstallError::Recovery(_) | InstallError::Io(..)) => {
+            Failure::operational(name, crate::error::chain(&error))
+        }
+        error => Failure::refused(name, crate::error::chain(&error)),
     }
 }
 

@@ -21,19 +21,16 @@ pub struct Expected {
     pub bytes: Option<u64>,
 }
 
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum DownloadError {
     /// The server could not be reached, or answered with an error status.
+    #[error(transparent)]
     Http(HttpError),
-    Status {
-        url: String,
-        status: u16,
-    },
+    #[error("{url} answered {status}")]
+    Status { url: String, status: u16 },
     /// The server answered, with something that is not the archive expected.
-    Refused {
-        url: String,
-        message: String,
-    },
+    #[error("{url}: {message}")]
+    Refused { url: String, message: String },
 }
 
 impl DownloadError {
@@ -48,18 +45,6 @@ impl DownloadError {
         }
     }
 }
-
-impl std::fmt::Display for DownloadError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            DownloadError::Http(error) => error.fmt(f),
-            DownloadError::Status { url, status } => write!(f, "{url} answered {status}"),
-            DownloadError::Refused { url, message } => write!(f, "{url}: {message}"),
-        }
-    }
-}
-
-impl std::error::Error for DownloadError {}
 
 struct Hashing<'a> {
     bytes: &'a mut Vec<u8>,

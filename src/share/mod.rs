@@ -39,21 +39,28 @@ impl Transfers for Silent {
 }
 
 /// Why sharing failed. Every variant names the package, the reference or the registry.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum ShareError {
     /// A reference that cannot be used for this command.
+    #[error("{0}")]
     Reference(String),
+    #[error("package `{}` is invalid; nothing was published", .0.root.display())]
     Invalid(Box<Report>),
+    #[error(transparent)]
     Pack(PackError),
-    Io(PathBuf, std::io::Error),
+    #[error("cannot read or write `{}`", .0.display())]
+    Io(PathBuf, #[source] std::io::Error),
+    #[error(transparent)]
     Oci(OciError),
+    #[error("{0} was not found")]
     NotFound(String),
     /// The registry holds something that is not an acceptable squad package.
-    Refused {
-        reference: String,
-        message: String,
-    },
+    #[error("{reference} was refused: {message}")]
+    Refused { reference: String, message: String },
     /// The version is published with another package digest.
+    #[error(
+        "{reference} is already published with package digest {published}; this package's digest is {local}"
+    )]
     Conflict {
         reference: String,
         published: String,
@@ -88,36 +95,6 @@ impl ShareError {
         }
     }
 }
-
-impl std::fmt::Display for ShareError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ShareError::Reference(message) => f.write_str(message),
-            ShareError::Invalid(report) => write!(
-                f,
-                "package `{}` is invalid; nothing was published",
-                report.root.display()
-            ),
-            ShareError::Pack(error) => error.fmt(f),
-            ShareError::Io(path, error) => write!(f, "`{}`: {error}", path.display()),
-            ShareError::Oci(error) => error.fmt(f),
-            ShareError::NotFound(reference) => write!(f, "{reference} was not found"),
-            ShareError::Refused { reference, message } => {
-                write!(f, "{reference} was refused: {message}")
-            }
-            ShareError::Conflict {
-                reference,
-                published,
-                local,
-            } => write!(
-                f,
-                "{reference} is already published with package digest {published}; this package's digest is {local}"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for ShareError {}
 
 impl From<OciError> for ShareError {
     fn from(error: OciError) -> ShareError {

@@ -227,6 +227,33 @@ fn refusals_write_nothing() {
     assert!(listing(&tmp).is_empty(), "{:?}", listing(&tmp));
 }
 
+/// A failure says what could not be done, then each cause on a `caused by:` line of its own.
+#[test]
+fn failures_name_their_causes() {
+    let sandbox = Sandbox::new();
+    let archive = crate::support::repo().join("tests/fixtures/archives/dotdot.zip");
+    let output = sandbox.run(&["install", archive.to_str().unwrap(), "--scope", "project"]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    assert_eq!(
+        text(&output.stderr),
+        "error: the archive was refused\n  caused by: archive entry `../evil`: empty, `.` or `..` path segment\n"
+    );
+    // OpenCorvus's data root is a file, so its private temporary directory cannot be made.
+    fs::write(sandbox.root.join("home/opencorvus"), "").unwrap();
+    let package = sandbox.package("valid/minimal", "pkg", "");
+    let output = sandbox.run(&["install", package.to_str().unwrap(), "--scope", "project"]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
+    let stderr = text(&output.stderr);
+    let tmp = sandbox.root.join("home/opencorvus/tmp");
+    assert!(
+        stderr.starts_with(&format!(
+            "error: cannot read or write `{}`\n  caused by: Not a directory",
+            tmp.display()
+        )),
+        "{stderr}"
+    );
+}
+
 #[cfg(unix)]
 #[test]
 fn a_link_at_the_target_is_refused_and_not_followed() {

@@ -1,0 +1,29 @@
+//! What the library's errors share: the chain of causes as one line, for the places that keep
+//! an error as text (JSON output, a squad's failure in a project run) rather than printing it
+//! with its `caused by:` lines.
+
+use std::error::Error;
+
+/// `error: cause: cause's cause`, the message of each error in the source chain.
+pub fn chain(error: &(dyn Error + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_chain_joins_every_cause() {
+        let error =
+            crate::pack::PackError::Io("out.zip".into(), std::io::Error::other("disk full"));
+        assert_eq!(chain(&error), "cannot write or read `out.zip`: disk full");
+    }
+}
