@@ -28,6 +28,15 @@ pub enum CacheError {
     Io(PathBuf, #[source] std::io::Error),
 }
 
+impl CacheError {
+    pub fn class(&self) -> crate::error::Class {
+        match self {
+            CacheError::Corrupt { .. } => crate::error::Class::Refused,
+            CacheError::Io(..) => crate::error::Class::Failed,
+        }
+    }
+}
+
 /// What `clean` removed.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Cleaned {

@@ -1,8 +1,19 @@
-//! What the library's errors share: the chain of causes as one line, for the places that keep
-//! an error as text (JSON output, a squad's failure in a project run) rather than printing it
-//! with its `caused by:` lines.
+//! What the library's errors share: their [`Class`], which the exit status follows, and the
+//! chain of causes as one line, for the places that keep an error as text (JSON output, a
+//! squad's failure in a project run) rather than printing it with its `caused by:` lines.
 
 use std::error::Error;
+
+/// What a failure means to whoever ran the command. Each error type says which of its cases is
+/// which (`class()`), so every command exits alike for the same failure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Class {
+    /// The input was refused: an invalid package, a conflict, a limit, content a server sent
+    /// that is not what it should be (exit 1).
+    Refused,
+    /// The command could not do its job: usage, the disk, the network (exit 2).
+    Failed,
+}
 
 /// `error: cause: cause's cause`, the message of each error in the source chain.
 pub fn chain(error: &(dyn Error + 'static)) -> String {

@@ -117,6 +117,15 @@ pub enum GenerateError {
 }
 
 impl GenerateError {
+    /// Only a change that would break the package is refused; the rest is a request that
+    /// cannot be carried out.
+    pub fn class(&self) -> crate::error::Class {
+        match self {
+            GenerateError::Breaks(..) => crate::error::Class::Refused,
+            _ => crate::error::Class::Failed,
+        }
+    }
+
     /// The hint for the error, when there is one worth giving.
     pub fn hint(&self) -> Option<String> {
         match self {

@@ -39,6 +39,17 @@ pub enum PackError {
     Other(String),
 }
 
+impl PackError {
+    /// A package beyond the archive limits is refused; anything else kept the archive from
+    /// being written.
+    pub fn class(&self) -> crate::error::Class {
+        match self {
+            PackError::Limit(_) => crate::error::Class::Refused,
+            _ => crate::error::Class::Failed,
+        }
+    }
+}
+
 /// The default archive name: PACK-6's `<id>-expert-squad.zip` with the version in it, so the
 /// archives of two releases never overwrite each other (the reference's own export names
 /// nothing on disk). It is also the OCI layer's title when the archive is published.

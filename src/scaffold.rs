@@ -60,6 +60,15 @@ pub enum NewError {
     Io(PathBuf, #[source] std::io::Error),
 }
 
+impl NewError {
+    pub fn class(&self) -> crate::error::Class {
+        match self {
+            NewError::Invalid(_) => crate::error::Class::Refused,
+            _ => crate::error::Class::Failed,
+        }
+    }
+}
+
 /// Checks the options before anything is touched.
 pub fn check_options(options: &NewOptions) -> Result<(), NewError> {
     for (what, value) in [("namespace", &options.namespace), ("id", &options.id)] {

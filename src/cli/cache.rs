@@ -67,7 +67,7 @@ pub fn run(args: &CacheArgs, printer: &Printer) -> ExitStatus {
             }
             Err(error) => {
                 printer.failure(&error, None);
-                ExitStatus::Error
+                error.class().into()
             }
         },
     }

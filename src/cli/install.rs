@@ -267,7 +267,8 @@ pub(super) fn waiting(printer: &Printer) -> impl FnMut(&Path) + '_ {
 }
 
 fn report_error(printer: &Printer, format: Format, error: InstallError) -> ExitStatus {
-    match error {
+    let status = error.class().into();
+    match &error {
         InstallError::Invalid(report) => {
             let shown = report.root.display().to_string();
             refused_package(
@@ -281,23 +282,16 @@ fn report_error(printer: &Printer, format: Format, error: InstallError) -> ExitS
                 "the package is invalid; nothing was installed",
                 Some("run `squad validate` for details"),
             );
-            ExitStatus::Failure
         }
-        InstallError::ProjectHasId { .. } => {
-            printer.error(
-                &error.to_string(),
-                Some("a project may override a global package only if the global one came first; uninstall it from that project, or install globally before"),
-            );
-            ExitStatus::Failure
-        }
-        InstallError::Conflict { .. } => {
-            printer.error(
-                &error.to_string(),
-                Some("pass --expect with the installed digest (see `squad list`) to replace it"),
-            );
-            ExitStatus::Failure
-        }
-        InstallError::Modified { ref changes, .. } => {
+        InstallError::ProjectHasId { .. } => printer.failure(
+            &error,
+            Some("a project may override a global package only if the global one came first; uninstall it from that project, or install globally before"),
+        ),
+        InstallError::Conflict { .. } => printer.failure(
+            &error,
+            Some("pass --expect with the installed digest (see `squad list`) to replace it"),
+        ),
+        InstallError::Modified { changes, .. } => {
             let mut message = error.to_string();
             for change in changes {
                 message.push('\n');
@@ -307,25 +301,10 @@ fn report_error(printer: &Printer, format: Format, error: InstallError) -> ExitS
                 &message,
                 Some("pass --force to remove it with these changes, or copy what you need first"),
             );
-            ExitStatus::Failure
         }
-        error @ (InstallError::Mismatch { .. }
-        | InstallError::OtherNamespace { .. }
-        | InstallError::Archive(_)
-        | InstallError::BuiltinId(_)
-        | InstallError::Duplicate { .. }
-        | InstallError::CaseCollision { .. }
-        | InstallError::InvalidExisting { .. }
-        | InstallError::MalformedScope { .. }
-        | InstallError::NotInstalled(_)) => {
-            printer.failure(&error, None);
-            ExitStatus::Failure
-        }
-        error => {
-            printer.failure(&error, None);
-            ExitStatus::Error
-        }
+        _ => printer.failure(&error, None),
     }
+    status
 }
 
 /// The package digest a `flag` was given, if any, or the status to exit with after saying why.
@@ -557,7 +536,7 @@ fn report_conflict(args: &InstallArgs, printer: &Printer, error: &InstallError) 
             Some(&format!("to install it: `{}`", install_command(args, None))),
         ),
     }
-    ExitStatus::Failure
+    error.class().into()
 }
 
 /// The `squad install` command line for this source and scope, with `--expect` when given.
@@ -1016,18 +995,10 @@ pub fn run_activate(args: &ActivateArgs, printer: &Printer) -> ExitStatus {
             ExitStatus::Success
         }
         Err(error) => {
-            let (help, status) = match &error {
-                ActivateError::InvalidId(_) | ActivateError::Io(..) => (None, ExitStatus::Error),
-                ActivateError::NotInstalled { .. } => (
-                    Some("install it first with `squad install`"),
-                    ExitStatus::Failure,
-                ),
-                ActivateError::OtherNamespace { .. } | ActivateError::Config { .. } => {
-                    (None, ExitStatus::Failure)
-                }
-            };
+            let help = matches!(error, ActivateError::NotInstalled { .. })
+                .then_some("install it first with `squad install`");
             printer.failure(&error, help);
-            status
+            error.class().into()
         }
     }
 }

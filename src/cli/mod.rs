@@ -58,6 +58,15 @@ impl ExitStatus {
     }
 }
 
+impl From<crate::error::Class> for ExitStatus {
+    fn from(class: crate::error::Class) -> ExitStatus {
+        match class {
+            crate::error::Class::Refused => ExitStatus::Failure,
+            crate::error::Class::Failed => ExitStatus::Error,
+        }
+    }
+}
+
 /// Output format for commands that report results.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {

@@ -129,7 +129,7 @@ pub fn run(args: &NewArgs, printer: &Printer) -> ExitStatus {
                 _ => None,
             };
             printer.failure(&error, hint);
-            ExitStatus::Error
+            error.class().into()
         }
     }
 }

@@ -159,10 +159,7 @@ pub fn run(args: &PackArgs, printer: &Printer) -> ExitStatus {
                 _ => None,
             };
             printer.failure(&error, hint);
-            match error {
-                PackError::Limit(_) => ExitStatus::Failure,
-                _ => ExitStatus::Error,
-            }
+            error.class().into()
         }
     }
 }

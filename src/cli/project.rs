@@ -314,6 +314,7 @@ pub(super) fn report_error(
         }
         value
     };
+    let status = error.class().into();
     match &error {
         ProjectError::Invalid {
             diagnostics,
@@ -324,7 +325,6 @@ pub(super) fn report_error(
                 &error.to_string(),
                 Some("fix what the diagnostics point at; `squad explain CODE` says more"),
             );
-            ExitStatus::Failure
         }
         ProjectError::Failed(failures) => {
             if machine {
@@ -336,9 +336,8 @@ pub(super) fn report_error(
                     ),
                 );
             }
-            let status = report_failures(printer, failures);
+            report_failures(printer, failures);
             printer.error(&format!("{error}; nothing was changed"), None);
-            status
         }
         ProjectError::Disagree(lines) => {
             if machine {
@@ -351,7 +350,6 @@ pub(super) fn report_error(
                 &error.to_string(),
                 Some("run `squad sync` without --locked to lock what squads.jsonc declares, and commit squads.lock"),
             );
-            ExitStatus::Failure
         }
         ProjectError::NotDeclared(_) => {
             if machine {
@@ -361,7 +359,6 @@ pub(super) fn report_error(
                 &error.to_string(),
                 Some("`squad sync --verbose` lists the declared squads"),
             );
-            ExitStatus::Failure
         }
         ProjectError::Undeclared(_) => {
             if machine {
@@ -371,16 +368,15 @@ pub(super) fn report_error(
                 &error.to_string(),
                 Some("`squad add SOURCE` declares a first squad"),
             );
-            ExitStatus::Error
         }
         ProjectError::Usage(_) | ProjectError::Io(..) => {
             if machine {
                 json(printer, &document("error", serde_json::json!({})));
             }
             printer.failure(&error, None);
-            ExitStatus::Error
         }
     }
+    status
 }
 
 fn verb(operation: Operation) -> &'static str {

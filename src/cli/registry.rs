@@ -59,11 +59,7 @@ pub fn report_share_error(printer: &Printer, format: Format, error: ShareError) 
         );
     }
     printer.failure(&error, error.hint().as_deref());
-    if error.is_operational() {
-        ExitStatus::Error
-    } else {
-        ExitStatus::Failure
-    }
+    error.class().into()
 }
 
 /// Resolves and downloads a reference's package archive, with a progress bar.

@@ -314,7 +314,7 @@ pub fn run(args: &ScaffoldArgs, printer: &Printer) -> ExitStatus {
         }
         Err(error) => {
             printer.failure(&error, error.hint().as_deref());
-            ExitStatus::Error
+            error.class().into()
         }
     }
 }

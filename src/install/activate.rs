@@ -33,6 +33,17 @@ pub enum ActivateError {
     Io(PathBuf, #[source] std::io::Error),
 }
 
+impl ActivateError {
+    pub fn class(&self) -> crate::error::Class {
+        match self {
+            ActivateError::InvalidId(_) | ActivateError::Io(..) => crate::error::Class::Failed,
+            ActivateError::NotInstalled { .. }
+            | ActivateError::OtherNamespace { .. }
+            | ActivateError::Config { .. } => crate::error::Class::Refused,
+        }
+    }
+}
+
 /// What `activate` selected.
 #[derive(Debug)]
 pub struct Activated {

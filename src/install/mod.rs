@@ -314,6 +314,19 @@ impl std::fmt::Display for InstallError {
     }
 }
 
+impl InstallError {
+    /// Only the disk, the lock and recovery keep an install from being done; everything else
+    /// is a refusal.
+    pub fn class(&self) -> crate::error::Class {
+        match self {
+            InstallError::Lock(_) | InstallError::Recovery(_) | InstallError::Io(..) => {
+                crate::error::Class::Failed
+            }
+            _ => crate::error::Class::Refused,
+        }
+    }
+}
+
 // By hand rather than derived: the conflict messages are worked out, not templates.
 impl std::error::Error for InstallError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {

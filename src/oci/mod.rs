@@ -46,16 +46,16 @@ pub enum OciError {
 }
 
 impl OciError {
-    /// Whether the registry could not be used at all (as opposed to content that was refused).
-    pub fn is_unreachable(&self) -> bool {
-        matches!(
-            self,
+    /// The registry could not be used at all, or what it served was refused.
+    pub fn class(&self) -> crate::error::Class {
+        match self {
+            OciError::Protocol { .. } => crate::error::Class::Refused,
             OciError::Http(_)
-                | OciError::Credentials(_)
-                | OciError::Unauthorized { .. }
-                | OciError::Denied { .. }
-                | OciError::Status { .. }
-        )
+            | OciError::Credentials(_)
+            | OciError::Unauthorized { .. }
+            | OciError::Denied { .. }
+            | OciError::Status { .. } => crate::error::Class::Failed,
+        }
     }
 
     /// What to do about it, when squad can tell.

@@ -84,6 +84,18 @@ impl Failure {
         }
     }
 
+    /// A failure of the class of the error that caused it, with the error's causes.
+    pub fn of(
+        name: impl Into<String>,
+        error: &(dyn std::error::Error + 'static),
+        class: crate::error::Class,
+    ) -> Failure {
+        Failure {
+            refused: class == crate::error::Class::Refused,
+            ..Failure::refused(name, crate::error::chain(error))
+        }
+    }
+
     pub fn hint(mut self, hint: impl Into<String>) -> Failure {
         self.hint = Some(hint.into());
         self
@@ -116,6 +128,24 @@ pub enum ProjectError {
     Usage(String),
     #[error("cannot read or write `{}`", .0.display())]
     Io(PathBuf, #[source] std::io::Error),
+}
+
+impl ProjectError {
+    /// Squads that failed are as bad as the worst of them.
+    pub fn class(&self) -> crate::error::Class {
+        match self {
+            ProjectError::Invalid { .. }
+            | ProjectError::NotDeclared(_)
+            | ProjectError::Disagree(_) => crate::error::Class::Refused,
+            ProjectError::Failed(failures) if failures.iter().all(|f| f.refused) => {
+                crate::error::Class::Refused
+            }
+            ProjectError::Failed(_)
+            | ProjectError::Undeclared(_)
+            | ProjectError::Usage(_)
+            | ProjectError::Io(..) => crate::error::Class::Failed,
+        }
+    }
 }
 
 /// How a command reaches what it needs.

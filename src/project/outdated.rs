@@ -71,13 +71,9 @@ pub fn outdated(
                     None
                 };
                 let listed = crate::share::versions(client, &reference.repository_only(), false)
-                    .map_err(|error| {
-                        let refused = !error.is_operational();
-                        let mut failure =
-                            Failure::operational(row.name.clone(), crate::error::chain(&error));
-                        failure.refused = refused;
-                        failure.hint = error.hint();
-                        failure
+                    .map_err(|error| Failure {
+                        hint: error.hint(),
+                        ..Failure::of(row.name.clone(), &error, error.class())
                     })?;
                 row.latest = listed.first().map(|listed| listed.version.clone());
                 let current = row

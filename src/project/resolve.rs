@@ -75,25 +75,14 @@ pub fn check_name(name: &Name, identity: &Identity, source: &str) -> Result<(), 
 }
 
 fn share_failure(label: &str, error: ShareError) -> Failure {
-    let refused = !error.is_operational();
-    let hint = error.hint();
-    let mut failure = Failure {
-        name: label.to_owned(),
-        message: crate::error::chain(&error),
-        hint: None,
-        refused,
-        report: None,
-    };
-    failure.hint = hint;
-    failure
+    Failure {
+        hint: error.hint(),
+        ..Failure::of(label, &error, error.class())
+    }
 }
 
 fn download_failure(label: &str, error: exact::DownloadError) -> Failure {
-    if error.is_operational() {
-        Failure::operational(label, crate::error::chain(&error))
-    } else {
-        Failure::refused(label, crate::error::chain(&error))
-    }
+    Failure::of(label, &error, error.class())
 }
 
 /// The `sha256:` of a layer descriptor, as a digest.
@@ -134,7 +123,7 @@ impl Context<'_> {
         self.cache.get(sha256).map_err(|error| match error {
             CacheError::Corrupt { .. } => Failure::refused(label, crate::error::chain(&error))
                 .hint("the entry was removed; run the command again to download it anew"),
-            CacheError::Io(..) => Failure::operational(label, crate::error::chain(&error)),
+            CacheError::Io(..) => Failure::of(label, &error, error.class()),
         })
     }
 

@@ -99,10 +99,7 @@ fn install_failure(name: &str, error: InstallError) -> Failure {
             Failure::refused(name, crate::error::chain(&error))
                 .hint("the package changed while squad worked on it; run the command again")
         }
-        error @ (InstallError::Lock(_) | InstallError::Recovery(_) | InstallError::Io(..)) => {
-            Failure::operational(name, crate::error::chain(&error))
-        }
-        error => Failure::refused(name, crate::error::chain(&error)),
+        error => Failure::of(name, &error, error.class()),
     }
 }
 

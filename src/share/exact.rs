@@ -34,14 +34,17 @@ pub enum DownloadError {
 }
 
 impl DownloadError {
-    /// Whether the download could not happen at all (exit 2), rather than refused bytes.
-    pub fn is_operational(&self) -> bool {
+    /// A download that could not happen at all, or bytes refused (a body beyond its limit
+    /// included).
+    pub fn class(&self) -> crate::error::Class {
         match self {
-            DownloadError::Http(error) => {
-                !matches!(error.kind, crate::http::ErrorKind::BodyTooLarge { .. })
+            DownloadError::Http(error)
+                if matches!(error.kind, crate::http::ErrorKind::BodyTooLarge { .. }) =>
+            {
+                crate::error::Class::Refused
             }
-            DownloadError::Status { .. } => true,
-            DownloadError::Refused { .. } => false,
+            DownloadError::Http(_) | DownloadError::Status { .. } => crate::error::Class::Failed,
+            DownloadError::Refused { .. } => crate::error::Class::Refused,
         }
     }
 }

@@ -69,14 +69,16 @@ pub enum ShareError {
 }
 
 impl ShareError {
-    /// Whether the command could not do its job at all (exit 2), rather than refusing
-    /// content (exit 1).
-    pub fn is_operational(&self) -> bool {
+    pub fn class(&self) -> crate::error::Class {
         match self {
-            ShareError::Reference(_) | ShareError::Io(..) | ShareError::NotFound(_) => true,
-            ShareError::Oci(error) => error.is_unreachable(),
-            ShareError::Pack(error) => !matches!(error, PackError::Limit(_)),
-            _ => false,
+            ShareError::Reference(_) | ShareError::Io(..) | ShareError::NotFound(_) => {
+                crate::error::Class::Failed
+            }
+            ShareError::Oci(error) => error.class(),
+            ShareError::Pack(error) => error.class(),
+            ShareError::Invalid(_) | ShareError::Refused { .. } | ShareError::Conflict { .. } => {
+                crate::error::Class::Refused
+            }
         }
     }
 
