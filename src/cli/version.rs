@@ -3,12 +3,9 @@
 use std::path::{Path, PathBuf};
 
 use super::ExitStatus;
-use crate::archive::reader::{Limits, read_package};
-use crate::digest::{Progress, Sha256Digest, digest_entries_with_files};
 use crate::manifest::MANIFEST_FILE;
 use crate::output::Printer;
-use crate::package::contract_digest;
-use crate::version::{Version, locate_in_manifest, splice_version};
+use crate::version::{CheckError, Version, locate_in_manifest, splice_version};
 
 /// Work with the package's version (YYYY.MM.DD.N).
 #[derive(Debug, clap::Args)]
@@ -179,81 +176,24 @@ fn bump(path: &Path, printer: &Printer) -> ExitStatus {
 }
 
 fn check(path: &Path, published: Option<&Path>, printer: &Printer) -> ExitStatus {
-    let (_, _, _, current) = match read_versioned_manifest(path, printer) {
+    let (_, text, _, current) = match read_versioned_manifest(path, printer) {
         Ok(read) => read,
         Err(status) => return status,
     };
-    let today = crate::env::today_utc();
-    if current.date() > today {
-        printer.error(
-            &format!("version {current} is dated after today ({today} UTC)"),
-            Some("`squad version bump` stamps today's date"),
-        );
-        return ExitStatus::Failure;
-    }
-    if let Some(archive) = published {
-        match unchanged_since(path, archive) {
-            Ok((published_version, same_content)) => {
-                if !same_content && published_version == current.to_string() {
-                    printer.error(
-                        &format!("the package changed since {published_version} was published, but its version did not"),
-                        Some("run `squad version bump`: a published (namespace, id, version) is immutable"),
-                    );
-                    return ExitStatus::Failure;
-                }
+    if let Err(error) = crate::version::check(path, &current, crate::env::today_utc(), published) {
+        let hint = match error {
+            CheckError::Future { .. } => Some("`squad version bump` stamps today's date"),
+            CheckError::Unbumped { .. } => {
+                Some("run `squad version bump`: a published (namespace, id, version) is immutable")
             }
-            Err(message) => {
-                printer.error(&message, None);
-                return ExitStatus::Error;
-            }
-        }
+            _ => None,
+        };
+        printer.failure(&error, hint);
+        return error.class().into();
     }
-    let name = std::fs::read_to_string(path.join(MANIFEST_FILE))
-        .ok()
-        .and_then(|text| crate::manifest::declared(&text))
+    let name = crate::manifest::declared(&text)
         .and_then(|declared| Some(format!("{}/{} ", declared.namespace?, declared.id?)))
         .unwrap_or_default();
     printer.status("Checked", &format!("{name}version {current}"));
     ExitStatus::Success
-}
-
-/// The published version, and whether the folder's bytes equal the archive's, ignoring the
-/// manifest's version string (the reference's content digest does the same, CD-1).
-fn unchanged_since(path: &Path, archive: &Path) -> Result<(String, bool), String> {
-    let bytes = std::fs::read(archive)
-        .map_err(|error| format!("cannot read `{}`: {error}", archive.display()))?;
-    let package = read_package(&bytes, &Limits::REFERENCE)
-        .map_err(|error| format!("`{}`: {error}", archive.display()))?;
-    let mut published: Vec<(String, Vec<u8>)> = package.files;
-    let mut published_version = String::new();
-    for (file, content) in published.iter_mut() {
-        if file == MANIFEST_FILE {
-            let text = String::from_utf8_lossy(content).into_owned();
-            let (_, version) = locate_in_manifest(&text)
-                .map_err(|message| format!("`{}`: {message}", archive.display()))?;
-            published_version = version;
-            *content = without_version(&text)?.into_bytes();
-        }
-    }
-    // Equal records (path, size, SHA-256) in digest order mean equal package digests, so the
-    // folder is hashed file by file instead of held in memory; each side's manifest record is
-    // that of its version-blanked text.
-    let published = digest_entries_with_files(&published).files;
-    let mut local = contract_digest(path, false, true, &Progress::default())
-        .map_err(|error| error.to_string())?
-        .files;
-    if let Some(record) = local.iter_mut().find(|file| file.path == MANIFEST_FILE) {
-        let full = path.join(MANIFEST_FILE);
-        let content = std::fs::read(&full)
-            .map_err(|error| format!("cannot read `{}`: {error}", full.display()))?;
-        let content = without_version(&String::from_utf8_lossy(&content))?.into_bytes();
-        record.size = content.len() as u64;
-        record.sha256 = Sha256Digest::of(&content);
-    }
-    Ok((published_version, published == local))
-}
-
-fn without_version(text: &str) -> Result<String, String> {
-    let (span, _) = locate_in_manifest(text)?;
-    Ok(splice_version(text, span, "0000.00.00.0"))
 }
