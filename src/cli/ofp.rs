@@ -4,7 +4,6 @@ use std::path::{Path, PathBuf};
 
 use super::ExitStatus;
 use super::report::{load_squad, print_diagnostics};
-use crate::diag::Severity;
 use crate::interop::ofp::publish::{Request, publish};
 use crate::interop::ofp::{PUBLISH, PUBLISH_DOCS};
 use crate::output::Printer;
@@ -204,10 +203,7 @@ fn manifests(args: &ManifestsArgs, printer: &Printer) -> ExitStatus {
     };
     let diagnostics = published.diagnostics;
     print_diagnostics(printer, &shown, &diagnostics, &report.sources);
-    if diagnostics
-        .iter()
-        .any(|diagnostic| diagnostic.severity() == Severity::Error)
-    {
+    if crate::diag::has_errors(&diagnostics) {
         printer.error(
             &format!("`{shown}` cannot be published on an Open Floor; nothing was written"),
             None,

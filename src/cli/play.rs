@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::ExitStatus;
 use super::report::{load_squad, print_diagnostics};
-use crate::diag::{Diagnostic, Severity};
+use crate::diag::Diagnostic;
 use crate::interop::document::{self, Document, Read, Unparsed};
 use crate::interop::play::export::{ExportOptions, export};
 use crate::interop::play::import::{ImportOptions, convert, default_version};
@@ -193,7 +193,7 @@ fn import_play(args: &ImportPlayArgs, printer: &Printer) -> ExitStatus {
     play::check(&document, Level::Spec, &mut findings);
     let play = Play::from_value(&document.value);
     let play = match play {
-        Some(play) if !findings.iter().any(|d| d.severity() == Severity::Error) => play,
+        Some(play) if !crate::diag::has_errors(&findings) => play,
         _ => {
             report(printer, &shown, &findings, document.source);
             printer.error(
@@ -390,7 +390,7 @@ fn export_play(args: &ExportPlayArgs, printer: &Printer) -> ExitStatus {
     if let Ok(document) = Document::parse(text.clone()) {
         let mut findings = Vec::new();
         play::check(&document, Level::Spec, &mut findings);
-        if findings.iter().any(|d| d.severity() == Severity::Error) {
+        if crate::diag::has_errors(&findings) {
             let source = document.source.clone();
             self::report(printer, "<exported play>", &findings, source);
             printer.error("the exported play is not valid; nothing was written", None);

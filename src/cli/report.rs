@@ -124,9 +124,7 @@ struct JsonRunSummary {
 }
 
 fn is_valid(diagnostics: &[Diagnostic]) -> bool {
-    !diagnostics
-        .iter()
-        .any(|diagnostic| diagnostic.severity() == Severity::Error)
+    !crate::diag::has_errors(diagnostics)
 }
 
 /// Whether findings fail a run: any error, or any warning when warnings are denied.

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::report::{Inspected, failing, load_squad, print_diagnostics, report};
+use super::report::{Inspected, load_squad, print_diagnostics, report};
 use super::{DataFormat, ExitStatus, Format};
 use serde::Serialize;
 
@@ -230,7 +230,7 @@ fn findings(kind: Kind, path: &Path, diagnostics: Vec<Diagnostic>, source: Sourc
 }
 
 fn has_errors((_, inspected): &Findings) -> bool {
-    failing(&inspected.diagnostics, false)
+    crate::diag::has_errors(&inspected.diagnostics)
 }
 
 fn run_contract(args: &ContractArgs, printer: &Printer) -> ExitStatus {

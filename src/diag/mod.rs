@@ -200,6 +200,13 @@ impl Diagnostic {
     }
 }
 
+/// Whether any of `diagnostics` is an error (warnings and notes never make a result invalid).
+pub fn has_errors(diagnostics: &[Diagnostic]) -> bool {
+    diagnostics
+        .iter()
+        .any(|diagnostic| diagnostic.severity() == Severity::Error)
+}
+
 /// Collects diagnostics during validation.
 #[derive(Debug, Default)]
 pub struct Diagnostics {
@@ -212,9 +219,7 @@ impl Diagnostics {
     }
 
     pub fn has_errors(&self) -> bool {
-        self.items
-            .iter()
-            .any(|diagnostic| diagnostic.severity() == Severity::Error)
+        has_errors(&self.items)
     }
 
     /// Sorted by file, then position (file-level diagnostics first), then code; exact duplicates

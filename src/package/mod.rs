@@ -78,10 +78,7 @@ impl Identity {
 
 impl Report {
     pub fn is_valid(&self) -> bool {
-        !self
-            .diagnostics
-            .iter()
-            .any(|diagnostic| diagnostic.severity() == Severity::Error)
+        !crate::diag::has_errors(&self.diagnostics)
     }
 }
 
@@ -273,10 +270,7 @@ fn contract_digest_below(
 ) -> Result<TreeDigest, ContractDigestError> {
     let (tree, diagnostics) =
         capture_contract_below(root, layout, check_root).map_err(ContractDigestError::Root)?;
-    if diagnostics
-        .iter()
-        .any(|diagnostic| diagnostic.severity() == Severity::Error)
-    {
+    if crate::diag::has_errors(&diagnostics) {
         return Err(ContractDigestError::Contract(diagnostics));
     }
     let paths: Vec<String> = tree.files().map(|entry| entry.path.clone()).collect();

@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::cache::Cache;
-use crate::diag::{Diagnostic, Severity};
+use crate::diag::Diagnostic;
 use crate::http::Client;
 use crate::install::scope::{Locations, Scope};
 use crate::package::Report;
@@ -233,10 +233,7 @@ impl Project {
             }
             sources.insert(lockfile::FILE.to_owned(), SourceFile::new(text.clone()));
         }
-        if diagnostics
-            .iter()
-            .any(|diagnostic| diagnostic.severity() == Severity::Error)
-        {
+        if crate::diag::has_errors(&diagnostics) {
             return Err(ProjectError::Invalid {
                 diagnostics,
                 sources,
