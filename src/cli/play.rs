@@ -2,20 +2,18 @@
 //! packages.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::ExitStatus;
 use super::report::{load_squad, print_diagnostics};
 use crate::diag::Diagnostic;
-use crate::interop::document::{self, Document, Read, Unparsed};
+use crate::interop::document::{self, Document};
 use crate::interop::play::export::{ExportOptions, export};
-use crate::interop::play::import::{ImportOptions, convert, default_version};
-use crate::interop::play::model::Play;
+use crate::interop::play::import::{self, ImportError};
 use crate::interop::{Level, play};
 use crate::output::Printer;
-use crate::scaffold::{NewError, write_package};
+use crate::scaffold::NewError;
 use crate::source::SourceFile;
-use crate::version::Version;
 
 /// Turn a document of another format into a squad package.
 #[derive(Debug, clap::Args)]
@@ -169,155 +167,68 @@ fn report(printer: &Printer, shown: &str, diagnostics: &[Diagnostic], source: So
 
 fn import_play(args: &ImportPlayArgs, printer: &Printer) -> ExitStatus {
     let shown = args.file.display().to_string();
-    let not_a_play = |unparsed: Box<Unparsed>| {
-        report(printer, &shown, &[unparsed.diagnostic], unparsed.source);
-        printer.error(
-            &format!("`{shown}` is not a play; nothing was written"),
-            None,
-        );
-        ExitStatus::Failure
-    };
-    // The sidecar keeps the file's own bytes, even where they are not UTF-8.
-    let (document, source) = match document::read_bytes(&args.file) {
-        Ok(Ok(bytes)) => match Document::from_bytes(&bytes) {
-            Read::Parsed(document) => (document, bytes),
-            Read::Unparsed(unparsed) => return not_a_play(unparsed),
-        },
-        Ok(Err(too_large)) => return not_a_play(too_large),
-        Err(error) => {
-            printer.error(&format!("cannot read `{shown}`: {error}"), None);
-            return ExitStatus::Error;
-        }
-    };
-    let mut findings = document.notes.clone();
-    play::check(&document, Level::Spec, &mut findings);
-    let play = Play::from_value(&document.value);
-    let play = match play {
-        Some(play) if !crate::diag::has_errors(&findings) => play,
-        _ => {
-            report(printer, &shown, &findings, document.source);
-            printer.error(
-                &format!("`{shown}` is not a valid play; nothing was written"),
-                Some("`squad validate --kind play FILE` checks a play"),
-            );
-            return ExitStatus::Failure;
-        }
-    };
-    let version = match &args.version {
-        Some(version) => match Version::parse(version) {
-            Ok(_) => version.clone(),
-            Err(error) => {
-                printer.error(&format!("--version `{version}`: {error}"), None);
-                return ExitStatus::Error;
-            }
-        },
-        None => default_version(&play, crate::env::today_utc()),
-    };
-    for pillar in &args.pillars {
-        if !crate::manifest::PRODUCT_PILLARS.contains(&pillar.as_str()) {
-            printer.error(
-                &format!("--pillar `{pillar}` is not a product pillar"),
-                Some("pillars are code and work"),
-            );
-            return ExitStatus::Error;
-        }
-    }
-    let options = ImportOptions {
+    let request = import::Request {
+        file: &args.file,
+        dir: &args.dir,
+        extras: args.extras.as_deref(),
         namespace: args.namespace.clone(),
-        version,
+        version: args.version.clone(),
         pillars: args.pillars.clone(),
         renames: args.renames.clone(),
         base_roles: args.base_roles.clone(),
         unroll_rounds: args.unroll_rounds,
     };
-    let imported = match convert(&document, &source, &play, &options) {
-        Ok(imported) => imported,
-        Err(errors) => {
-            report(printer, &shown, &errors, document.source);
-            printer.error(
-                &format!("`{shown}` cannot become a squad; nothing was written"),
-                None,
-            );
-            return ExitStatus::Failure;
+    let done = match import::import(&request, crate::env::today_utc()) {
+        Ok(done) => done,
+        Err(error) => {
+            let hint = match &error {
+                ImportError::NotAPlay {
+                    diagnostics, text, ..
+                }
+                | ImportError::Unconvertible {
+                    diagnostics, text, ..
+                } => {
+                    report(printer, &shown, diagnostics, text.clone());
+                    None
+                }
+                ImportError::InvalidPlay {
+                    diagnostics, text, ..
+                } => {
+                    report(printer, &shown, diagnostics, text.clone());
+                    Some("`squad validate --kind play FILE` checks a play")
+                }
+                ImportError::InvalidPackage(report) => {
+                    let dir_shown = args.dir.display().to_string();
+                    print_diagnostics(printer, &dir_shown, &report.diagnostics, &report.sources);
+                    None
+                }
+                ImportError::Pillar(_) => Some("pillars are code and work"),
+                ImportError::Write(NewError::Exists(_)) => {
+                    Some("choose a directory that does not exist yet")
+                }
+                ImportError::Sidecar(..) => Some(
+                    "the package is complete; the sidecar only records what the manifest cannot hold",
+                ),
+                _ => None,
+            };
+            printer.failure(&error, hint);
+            return error.class().into();
         }
     };
-    let extras_dir = args.extras.clone().unwrap_or_else(|| {
-        let parent = args.dir.parent().unwrap_or(Path::new(""));
-        parent
-            .join("interop")
-            .join("openvibe")
-            .join(&imported.squad_id)
-    });
-    if let Some(inside) = std::path::absolute(&extras_dir)
-        .ok()
-        .zip(std::path::absolute(&args.dir).ok())
-        .filter(|(extras, dir)| extras.starts_with(dir))
-    {
-        printer.error(
-            &format!(
-                "--extras `{}` is inside the package; a package root holds only its own files",
-                inside.0.display()
-            ),
-            None,
-        );
-        return ExitStatus::Error;
-    }
-    let dir_shown = args.dir.display().to_string();
-    match write_package(&args.dir, &imported.files) {
-        Ok(_) => {}
-        Err(NewError::Invalid(report)) => {
-            print_diagnostics(printer, &dir_shown, &report.diagnostics, &report.sources);
-            printer.error(
-                "the imported package is not valid; nothing was created",
-                None,
-            );
-            return ExitStatus::Failure;
-        }
-        Err(error) => {
-            let hint = matches!(error, NewError::Exists(_))
-                .then_some("choose a directory that does not exist yet");
-            printer.failure(&error, hint);
-            return ExitStatus::Error;
-        }
-    }
-    if let Err((path, error)) = write_sidecars(&extras_dir, &imported.sidecars) {
-        printer.error(
-            &format!(
-                "the package was created, but `{}` could not be written: {error}",
-                path.display()
-            ),
-            Some("the package is complete; the sidecar only records what the manifest cannot hold"),
-        );
-        return ExitStatus::Error;
-    }
-    let mut warnings = document.notes;
-    warnings.extend(imported.warnings);
-    report(printer, &shown, &warnings, document.source);
+    report(printer, &shown, &done.warnings, done.source);
     printer.status(
         "Imported",
         &format!(
             "play `{}` as {}/{} {} in {} (extras in {})",
-            play.id,
-            options.namespace,
-            imported.squad_id,
-            options.version,
-            dir_shown,
-            extras_dir.display()
+            done.play_id,
+            done.namespace,
+            done.squad_id,
+            done.version,
+            args.dir.display(),
+            done.extras_dir.display()
         ),
     );
     ExitStatus::Success
-}
-
-fn write_sidecars(
-    dir: &Path,
-    files: &[(String, Vec<u8>)],
-) -> Result<(), (PathBuf, std::io::Error)> {
-    std::fs::create_dir_all(dir).map_err(|error| (dir.to_path_buf(), error))?;
-    for (name, bytes) in files {
-        let path = dir.join(name);
-        crate::fs::replace_file(&path, bytes).map_err(|error| (path.clone(), error))?;
-    }
-    Ok(())
 }
 
 fn export_play(args: &ExportPlayArgs, printer: &Printer) -> ExitStatus {

@@ -3,6 +3,7 @@
 //! cannot express goes to warnings and to the `play-extras.json` sidecar.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
+use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
@@ -11,6 +12,8 @@ use crate::diag::{Code, Diagnostic};
 use crate::digest::Sha256Digest;
 use crate::interop::document::{Document, join};
 use crate::manifest::{IdKind, MANIFEST_FILE, RESOURCE_KEYS, id_problem};
+use crate::scaffold::NewError;
+use crate::source::SourceFile;
 
 /// The three rules every play keeps whatever it says (seed-formats §1.2), verbatim.
 pub const INVARIANTS: [&str; 3] = [
@@ -41,6 +44,213 @@ pub struct Imported {
     /// `source.play.json` and `play-extras.json`.
     pub sidecars: Vec<(String, Vec<u8>)>,
     pub warnings: Vec<Diagnostic>,
+}
+
+/// What `squad import play` is asked for: the play file, the package folder to create, where
+/// the sidecars go (default `<DIR>/../interop/openvibe/<id>`), and the conversion's options
+/// (`version` is computed from today and the play when absent).
+pub struct Request<'a> {
+    pub file: &'a Path,
+    pub dir: &'a Path,
+    pub extras: Option<&'a Path>,
+    pub namespace: String,
+    pub version: Option<String>,
+    pub pillars: Vec<String>,
+    pub renames: Vec<(String, String)>,
+    pub base_roles: Vec<(String, String)>,
+    pub unroll_rounds: bool,
+}
+
+/// A package made from a play, and what to tell about it.
+pub struct Done {
+    pub play_id: String,
+    pub namespace: String,
+    pub squad_id: String,
+    pub version: String,
+    pub extras_dir: PathBuf,
+    /// The play's notes and what the package cannot express, about the play's text.
+    pub warnings: Vec<Diagnostic>,
+    pub source: SourceFile,
+}
+
+/// Why a play did not become a package. Nothing was written, except where the package was
+/// and a sidecar was not ([`ImportError::Sidecar`]).
+#[derive(Debug, thiserror::Error)]
+pub enum ImportError {
+    #[error("cannot read `{}`", .0.display())]
+    Read(PathBuf, #[source] std::io::Error),
+    /// Not JSON, or too large: the finding, about the text read.
+    #[error("`{}` is not a play; nothing was written", path.display())]
+    NotAPlay {
+        path: PathBuf,
+        diagnostics: Vec<Diagnostic>,
+        /// The text the diagnostics point into.
+        text: SourceFile,
+    },
+    #[error("`{}` is not a valid play; nothing was written", path.display())]
+    InvalidPlay {
+        path: PathBuf,
+        diagnostics: Vec<Diagnostic>,
+        /// The text the diagnostics point into.
+        text: SourceFile,
+    },
+    #[error("--version `{version}`: {problem}")]
+    Version {
+        version: String,
+        problem: crate::version::VersionError,
+    },
+    #[error("--pillar `{0}` is not a product pillar")]
+    Pillar(String),
+    /// A valid play that a squad cannot express (an id that cannot be one, for instance).
+    #[error("`{}` cannot become a squad; nothing was written", path.display())]
+    Unconvertible {
+        path: PathBuf,
+        diagnostics: Vec<Diagnostic>,
+        /// The text the diagnostics point into.
+        text: SourceFile,
+    },
+    #[error("--extras `{}` is inside the package; a package root holds only its own files", .0.display())]
+    ExtrasInside(PathBuf),
+    #[error("the imported package is not valid; nothing was created")]
+    InvalidPackage(Box<crate::package::Report>),
+    #[error(transparent)]
+    Write(NewError),
+    #[error("the package was created, but `{}` could not be written", .0.display())]
+    Sidecar(PathBuf, #[source] std::io::Error),
+}
+
+impl ImportError {
+    pub fn class(&self) -> crate::error::Class {
+        match self {
+            ImportError::NotAPlay { .. }
+            | ImportError::InvalidPlay { .. }
+            | ImportError::Unconvertible { .. }
+            | ImportError::InvalidPackage(_) => crate::error::Class::Refused,
+            ImportError::Write(error) => error.class(),
+            ImportError::Read(..)
+            | ImportError::Version { .. }
+            | ImportError::Pillar(_)
+            | ImportError::ExtrasInside(_)
+            | ImportError::Sidecar(..) => crate::error::Class::Failed,
+        }
+    }
+}
+
+/// `squad import play`: reads and checks the play, converts it, writes the package as `squad
+/// new` does (staged, validated, renamed into place), then the sidecars beside it.
+pub fn import(request: &Request<'_>, today: crate::version::Date) -> Result<Done, ImportError> {
+    use crate::interop::document::{self, Read};
+    let path = request.file.to_path_buf();
+    let not_a_play = |unparsed: Box<document::Unparsed>| ImportError::NotAPlay {
+        path: path.clone(),
+        diagnostics: vec![unparsed.diagnostic],
+        text: unparsed.source,
+    };
+    // The sidecar keeps the file's own bytes, even where they are not UTF-8.
+    let (document, bytes) = match document::read_bytes(request.file) {
+        Ok(Ok(bytes)) => match Document::from_bytes(&bytes) {
+            Read::Parsed(document) => (document, bytes),
+            Read::Unparsed(unparsed) => return Err(not_a_play(unparsed)),
+        },
+        Ok(Err(too_large)) => return Err(not_a_play(too_large)),
+        Err(error) => return Err(ImportError::Read(path, error)),
+    };
+    let mut findings = document.notes.clone();
+    super::check(&document, crate::interop::Level::Spec, &mut findings);
+    let play = match Play::from_value(&document.value) {
+        Some(play) if !crate::diag::has_errors(&findings) => play,
+        _ => {
+            return Err(ImportError::InvalidPlay {
+                path,
+                diagnostics: findings,
+                text: document.source,
+            });
+        }
+    };
+    let version = match &request.version {
+        Some(version) => match crate::version::Version::parse(version) {
+            Ok(_) => version.clone(),
+            Err(problem) => {
+                return Err(ImportError::Version {
+                    version: version.clone(),
+                    problem,
+                });
+            }
+        },
+        None => default_version(&play, today),
+    };
+    if let Some(pillar) = request
+        .pillars
+        .iter()
+        .find(|pillar| !crate::manifest::PRODUCT_PILLARS.contains(&pillar.as_str()))
+    {
+        return Err(ImportError::Pillar(pillar.clone()));
+    }
+    let options = ImportOptions {
+        namespace: request.namespace.clone(),
+        version,
+        pillars: request.pillars.clone(),
+        renames: request.renames.clone(),
+        base_roles: request.base_roles.clone(),
+        unroll_rounds: request.unroll_rounds,
+    };
+    let imported = match convert(&document, &bytes, &play, &options) {
+        Ok(imported) => imported,
+        Err(errors) => {
+            return Err(ImportError::Unconvertible {
+                path,
+                diagnostics: errors,
+                text: document.source,
+            });
+        }
+    };
+    let extras_dir = request.extras.map_or_else(
+        || {
+            let parent = request.dir.parent().unwrap_or(Path::new(""));
+            parent
+                .join("interop")
+                .join("openvibe")
+                .join(&imported.squad_id)
+        },
+        Path::to_path_buf,
+    );
+    if let Some((inside, _)) = std::path::absolute(&extras_dir)
+        .ok()
+        .zip(std::path::absolute(request.dir).ok())
+        .filter(|(extras, dir)| extras.starts_with(dir))
+    {
+        return Err(ImportError::ExtrasInside(inside));
+    }
+    match crate::scaffold::write_package(request.dir, &imported.files) {
+        Ok(_) => {}
+        Err(NewError::Invalid(report)) => return Err(ImportError::InvalidPackage(report)),
+        Err(error) => return Err(ImportError::Write(error)),
+    }
+    write_sidecars(&extras_dir, &imported.sidecars)
+        .map_err(|(path, error)| ImportError::Sidecar(path, error))?;
+    let mut warnings = document.notes;
+    warnings.extend(imported.warnings);
+    Ok(Done {
+        play_id: play.id,
+        namespace: options.namespace,
+        squad_id: imported.squad_id,
+        version: options.version,
+        extras_dir,
+        warnings,
+        source: document.source,
+    })
+}
+
+fn write_sidecars(
+    dir: &Path,
+    files: &[(String, Vec<u8>)],
+) -> Result<(), (PathBuf, std::io::Error)> {
+    std::fs::create_dir_all(dir).map_err(|error| (dir.to_path_buf(), error))?;
+    for (name, bytes) in files {
+        let path = dir.join(name);
+        crate::fs::replace_file(&path, bytes).map_err(|error| (path.clone(), error))?;
+    }
+    Ok(())
 }
 
 /// The version a play gets when `--version` is not given: today + the play's version.
