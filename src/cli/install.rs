@@ -995,9 +995,16 @@ pub fn run_activate(args: &ActivateArgs, printer: &Printer) -> ExitStatus {
             ExitStatus::Success
         }
         Err(error) => {
-            let help = matches!(error, ActivateError::NotInstalled { .. })
-                .then_some("install it first with `squad install`");
-            printer.failure(&error, help);
+            let help = match &error {
+                ActivateError::NotInstalled {
+                    close: Some(close), ..
+                } => Some(format!("did you mean `{close}`?")),
+                ActivateError::NotInstalled { .. } => {
+                    Some("install it first with `squad install`".to_owned())
+                }
+                _ => None,
+            };
+            printer.failure(&error, help.as_deref());
             error.class().into()
         }
     }

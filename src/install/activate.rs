@@ -22,7 +22,12 @@ pub enum ActivateError {
     /// Not built in, and not installed (loadable) where it was looked for: `place` is "in
     /// this project or globally", "in this project" or "globally".
     #[error("`{name}` is not installed {place}")]
-    NotInstalled { name: String, place: &'static str },
+    NotInstalled {
+        name: String,
+        place: &'static str,
+        /// The installed or built-in id closest to the one named, when one is close enough.
+        close: Option<String>,
+    },
     /// The id is installed, under another namespace than the one named.
     #[error("`{wanted}` is not installed; `{installed}` is (an id is unique in a scope)")]
     OtherNamespace { wanted: String, installed: String },
@@ -90,9 +95,23 @@ pub fn activate(
                 .map(|installed| (scope.clone(), installed.inspected()))
         });
         let Some((scope, installed)) = found else {
+            let mut known: Vec<String> = scopes
+                .iter()
+                .flat_map(|scope| identities(&Locations::new(scope, opencorvus_root)))
+                .map(|installed| installed.id)
+                .collect();
+            known.extend(
+                crate::manifest::BUILTIN_PACKAGE_IDS
+                    .iter()
+                    .map(|id| (*id).to_owned()),
+            );
+            known.sort();
+            known.dedup();
+            let close = crate::text::closest(id, known.iter().map(String::as_str));
             return Err(ActivateError::NotInstalled {
                 name: name.to_string(),
                 place,
+                close: close.map(str::to_owned),
             });
         };
         if !name.names(&installed) {

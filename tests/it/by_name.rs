@@ -328,6 +328,18 @@ fn activate_uninstall_and_verify_take_namespace_and_id_or_the_id() {
         text(&output.stderr),
         "error: `minimal-squad` is not installed globally\nhint: install it first with `squad install`\n"
     );
+    // A misspelt id: the installed (or built-in) id it most likely meant.
+    let output = sandbox.run(&["activate", "minimal-sqaud"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        text(&output.stderr),
+        "error: `minimal-sqaud` is not installed in this project or globally\nhint: did you mean `minimal-squad`?\n"
+    );
+    let output = sandbox.run(&["activate", "advanced-x"]);
+    assert_eq!(
+        text(&output.stderr),
+        "error: `advanced-x` is not installed in this project or globally\nhint: did you mean `advanced`?\n"
+    );
     assert_eq!(
         ok(&sandbox.run(&["activate", "base"])),
         format!("   Activated base (built in) in {}\n", config.display())
