@@ -401,7 +401,34 @@ import { y } from "../lib/format";
 """, lang="ts", intro="Import a file that exists (an import without extension resolves to `.ts`, then `.js`), or add the file."),
     "unreachable-library-file": shell("Delete the file no tool imports, or import it from a tool that needs it:", "git rm lib/unused.ts"),
     "unreachable-asset": shell("Delete the asset no tool imports, or import it from a tool; text for the model belongs in a skill instead:", "git rm assets/unused.md"),
-    "tools-not-compiled": "Nothing to fix: the note says what `squad` could not check. Run the squad in OpenCorvus once to see each tool compile, with its default export `export default tool({ … })`.",
+    "tool-syntax": before_after("tools/summarize-changes.ts", """
+export default tool({
+  description: "Summarize the changes of a release",
+  args: {};
+""", """
+export default tool({
+  description: "Summarize the changes of a release",
+  args: {},
+""", lang="ts", intro="Correct the file at the caret: the message is the parser's, as Bun would report it. Types are fine in `.ts`, `.mts`, `.cts` and `.tsx` files only; a `.js` file is plain JavaScript (with JSX).",
+        outro="`squad validate` reports every error of the file at once, so fix them from the first down and validate again."),
+    "tool-default-export": before_after("tools/summarize.ts", """
+import { tool } from "@opencorvus-ai/plugin";
+
+export default ({
+  description: "Summarize the changes of a release",
+  args: {},
+  async execute() { return "done"; },
+});
+""", """
+import { tool } from "@opencorvus-ai/plugin";
+
+export default tool({
+  description: "Summarize the changes of a release",
+  args: {},
+  async execute() { return "done"; },
+});
+""", lang="ts", intro="Export the tool as the module's default export, made by `tool` from `@opencorvus-ai/plugin` (a value import, not `import type`):"),
+    "tools-not-compiled": "Nothing to fix: the note says what `squad` could not check. Run the squad in OpenCorvus once to see each tool bundled by Bun and loaded.",
     "non-portable-path": shell("Rename the file with a portable name: no `< > : \" | ? *` or control characters, no trailing dot or space, not `CON`, `NUL`, `COM1` and the like, in Unicode NFC:", "git mv 'skills/triage/references/a:b.md' skills/triage/references/a-b.md"),
     "long-path": shell("Shorten the deepest folder names: installed under `<scope>/<namespace>/<id>/`, a path must stay under 240 characters and each name under 255 bytes:", "git mv skills/triage/references/deep-directory-name-00 skills/triage/references/d0"),
     "path-case-collision": shell("Keep one of the two names (they are one file on macOS and Windows):", "git rm skills/triage/references/Evidence.md   # keep evidence.md"),

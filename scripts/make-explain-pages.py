@@ -86,7 +86,9 @@ WHY = {
     "unresolved-import": "A relative import must resolve to a file of the package (an import without extension resolves to `.ts` or `.js`).",
     "unreachable-library-file": "Every file under lib/ must be imported by some tool; dead files are rejected rather than shipped.",
     "unreachable-asset": "Every file under assets/ must be imported by some tool; model-readable material belongs in a skill directory instead.",
-    "tools-not-compiled": "`squad` checks tool imports statically; compiling with Bun and checking the default `tool(...)` export happen only in the runtime, and the note says so.",
+    "tool-syntax": "The reference compiles every tool, and every file the tool imports, with Bun's bundler while validating; a file that does not parse fails the compilation and the whole package is refused. `squad` parses each of these files the way Bun's loaders read it (TypeScript for .ts, .mts, .cts and .tsx; JavaScript with JSX for .js and .jsx) and reports every syntax error the parser finds, with the ECMAScript early errors (a redeclared binding, a `break` outside a loop). Errors of TypeScript's type checker are not reported: Bun strips types without checking them.",
+    "tool-default-export": "The runtime loads a package tool from its module's default export, which must be the definition that `tool({...})` from `@opencorvus-ai/plugin` returns; anything else fails only when the tool is first loaded. `squad` follows the default export (through `const` bindings) to a call of that `tool` and warns when it finds something else. It is a warning because the reference accepts the package and fails at run time.",
+    "tools-not-compiled": "`squad` parses each tool and the files it imports and checks their syntax, imports and default export statically; bundling them with Bun and running them happen only in the runtime, and the note says so. A file too large to parse is reported with this code as a warning: its closure is left to the runtime.",
     "non-portable-path": "One path policy for validate, pack and install: NFC names, no Windows-reserved names or characters, no trailing dot or space, so a package installs the same on every platform.",
     "long-path": "Installed under `<scope>/<namespace>/<id>/`, a long path exceeds Windows' limit or a filesystem's 255-byte name limit; `squad pack` refuses such a package.",
     "path-case-collision": "Two paths that differ only by case (or Unicode normalisation) overwrite each other on case-insensitive filesystems.",
@@ -105,6 +107,8 @@ MANUAL = {
 # The example each page shows, so that its "Fixed" section (explain_fixes.py) speaks of it: a
 # case name, or a folder of the repository. A code without one shows its first case.
 CASES = {
+    "tool-syntax": "tool-syntax--stray-semicolon",
+    "tool-default-export": "accepted--default-export-not-a-tool-warning",
     "jsonc-syntax": "jsonc-syntax--byte-order-mark",
     "duplicate-key": "accepted--duplicate-key-warning",
     "unknown-field": "unknown-field--top-level-agents",

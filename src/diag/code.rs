@@ -150,9 +150,11 @@ codes! {
     NonLiteralImport = "non-literal-import", Error, "TL-4", "a dynamic import() or require() takes something other than one string literal";
     AbsoluteImport = "absolute-import", Error, "TL-4", "a tool imports an absolute path or a file: URL";
     UnresolvedImport = "unresolved-import", Error, "TL-2, TL-3", "a relative import does not resolve to a file of the package";
+    ToolSyntax = "tool-syntax", Error, "TLP-1, TL-5", "a tool, or a file it imports, is not valid TypeScript or JavaScript: Bun cannot compile it";
+    ToolDefaultExport = "tool-default-export", Warning, "TL-5", "a tool's default export is not a call of `tool` from @opencorvus-ai/plugin, so the runtime cannot load it as a tool";
     UnreachableLibraryFile = "unreachable-library-file", Error, "LIB-1", "a lib/ file is not imported by any projected tool";
     UnreachableAsset = "unreachable-asset", Error, "AST-1", "an assets/ file is not imported by any projected tool";
-    ToolsNotCompiled = "tools-not-compiled", Note, "TLP-1", "tool imports were checked statically; compiling and the tool's default export are left to the runtime";
+    ToolsNotCompiled = "tools-not-compiled", Note, "TLP-1", "tools were parsed and checked statically; bundling them with Bun and running them are left to the runtime";
     NonPortablePath = "non-portable-path", Error, "PATH-S, P-SDK", "a path is not portable (NFC, no reserved names or characters, no trailing dot or space)";
     LongPath = "long-path", Warning, "PATH-S", "a name is longer than 255 bytes or a path longer than 240 characters: it will not install everywhere, and `squad pack` refuses it";
     PathCaseCollision = "path-case-collision", Error, "PATH-S, SKL-2, CASE-1", "two paths differ only by case";

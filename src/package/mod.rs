@@ -14,6 +14,7 @@ mod paths;
 mod projections;
 mod resources;
 mod skills;
+pub mod tool_parse;
 pub mod tool_scan;
 mod tools;
 pub mod tree;

@@ -2,14 +2,16 @@
 //! `assets/` files (LIB-1, AST-1).
 //!
 //! The reference bundles each tool with Bun and derives its closure from the bundler. `squad`
-//! walks the same imports with [`tool_scan`](super::tool_scan) — static imports, re-exports,
-//! `import x = require()`, literal `import()` and `require()` — and applies the same policy to
-//! the specifiers and to the files they resolve to. Compiling the code is left to the runtime.
+//! parses every file of the closure with [`tool_parse`](super::tool_parse), reports what does
+//! not parse, walks the same imports — static imports, re-exports, `import x = require()`,
+//! literal `import()` and `require()` — and applies the same policy to the specifiers and to the
+//! files they resolve to. It also checks that each tool's default export is a `tool(...)` call.
+//! Bundling the code and running it are left to the runtime.
 
 use std::collections::{HashMap, HashSet};
 
 use super::resources::{Discovered, Tool};
-use super::tool_scan::{self, ImportKind, ScanResult};
+use super::tool_parse::{self, DefaultExport, ImportKind, Language, ModuleInfo, PLUGIN_MODULE};
 use super::{Context, Owner};
 use crate::diag::{Code, Diagnostic};
 use crate::source::SourceFile;
@@ -37,18 +39,9 @@ fn is_relative(specifier: &str) -> bool {
         || specifier.starts_with("../")
 }
 
-/// TypeScript sources, whose unused imports are elided (`.ts`, `.mts`, `.cts`, `.tsx`).
-fn is_typescript(path: &str) -> bool {
-    matches!(extension(path).as_str(), "ts" | "mts" | "cts" | "tsx")
-}
-
 /// Files whose imports are followed (`\.(?:[cm]?[jt]sx?)$`).
 fn is_tracked_code(path: &str) -> bool {
-    let Some((_, extension)) = path.rsplit_once('.') else {
-        return false;
-    };
-    let extension = extension.strip_prefix(['c', 'm']).unwrap_or(extension);
-    matches!(extension, "js" | "ts" | "jsx" | "tsx")
+    Language::of(path).is_some()
 }
 
 /// The lower-cased extension: the reference compares `extname(path).toLowerCase()`.
@@ -60,20 +53,35 @@ fn extension(path: &str) -> String {
         })
 }
 
+/// What the walk learnt about one file: its parse, or why it was not parsed.
+type Parsed = Result<ModuleInfo, tool_parse::NotChecked>;
+
+/// The closures walked so far.
+#[derive(Default)]
+struct Walk {
+    parsed: HashMap<String, Parsed>,
+    /// Files in some tool's closure.
+    reached: HashSet<String>,
+    /// Roots (`lib`, `assets`, `agents/<a>/lib`) a tool whose closure is not fully known may
+    /// import from: a file that does not parse hides its imports.
+    unknown_roots: HashSet<String>,
+}
+
 pub fn check(context: &mut Context, discovered: &Discovered) {
-    let mut scans: HashMap<String, ScanResult> = HashMap::new();
-    let mut reached: HashSet<String> = HashSet::new();
+    let mut walk = Walk::default();
     for tool in &discovered.tools {
-        walk_tool(context, tool, &mut scans, &mut reached);
+        walk_tool(context, tool, &mut walk);
     }
     let library: Vec<String> = context
         .tree
         .files()
-        .filter(|entry| library_root(&entry.path).is_some())
+        .filter(|entry| {
+            library_root(&entry.path).is_some_and(|root| !walk.unknown_roots.contains(&root))
+        })
         .map(|entry| entry.path.clone())
         .collect();
     for path in library {
-        if reached.contains(&path) {
+        if walk.reached.contains(&path) {
             continue;
         }
         let (code, message) = if path.starts_with("assets/") {
@@ -98,7 +106,7 @@ pub fn check(context: &mut Context, discovered: &Discovered) {
                 Code::ToolsNotCompiled,
                 &first.path,
                 format!(
-                    "{} package tool(s) checked statically; compiling them and checking their default `tool(...)` export is left to the OpenCorvus runtime",
+                    "{} package tool(s) parsed and checked statically: syntax, imports and default export; bundling them with Bun and running them are left to the OpenCorvus runtime",
                     discovered.tools.len()
                 ),
             ),
@@ -121,12 +129,7 @@ fn library_root(path: &str) -> Option<String> {
         .then(|| format!("agents/{agent}/lib"))
 }
 
-fn walk_tool(
-    context: &mut Context,
-    tool: &Tool,
-    scans: &mut HashMap<String, ScanResult>,
-    reached: &mut HashSet<String>,
-) {
+fn walk_tool(context: &mut Context, tool: &Tool, walk: &mut Walk) {
     let mut allowed = vec!["lib".to_owned(), "assets".to_owned()];
     if let Owner::Agent(owner) = &tool.owner {
         allowed.push(format!("agents/{owner}/lib"));
@@ -137,15 +140,28 @@ fn walk_tool(
         if !visited.insert(file.clone()) {
             continue;
         }
-        if !scans.contains_key(&file) {
-            let Some(text) = context.read_lossy(&file) else {
+        if !walk.parsed.contains_key(&file) {
+            let Some(parsed) = parse_file(context, &file) else {
                 continue;
             };
-            scans.insert(file.clone(), tool_scan::scan_imports(&text));
-            context.sources.insert(file.clone(), SourceFile::new(text));
+            walk.parsed.insert(file.clone(), parsed);
         }
-        let scan = &scans[&file];
-        for problem in &scan.non_literal {
+        // A file that does not parse hides imports, so what the tool reaches is not known.
+        let parses = walk.parsed[&file]
+            .as_ref()
+            .is_ok_and(|info| info.syntax_errors.is_empty());
+        if !parses {
+            walk.unknown_roots.extend(allowed.iter().cloned());
+        }
+        let Ok(info) = &walk.parsed[&file] else {
+            continue;
+        };
+        if file == tool.path && parses {
+            if let Some(diagnostic) = default_export_problem(&file, &info.default_export) {
+                context.diagnostics.push(diagnostic);
+            }
+        }
+        for problem in &info.non_literal {
             let call = if problem.kind == ImportKind::Require {
                 "require()"
             } else {
@@ -160,19 +176,12 @@ fn walk_tool(
         }
         // The module policy (TL-4) applies to every import that is not type-only, used or not.
         // What the bundler then loads is another matter: TypeScript drops an import whose
-        // bindings are never used (import elision), so such an import of a package file is
-        // neither resolved nor followed. JavaScript keeps every import.
-        let elides = is_typescript(&file);
-        let imports: Vec<(String, std::ops::Range<usize>, bool)> = scan
+        // bindings are never used as values (import elision), so such an import of a package
+        // file is neither resolved nor followed. JavaScript keeps every import.
+        let imports: Vec<(String, std::ops::Range<usize>, bool)> = info
             .imports
             .iter()
-            .map(|record| {
-                (
-                    record.specifier.clone(),
-                    record.span.clone(),
-                    elides && record.elided,
-                )
-            })
+            .map(|record| (record.specifier.clone(), record.span.clone(), record.elided))
             .collect();
         for (specifier, span, elided) in imports {
             if elided && is_relative(&specifier) {
@@ -201,12 +210,82 @@ fn walk_tool(
             };
             if let Some(target) = target {
                 // In the closure even with an unsupported extension: that has its own diagnostic.
-                reached.insert(target.clone());
+                walk.reached.insert(target.clone());
                 if is_tracked_code(&target) {
                     queue.push(target);
                 }
             }
         }
+    }
+}
+
+/// Reads and parses a tracked code file, reporting its syntax errors (or why it was not parsed)
+/// once; `None` when it cannot be read.
+fn parse_file(context: &mut Context, file: &str) -> Option<Parsed> {
+    let text = context.read_lossy(file)?;
+    let language = Language::of(file).unwrap_or(Language::TYPESCRIPT);
+    let parsed = tool_parse::parse(&text, language);
+    match &parsed {
+        Ok(info) => {
+            for error in &info.syntax_errors {
+                let mut diagnostic = Diagnostic::new(Code::ToolSyntax, file, &error.message)
+                    .span(error.span.clone());
+                if let Some(label) = &error.label {
+                    diagnostic = diagnostic.span_label(label);
+                }
+                for (span, text) in &error.related {
+                    diagnostic = diagnostic.label(span.clone(), text);
+                }
+                if let Some(help) = &error.help {
+                    diagnostic = diagnostic.help(help);
+                }
+                context.diagnostics.push(diagnostic.help(
+                    "the OpenCorvus runtime compiles every tool and the files it imports with Bun, which refuses a file that does not parse",
+                ));
+            }
+        }
+        Err(not_checked) => context.diagnostics.push(
+            Diagnostic::new(
+                Code::ToolsNotCompiled,
+                file,
+                format!("`{file}` was not parsed: {}", not_checked.reason),
+            )
+            .as_warning()
+            .help("its syntax and imports, and the files it imports, are left to the OpenCorvus runtime"),
+        ),
+    }
+    context
+        .sources
+        .insert(file.to_owned(), SourceFile::new(text));
+    Some(parsed)
+}
+
+/// The tool ABI (TL-5): the runtime loads a tool from its module's default export, a tool
+/// definition made by `tool({...})`.
+fn default_export_problem(file: &str, export: &DefaultExport) -> Option<Diagnostic> {
+    let help = format!(
+        "write `export default tool({{ description, args, execute }})` with `import {{ tool }} from \"{PLUGIN_MODULE}\"`; the runtime loads the tool from this export"
+    );
+    match export {
+        DefaultExport::ToolCall => None,
+        DefaultExport::Missing => Some(
+            Diagnostic::new(
+                Code::ToolDefaultExport,
+                file,
+                format!("`{file}` has no default export, so it defines no tool"),
+            )
+            .help(help),
+        ),
+        DefaultExport::Other { span, what } => Some(
+            Diagnostic::new(
+                Code::ToolDefaultExport,
+                file,
+                format!("the default export of `{file}` is {what}, not a `tool(...)` call"),
+            )
+            .span(span.clone())
+            .span_label("the runtime expects a tool definition here")
+            .help(help),
+        ),
     }
 }
 

@@ -86,9 +86,9 @@ fn github_output_annotates_files() {
     assert_eq!(
         text(&output.stdout),
         "::error file=invalid/unknown-field--agent-status/expert-squad.jsonc,line=66,col=9,endLine=66,endColumn=17,title=squad unknown-field::unknown field `status`%0Ahelp: allowed fields: `label`, `description`, `base_role`, `execution_contract`, `prompt`, `inherit_base_tools`, `built_in_tool_ids`, `default_skill_refs`, `package_skill_refs`, `default_tool_refs`, `package_tool_refs`, `default_mcp_server_refs`, `package_mcp_server_refs`, `default_mcp_tool_refs`, `package_mcp_tool_refs`, `default_mcp_prompt_refs`, `package_mcp_prompt_refs`, `default_mcp_resource_refs`, `package_mcp_resource_refs`
-::notice file=invalid/unknown-field--agent-status/tools/summarize-changes.ts,title=squad tools-not-compiled::2 package tool(s) checked statically; compiling them and checking their default `tool(...)` export is left to the OpenCorvus runtime
+::notice file=invalid/unknown-field--agent-status/tools/summarize-changes.ts,title=squad tools-not-compiled::2 package tool(s) parsed and checked statically: syntax, imports and default export; bundling them with Bun and running them are left to the OpenCorvus runtime
 ::error file=invalid/missing-file--readme/README.md,title=squad missing-file::expert squad package root: missing README.md%0Ahelp: create `README.md` at the package root
-::notice file=invalid/missing-file--readme/tools/summarize-changes.ts,title=squad tools-not-compiled::2 package tool(s) checked statically; compiling them and checking their default `tool(...)` export is left to the OpenCorvus runtime
+::notice file=invalid/missing-file--readme/tools/summarize-changes.ts,title=squad tools-not-compiled::2 package tool(s) parsed and checked statically: syntax, imports and default export; bundling them with Bun and running them are left to the OpenCorvus runtime
 "
     );
 }

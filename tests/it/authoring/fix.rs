@@ -119,7 +119,7 @@ fn one_of_each_fixable_error_is_fixed_with_the_comments_kept() {
     assert_status(&output, 0);
     assert_eq!(
         stderr(&output),
-        "       Fixed pm/expert-squad.jsonc (19 fixes)\n       Fixed pm/tools/summarize-changes.ts (1 fix)\nnote[tools-not-compiled]: 2 package tool(s) checked statically; compiling them and checking their default `tool(...)` export is left to the OpenCorvus runtime\n  --> pm/tools/summarize-changes.ts\n\n       Valid acme-team/pm 2026.12.01.1 (0 errors, 0 warnings)\n"
+        "       Fixed pm/expert-squad.jsonc (19 fixes)\n       Fixed pm/tools/summarize-changes.ts (1 fix)\nnote[tools-not-compiled]: 2 package tool(s) parsed and checked statically: syntax, imports and default export; bundling them with Bun and running them are left to the OpenCorvus runtime\n  --> pm/tools/summarize-changes.ts\n\n       Valid acme-team/pm 2026.12.01.1 (0 errors, 0 warnings)\n"
     );
     assert_eq!(codes(&workspace, "pm"), ["tools-not-compiled"]);
     let fixed = workspace.read(MANIFEST);

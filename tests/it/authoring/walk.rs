@@ -205,7 +205,7 @@ fn receive(teammate: &Teammate, archive: &Path, digest: &str) {
     assert_status(&output, 0);
     assert_eq!(
         stderr(&output),
-        "note[tools-not-compiled]: 1 package tool(s) checked statically; compiling them and checking their default `tool(...)` export is left to the OpenCorvus runtime\n  --> postmortem.zip/tools/summarize-timeline.ts\n\n       Valid acme/postmortem 2026.12.01.2 (0 errors, 0 warnings)\n"
+        "note[tools-not-compiled]: 1 package tool(s) parsed and checked statically: syntax, imports and default export; bundling them with Bun and running them are left to the OpenCorvus runtime\n  --> postmortem.zip/tools/summarize-timeline.ts\n\n       Valid acme/postmortem 2026.12.01.2 (0 errors, 0 warnings)\n"
     );
     let output = teammate.run(&["digest", shown]);
     assert_eq!(stdout(&output).trim(), digest);
