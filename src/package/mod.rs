@@ -15,7 +15,6 @@ mod projections;
 mod resources;
 mod skills;
 pub mod tool_parse;
-pub mod tool_scan;
 mod tools;
 pub mod tree;
 mod yaml;
