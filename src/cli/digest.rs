@@ -16,9 +16,10 @@ use std::sync::atomic::Ordering;
 /// Print the package digest (SHA-256, package-tree v1) of a folder or of a `squad pack` archive.
 ///
 /// The digest covers the exact bytes of every file, ordered by UTF-16 code units of their
-/// paths; the manifest's content plays no role, so a package with a broken manifest still has
-/// a digest. The folder must keep the tree contract: no links, no runtime-internal entries,
-/// only the allowed top-level entries. A folder and the archive `squad pack` makes of it have
+/// paths; the manifest's content plays no role, so a package in progress, or with a broken
+/// manifest, still has a digest. The folder must keep the tree contract: expert-squad.jsonc and
+/// README.md at the root (selector.md is not needed), only the allowed top-level entries, no
+/// links, no runtime-internal entries. A folder and the archive `squad pack` makes of it have
 /// the same digest.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:

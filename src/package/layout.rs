@@ -56,7 +56,9 @@ pub fn check_source_location(root: &Path, diagnostics: &mut Diagnostics) {
     }
 }
 
-/// ROOT-2 and ROOT-3.
+/// ROOT-2's two required files and ROOT-3: with ROOT-1 and FBD-1…3 (checked while the tree is
+/// captured), the tree contract a package digest requires (DG-1). `selector.md` is not part of
+/// it: validation requires it ([`check_texts`]), the digest does not.
 pub fn check_root(context: &mut Context) {
     let top_level: Vec<(String, bool)> = context
         .tree
@@ -102,23 +104,29 @@ pub fn check_root(context: &mut Context) {
             "expert squad package root: missing expert-squad.jsonc",
         ),
         ("README.md", "expert squad package root: missing README.md"),
-        (
-            "selector.md",
-            "selector.instructions: referenced file does not exist",
-        ),
     ] {
-        if context.tree.get(file).is_none() {
-            context.diagnostics.push(
-                Diagnostic::new(Code::MissingFile, file, what)
-                    .help(format!("create `{file}` at the package root")),
-            );
-        }
+        missing_root_file(context, file, what);
+    }
+}
+
+fn missing_root_file(context: &mut Context, file: &str, what: &str) {
+    if context.tree.get(file).is_none() {
+        context.diagnostics.push(
+            Diagnostic::new(Code::MissingFile, file, what)
+                .help(format!("create `{file}` at the package root")),
+        );
     }
 }
 
 /// TXT-1…TXT-3 and AGD-3: README, selector and prompts exist and are not blank, and every
 /// `agents/<a>/system.md` has a prompt declaration.
 pub fn check_texts(context: &mut Context, manifest: Option<&Manifest>) {
+    // Checked through `selector.instructions` in the reference, so a validation rule only.
+    missing_root_file(
+        context,
+        "selector.md",
+        "selector.instructions: referenced file does not exist",
+    );
     if context.tree.is_file("README.md") {
         if let Some(text) = context.read_lossy("README.md") {
             let block = frontmatter::split(&text);

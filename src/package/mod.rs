@@ -175,10 +175,12 @@ fn linked_root() -> Diagnostic {
         .help("use the folder the link points to")
 }
 
-/// The tree contract of a package digest (DG-1): FBD-1…3 always, and the root layout
-/// (ROOT-1…3) when `layout` — `squad digest` checks it, the raw variant used for drift and
-/// installed packages does not. A root `.opencorvus-meta.json` is excluded, not refused (the
-/// installer writes it). Returns the captured tree and the contract's diagnostics.
+/// The tree contract of a package digest (DG-1): FBD-1…3 always, and when `layout` the root
+/// layout — ROOT-1, ROOT-2's two required files (`expert-squad.jsonc`, `README.md`) and ROOT-3,
+/// nothing about `selector.md` or what the manifest says. `squad digest` checks the layout; the
+/// raw variant used for drift and installed packages does not. A root `.opencorvus-meta.json`
+/// is excluded, not refused (the installer writes it). Returns the captured tree and the
+/// contract's diagnostics.
 pub fn capture_contract(
     root: &Path,
     layout: bool,
@@ -437,6 +439,31 @@ mod tests {
     use std::fs;
 
     use super::*;
+
+    #[test]
+    fn the_digest_contract_asks_for_the_two_root_files_only() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join(MANIFEST_FILE), "{}").unwrap();
+        let (_, diagnostics) = capture_contract(dir.path(), true).unwrap();
+        let codes: Vec<(Code, &str)> = diagnostics
+            .iter()
+            .map(|d| (d.code, d.file.as_str()))
+            .collect();
+        assert_eq!(codes, [(Code::MissingFile, "README.md")]);
+        fs::write(dir.path().join("README.md"), "").unwrap();
+        let (_, diagnostics) = capture_contract(dir.path(), true).unwrap();
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        // Validation still asks for selector.md.
+        let report = validate(dir.path()).unwrap();
+        assert!(
+            report
+                .diagnostics
+                .iter()
+                .any(|d| d.code == Code::MissingFile && d.file == "selector.md"),
+            "{:?}",
+            report.diagnostics
+        );
+    }
 
     #[test]
     fn contract_digest_is_the_folder_digest_and_refuses_a_broken_contract() {

@@ -312,6 +312,78 @@ fn digest_of_folder_and_archive_agree_and_list_files() {
     assert_eq!(files[0]["path"], "README.md");
 }
 
+/// SHA-256 by `sha256sum` over the package-tree v1 stream (DG-1…4) of `files`, written out here
+/// from the spec rather than by squad's own code.
+fn reference_digest(files: &[(&str, &[u8])]) -> String {
+    use std::io::Write;
+    let mut sorted = files.to_vec();
+    // DG-3: UTF-16 code-unit order.
+    sorted.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
+    let mut stream = b"opencorvus.expert-squad.package-tree.v1".to_vec();
+    for (path, content) in sorted {
+        stream.extend_from_slice(&(path.len() as u32).to_be_bytes());
+        stream.extend_from_slice(path.as_bytes());
+        stream.extend_from_slice(&(content.len() as u64).to_be_bytes());
+        stream.extend_from_slice(content);
+    }
+    let mut child = std::process::Command::new("sha256sum")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("sha256sum (coreutils) is needed by this test");
+    child.stdin.take().unwrap().write_all(&stream).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+    text(&output.stdout)
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_owned()
+}
+
+#[test]
+fn a_tree_of_the_two_required_files_has_a_digest() {
+    // ROOT-2's two files are the whole contract: no selector.md, and `{}` is a manifest enough.
+    let dir = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let package = dir.path().join("package");
+    fs::create_dir(&package).unwrap();
+    fs::write(package.join("expert-squad.jsonc"), "{}").unwrap();
+    fs::write(package.join("README.md"), "# R\n").unwrap();
+    let expected = reference_digest(&[("expert-squad.jsonc", b"{}"), ("README.md", b"# R\n")]);
+    let output = squad(&["digest", "package"], dir.path(), home.path());
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert_eq!(stdout_line(&output), expected);
+    let verified = squad(
+        &["verify", "package", "--expect", &expected],
+        dir.path(),
+        home.path(),
+    );
+    assert_eq!(
+        verified.status.code(),
+        Some(0),
+        "{}",
+        text(&verified.stderr)
+    );
+    // Validation still asks for the selector.
+    let validated = squad(&["validate", "package"], dir.path(), home.path());
+    assert_eq!(validated.status.code(), Some(1));
+    assert!(
+        text(&validated.stderr).contains("selector.md"),
+        "{}",
+        text(&validated.stderr)
+    );
+
+    fs::remove_file(package.join("README.md")).unwrap();
+    let output = squad(&["digest", "package"], dir.path(), home.path());
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        text(&output.stderr).contains("missing README.md"),
+        "{}",
+        text(&output.stderr)
+    );
+}
+
 #[test]
 fn digest_ignores_the_manifest_but_not_the_tree_contract() {
     let (dir, package) = temp_copy("valid/minimal");
