@@ -2,7 +2,9 @@
 //! `squad digest` and `squad pack` against standard tools over the same bytes, in the same run
 //! (ratios only; the machines are shared and noisy). Warm page cache; median of several runs.
 //!
-//! - digest of one 1 GiB file: `openssl dgst -sha256` and `sha256sum`;
+//! - digest of a package holding a 1 GiB asset (`expert-squad.jsonc` = `{}`, `README.md`,
+//!   `assets/blob.bin`): `openssl dgst -sha256` and `sha256sum` of the asset, runs alternating;
+//!   the digest itself is checked against `openssl dgst -sha256` of the package-tree v1 stream;
 //! - digest of 100,000 small files: `find | xargs sha256sum`;
 //! - pack of a package at the reference's import limits (about 16 MiB in 500 files) and of every
 //!   corpus package (`SQUAD_CORPUS`; skipped, and said, when unset): Info-ZIP `zip -r -X -6`.
@@ -144,16 +146,57 @@ fn write_package_at_limits(root: &Path) {
     }
 }
 
-/// The three files the tree contract requires, so `squad digest` accepts the folder.
+/// The two files the tree contract requires (ROOT-2), so `squad digest` accepts the folder.
 fn required_files(root: &Path) {
     std::fs::create_dir_all(root).unwrap();
-    for (name, content) in [
-        ("expert-squad.jsonc", "{}\n"),
-        ("README.md", "# R\n"),
-        ("selector.md", "S\n"),
-    ] {
+    for (name, content) in [("expert-squad.jsonc", "{}"), ("README.md", "# R\n")] {
         std::fs::write(root.join(name), content).unwrap();
     }
+}
+
+/// The package digest of the files `paths` under `root`, by `openssl dgst -sha256` over the
+/// package-tree v1 stream (DG-1…4) written out here, not by squad's code.
+fn openssl_package_digest(root: &Path, paths: &[&str]) -> String {
+    use std::io::Write;
+    let mut sorted = paths.to_vec();
+    sorted.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
+    let mut child = Command::new("openssl")
+        .args(["dgst", "-sha256", "-r"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("openssl runs");
+    let mut stdin = std::io::BufWriter::new(child.stdin.take().unwrap());
+    stdin
+        .write_all(b"opencorvus.expert-squad.package-tree.v1")
+        .unwrap();
+    for path in sorted {
+        let mut file = std::fs::File::open(root.join(path)).unwrap();
+        let size = file.metadata().unwrap().len();
+        stdin.write_all(&(path.len() as u32).to_be_bytes()).unwrap();
+        stdin.write_all(path.as_bytes()).unwrap();
+        stdin.write_all(&size.to_be_bytes()).unwrap();
+        std::io::copy(&mut file, &mut stdin).unwrap();
+    }
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    String::from_utf8_lossy(&output.stdout)
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_owned()
+}
+
+/// Medians of `scripts` run in turn, `runs` rounds, so that drift in the machine's load
+/// weighs on each alike.
+fn alternate(scripts: &[&str], cwd: &Path, runs: usize) -> Vec<Duration> {
+    let mut samples = vec![Vec::new(); scripts.len()];
+    for _ in 0..runs {
+        for (script, samples) in scripts.iter().zip(samples.iter_mut()) {
+            samples.push(time_shell(script, cwd, 1));
+        }
+    }
+    samples.into_iter().map(median).collect()
 }
 
 fn main() {
@@ -161,22 +204,43 @@ fn main() {
     let scratch = tempfile::tempdir().expect("temporary directory");
     let dir = scratch.path();
 
-    // 1 GiB file.
+    // A package holding a 1 GiB asset.
     let big = dir.join("big");
-    std::fs::create_dir_all(big.join("skills/x")).unwrap();
+    std::fs::create_dir_all(big.join("assets")).unwrap();
     required_files(&big);
     let status = Command::new("sh")
         .arg("-c")
-        .arg("head -c 1073741824 /dev/urandom > skills/x/blob.bin")
+        .arg("head -c 1073741824 /dev/urandom > assets/blob.bin")
         .current_dir(&big)
         .status()
         .unwrap();
     assert!(status.success());
-    let squad_big = time_shell(&format!("{squad} digest ."), &big, 5);
-    let openssl_big = time_shell("openssl dgst -sha256 skills/x/blob.bin", &big, 5);
-    let sha256sum_big = time_shell("sha256sum skills/x/blob.bin", &big, 3);
+    let digest = Command::new(squad)
+        .args(["digest", "."])
+        .current_dir(&big)
+        .output()
+        .unwrap();
+    assert!(digest.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&digest.stdout).trim(),
+        openssl_package_digest(
+            &big,
+            &["expert-squad.jsonc", "README.md", "assets/blob.bin"]
+        ),
+        "squad digest of the 1 GiB package"
+    );
+    let times = alternate(
+        &[
+            &format!("{squad} digest ."),
+            "openssl dgst -sha256 assets/blob.bin",
+            "sha256sum assets/blob.bin",
+        ],
+        &big,
+        5,
+    );
+    let (squad_big, openssl_big, sha256sum_big) = (times[0], times[1], times[2]);
     println!(
-        "digest, one 1 GiB file: squad {}   openssl {}   sha256sum {}   squad/openssl {:.2}x   squad/sha256sum {:.2}x",
+        "digest, package with a 1 GiB asset: squad {}   openssl {}   sha256sum {}   squad/openssl {:.2}x   squad/sha256sum {:.2}x",
         ms(squad_big),
         ms(openssl_big),
         ms(sha256sum_big),

@@ -5,15 +5,19 @@
 //! 1. the whole corpus of real packages (`SQUAD_CORPUS`; skipped, and said, when unset) in one
 //!    cold `squad validate` process, against one `cat` process reading the same files;
 //! 2. one package, cold, against `cat` of that package;
-//! 3. a synthetic manifest of N agents and N workflow nodes (N = 1,000 and 5,000), in process,
+//! 3. the fixture packages that hold package tools (every tool and lib file parsed), in one
+//!    cold process, against `cat` of the same files;
+//! 4. start-up: `squad --version`, and the size of the binary;
+//! 5. a synthetic manifest of N agents and N workflow nodes (N = 1,000 and 5,000), in process,
 //!    to show growth is linear;
-//! 4. a one-line manifest with 8,000 unknown keys (about 100 KB, 8,000 diagnostics on one line),
+//! 6. a one-line manifest with 8,000 unknown keys (about 100 KB, 8,000 diagnostics on one line),
 //!    time and peak memory, against the same manifest without them (goal: under 0.5 s and
 //!    100 MB). Peak memory is measured by GNU time (`/usr/bin/time`, Debian package `time`).
 //!
 //! Run with `cargo bench --bench validate`. Each figure is the median of several runs.
 //! `SQUAD_BIN=path` measures another build of squad (for example one of main) instead of this
-//! one, for before/after figures.
+//! one; `SQUAD_BASELINE=path` times that other build beside this one on 1, 3 and 4, in the same
+//! run, for before/after figures.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -229,6 +233,35 @@ fn corpus() -> Option<PathBuf> {
     Some(Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
 }
 
+/// The fixture packages that hold package tools, and every file under them.
+fn tool_packages() -> (Vec<String>, Vec<String>) {
+    let valid = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("registry-fixtures/valid");
+    let mut packages: Vec<PathBuf> = std::fs::read_dir(&valid)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("tools").is_dir())
+        .collect();
+    packages.sort();
+    let mut files = Vec::new();
+    for package in &packages {
+        files_under(package, &mut files);
+    }
+    let packages = packages
+        .iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    (packages, files)
+}
+
+/// `squad` binaries to time: the one measured, and `SQUAD_BASELINE` if set.
+fn binaries(squad_bin: &str) -> Vec<(&'static str, String)> {
+    let mut list = vec![("squad", squad_bin.to_owned())];
+    if let Ok(baseline) = std::env::var("SQUAD_BASELINE") {
+        list.push(("baseline", baseline));
+    }
+    list
+}
+
 fn main() {
     let own_bin = env!("CARGO_BIN_EXE_squad").to_owned();
     let squad_bin = std::env::var("SQUAD_BIN").unwrap_or(own_bin);
@@ -240,7 +273,40 @@ fn main() {
             "corpus: skipped (set SQUAD_CORPUS to the OpenCorvus corpus folder for the corpus figures)"
         ),
     }
+    tool_figures(squad_bin);
     synthetic_figures(squad_bin);
+}
+
+/// Parts 3 and 4: the fixture packages with tools, start-up and binary size.
+fn tool_figures(squad_bin: &str) {
+    let (tool_packages, tool_files) = tool_packages();
+    let mut tool_args = vec!["validate".to_owned(), "--quiet".to_owned()];
+    tool_args.extend(tool_packages.iter().cloned());
+    println!(
+        "fixture packages with tools: {} packages, {} files",
+        tool_packages.len(),
+        tool_files.len()
+    );
+    for (name, binary) in binaries(squad_bin) {
+        let squad_tools = time_command(&binary, &tool_args);
+        let cat_tools = time_command("cat", &tool_files);
+        println!(
+            "  {name} validate (one cold process): {}   cat of the same files: {}   ratio {:.2}x",
+            ms(squad_tools),
+            ms(cat_tools),
+            squad_tools.as_secs_f64() / cat_tools.as_secs_f64()
+        );
+    }
+
+    for (name, binary) in binaries(squad_bin) {
+        let version = time_command(&binary, &["--version".to_owned()]);
+        let size = std::fs::metadata(&binary).unwrap().len();
+        println!(
+            "start-up: {name} --version {}   binary {:.2} MB",
+            ms(version),
+            size as f64 / 1e6
+        );
+    }
 }
 
 /// Parts 1 and 2, and the JSONC parser over every corpus manifest.
@@ -260,20 +326,22 @@ fn corpus_figures(squad_bin: &str, corpus: &Path) {
 
     let mut validate_args = vec!["validate".to_owned(), "--quiet".to_owned()];
     validate_args.extend(packages.iter().map(|p| p.to_string_lossy().into_owned()));
-    let squad_all = time_command(squad_bin, &validate_args);
-    let cat_all = time_command("cat", &all_files);
     println!(
         "corpus: {} packages, {} files, {:.1} MB",
         packages.len(),
         all_files.len(),
         bytes as f64 / 1e6
     );
-    println!(
-        "  squad validate (one cold process): {}   cat of the same files: {}   ratio {:.2}x",
-        ms(squad_all),
-        ms(cat_all),
-        squad_all.as_secs_f64() / cat_all.as_secs_f64()
-    );
+    for (name, binary) in binaries(squad_bin) {
+        let squad_all = time_command(&binary, &validate_args);
+        let cat_all = time_command("cat", &all_files);
+        println!(
+            "  {name} validate (one cold process): {}   cat of the same files: {}   ratio {:.2}x",
+            ms(squad_all),
+            ms(cat_all),
+            squad_all.as_secs_f64() / cat_all.as_secs_f64()
+        );
+    }
 
     let one = corpus.join("actuarial-reserving");
     let mut one_files = Vec::new();
@@ -323,7 +391,7 @@ fn corpus_figures(squad_bin: &str, corpus: &Path) {
     );
 }
 
-/// Part 3: growth with the size of the manifest; and a one-line manifest full of unknown keys.
+/// Parts 5 and 6: growth with the size of the manifest; and a one-line manifest full of unknown keys.
 fn synthetic_figures(squad_bin: &str) {
     let small = synthetic(1000);
     let large = synthetic(5000);
