@@ -384,6 +384,66 @@ fn a_tree_of_the_two_required_files_has_a_digest() {
     );
 }
 
+/// The acceptance case of the digest's speed, as a correctness test: a package holding a 1 GiB
+/// asset (sparse, so it costs no disk) digests to what `sha256sum` computes over the
+/// package-tree v1 stream written out here, streamed rather than held in memory.
+#[test]
+fn a_package_holding_a_one_gib_asset_has_the_reference_digest() {
+    use std::io::Write;
+    const SIZE: u64 = 1 << 30;
+    let dir = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let package = dir.path().join("package");
+    fs::create_dir_all(package.join("assets")).unwrap();
+    fs::write(package.join("expert-squad.jsonc"), "{}").unwrap();
+    fs::write(package.join("README.md"), "# R\n").unwrap();
+    fs::File::create(package.join("assets/blob.bin"))
+        .unwrap()
+        .set_len(SIZE)
+        .unwrap();
+    let mut child = std::process::Command::new("sha256sum")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("sha256sum (coreutils) is needed by this test");
+    {
+        let mut stdin = std::io::BufWriter::new(child.stdin.take().unwrap());
+        stdin
+            .write_all(b"opencorvus.expert-squad.package-tree.v1")
+            .unwrap();
+        // DG-3: UTF-16 code-unit order.
+        for (path, length) in [
+            ("README.md", 4u64),
+            ("assets/blob.bin", SIZE),
+            ("expert-squad.jsonc", 2),
+        ] {
+            stdin.write_all(&(path.len() as u32).to_be_bytes()).unwrap();
+            stdin.write_all(path.as_bytes()).unwrap();
+            stdin.write_all(&length.to_be_bytes()).unwrap();
+            match path {
+                "README.md" => stdin.write_all(b"# R\n").unwrap(),
+                "expert-squad.jsonc" => stdin.write_all(b"{}").unwrap(),
+                _ => {
+                    let zeros = vec![0u8; 1 << 20];
+                    for _ in 0..SIZE / zeros.len() as u64 {
+                        stdin.write_all(&zeros).unwrap();
+                    }
+                }
+            }
+        }
+    }
+    let reference = child.wait_with_output().unwrap();
+    assert!(reference.status.success());
+    let expected = text(&reference.stdout)
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_owned();
+    let output = squad(&["digest", "package"], dir.path(), home.path());
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert_eq!(stdout_line(&output), expected);
+}
+
 #[test]
 fn digest_ignores_the_manifest_but_not_the_tree_contract() {
     let (dir, package) = temp_copy("valid/minimal");
