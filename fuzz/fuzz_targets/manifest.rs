@@ -14,7 +14,7 @@ fuzz_target!(|data: &[u8]| {
             &diagnostic,
             "expert-squad.jsonc",
             Some(&source),
-            squad::diag::render::Style { color: false },
+            squad::diag::render::Style::default(),
         );
     }
 });
