@@ -79,11 +79,15 @@ pub fn check(checker: &mut Checker, node: &JsonNode, pointer: &str) -> Vec<Workf
                     .iter()
                     .map(|m| m.key.as_str())
                     .collect();
+                // A node is also named by the `depends_on` lists of its workflow: gathered once,
+                // so a workflow of n nodes costs n, not n².
+                let literals = dependency_literals(&nodes_record.members);
                 for node_member in &nodes_record.members {
                     let node_pointer = child_pointer(&nodes_pointer, &node_member.key);
-                    // A node is also named by the `depends_on` lists of its workflow.
-                    let old = node_member.key.as_str();
-                    let references = dependency_literals(&nodes_record.members, old);
+                    let references = literals
+                        .get(node_member.key.as_str())
+                        .map(Vec::as_slice)
+                        .unwrap_or_default();
                     check_id_renamable(
                         checker,
                         &key_item(node_member, &node_pointer),
@@ -120,20 +124,21 @@ fn key_item(member: &crate::jsonc::Member, pointer: &str) -> Item {
     }
 }
 
-/// The spans of the `depends_on` string literals equal to `id` among raw node members.
-fn dependency_literals(nodes: &[&crate::jsonc::Member], id: &str) -> Vec<Range<usize>> {
-    let mut spans = Vec::new();
+/// The spans of the `depends_on` string literals among raw node members, by the id they name.
+fn dependency_literals<'a>(
+    nodes: &[&'a crate::jsonc::Member],
+) -> HashMap<&'a str, Vec<Range<usize>>> {
+    let mut spans: HashMap<&str, Vec<Range<usize>>> = HashMap::new();
     for node in nodes {
         let Some(depends_on) = crate::jsonc::edit::member(&node.value, "depends_on") else {
             continue;
         };
         if let crate::jsonc::Kind::Array(items) = &depends_on.value.kind {
-            spans.extend(
-                items
-                    .iter()
-                    .filter(|item| item.as_str() == Some(id))
-                    .map(|item| item.span.clone()),
-            );
+            for item in items {
+                if let Some(id) = item.as_str() {
+                    spans.entry(id).or_default().push(item.span.clone());
+                }
+            }
         }
     }
     spans
