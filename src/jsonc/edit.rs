@@ -65,39 +65,15 @@ pub fn set_member(text: &str, object: &Node, key: &str, value: &str) -> String {
             &format!("{newline}{base}{unit}{key}: {value}{newline}{base}"),
         );
     };
-    let value_end = last.value.span.end;
-    let next = skip_trivia(text, value_end);
-    let trailing_comma = text.as_bytes().get(next) == Some(&b',');
-    if inline {
-        return if trailing_comma {
-            splice(text, next + 1..next + 1, &format!(" {key}: {value},"))
-        } else {
-            splice(text, value_end..value_end, &format!(", {key}: {value}"))
-        };
-    }
-    let indent = {
-        let start = line_start(text, last.key_span.start);
-        let before = &text[start..last.key_span.start];
-        if before.trim().is_empty() {
-            before.to_owned()
-        } else {
-            format!("{}{}", indentation_of_line(text, open), indent_unit(text))
-        }
-    };
-    let after = if trailing_comma { next + 1 } else { value_end };
-    // After a comment that ends the line, so the comment stays with the member it follows.
-    let at = rest_of_line_is_trivia(text, after).unwrap_or(after);
-    let comma = if trailing_comma { "," } else { "" };
-    let inserted = splice(
+    let entry = format!("{key}: {value}");
+    append_after(
         text,
-        at..at,
-        &format!("{newline}{indent}{key}: {value}{comma}"),
-    );
-    if trailing_comma {
-        inserted
-    } else {
-        splice(&inserted, value_end..value_end, ",")
-    }
+        open,
+        inline,
+        newline,
+        last.key_span.start..last.value.span.end,
+        &entry,
+    )
 }
 
 /// `text` with the member `key` set to `value` as [`set_member`] does, except that a new member
@@ -168,19 +144,35 @@ pub fn push_element(text: &str, array: &Node, value: &str) -> String {
             &format!("{newline}{base}{unit}{value}{newline}{base}"),
         );
     };
-    let value_end = last.span.end;
+    append_after(text, open, inline, newline, last.span.clone(), value)
+}
+
+/// `text` with `entry` (a member's `key: value`, or an element) added after the last entry of
+/// the object or array that opens at `open`, whose span is `last`: inline after a comma when
+/// the container is on one line, else on a line of its own indented like the last entry's, after
+/// a comment that ends that line (the comment stays with the entry it follows). A trailing comma
+/// is kept in style.
+fn append_after(
+    text: &str,
+    open: usize,
+    inline: bool,
+    newline: &str,
+    last: Range<usize>,
+    entry: &str,
+) -> String {
+    let value_end = last.end;
     let next = skip_trivia(text, value_end);
     let trailing_comma = text.as_bytes().get(next) == Some(&b',');
     if inline {
         return if trailing_comma {
-            splice(text, next + 1..next + 1, &format!(" {value},"))
+            splice(text, next + 1..next + 1, &format!(" {entry},"))
         } else {
-            splice(text, value_end..value_end, &format!(", {value}"))
+            splice(text, value_end..value_end, &format!(", {entry}"))
         };
     }
     let indent = {
-        let start = line_start(text, last.span.start);
-        let before = &text[start..last.span.start];
+        let start = line_start(text, last.start);
+        let before = &text[start..last.start];
         if before.trim().is_empty() {
             before.to_owned()
         } else {
@@ -190,7 +182,7 @@ pub fn push_element(text: &str, array: &Node, value: &str) -> String {
     let after = if trailing_comma { next + 1 } else { value_end };
     let at = rest_of_line_is_trivia(text, after).unwrap_or(after);
     let comma = if trailing_comma { "," } else { "" };
-    let inserted = splice(text, at..at, &format!("{newline}{indent}{value}{comma}"));
+    let inserted = splice(text, at..at, &format!("{newline}{indent}{entry}{comma}"));
     if trailing_comma {
         inserted
     } else {
