@@ -14,38 +14,15 @@
 #[path = "support.rs"]
 mod support;
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::path::Path;
+use std::time::Instant;
 
-use support::{median, ms, start_registry};
+use support::{median, ms, squad, start_registry};
 
 /// Cold runs of each kind (each installs 20 packages).
 const COLD_RUNS: usize = 5;
 const NOOP_RUNS: usize = 21;
 const PACKAGES: usize = 20;
-
-fn squad(args: &[&str], home: &Path) -> (Duration, Output) {
-    std::fs::create_dir_all(home.join("project")).unwrap();
-    let start = Instant::now();
-    let output = Command::new(env!("CARGO_BIN_EXE_squad"))
-        .args(args)
-        .current_dir(home)
-        .env("HOME", home)
-        .env("OPENCORVUS_HOME", home.join("opencorvus"))
-        .env("SQUAD_CACHE_DIR", home.join("cache"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .output()
-        .unwrap();
-    let elapsed = start.elapsed();
-    assert!(
-        output.status.success(),
-        "squad {args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    (elapsed, output)
-}
 
 /// A fresh home holding a project with the two files of `from`.
 fn clone_project(from: &Path, home: &Path) {
@@ -58,22 +35,7 @@ fn clone_project(from: &Path, home: &Path) {
 
 fn main() {
     let corpus = support::corpus();
-    let mut packages: Vec<PathBuf> = std::fs::read_dir(&corpus)
-        .unwrap_or_else(|error| panic!("no corpus at {}: {error}", corpus.display()))
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.join("expert-squad.jsonc").is_file())
-        .filter(|path| {
-            let name = path.file_name().unwrap().to_string_lossy();
-            !["base", "advanced", "research-studio", "squad-sdk"].contains(&name.as_ref())
-        })
-        .collect();
-    packages.sort();
-    packages.truncate(PACKAGES);
-    assert_eq!(
-        packages.len(),
-        PACKAGES,
-        "the corpus has {PACKAGES} packages"
-    );
+    let packages = support::corpus_packages(&corpus, PACKAGES);
     let scratch = tempfile::tempdir().unwrap();
     let (_registry, port) = start_registry(scratch.path());
     let base = format!("oci://127.0.0.1:{port}/squads");

@@ -15,37 +15,14 @@
 #[path = "support.rs"]
 mod support;
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::path::Path;
+use std::time::Instant;
 
-use support::{median, ms, start_registry};
+use support::{median, ms, squad, start_registry};
 
 const RUNS: usize = 5;
 const PACKAGES: usize = 20;
 const CHECKS: usize = 2000;
-
-fn squad(args: &[&str], home: &Path) -> (Duration, Output) {
-    std::fs::create_dir_all(home.join("project")).unwrap();
-    let start = Instant::now();
-    let output = Command::new(env!("CARGO_BIN_EXE_squad"))
-        .args(args)
-        .current_dir(home)
-        .env("HOME", home)
-        .env("OPENCORVUS_HOME", home.join("opencorvus"))
-        .env("SQUAD_CACHE_DIR", home.join("cache"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .output()
-        .unwrap();
-    let elapsed = start.elapsed();
-    assert!(
-        output.status.success(),
-        "squad {args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    (elapsed, output)
-}
 
 fn project(home: &Path, policy: &str, entries: &[String]) {
     let files = home.join("project/.opencorvus");
@@ -62,22 +39,7 @@ fn project(home: &Path, policy: &str, entries: &[String]) {
 
 fn main() {
     let corpus = support::corpus();
-    let mut packages: Vec<PathBuf> = std::fs::read_dir(&corpus)
-        .unwrap_or_else(|error| panic!("no corpus at {}: {error}", corpus.display()))
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.join("expert-squad.jsonc").is_file())
-        .filter(|path| {
-            let name = path.file_name().unwrap().to_string_lossy();
-            !["base", "advanced", "research-studio", "squad-sdk"].contains(&name.as_ref())
-        })
-        .collect();
-    packages.sort();
-    packages.truncate(PACKAGES);
-    assert_eq!(
-        packages.len(),
-        PACKAGES,
-        "the corpus has {PACKAGES} packages"
-    );
+    let packages = support::corpus_packages(&corpus, PACKAGES);
     let scratch = tempfile::tempdir().unwrap();
     let (_registry, port) = start_registry(scratch.path());
     let publisher = scratch.path().join("publisher");

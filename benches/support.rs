@@ -4,7 +4,7 @@
 
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 pub fn median(mut samples: Vec<Duration>) -> Duration {
@@ -23,6 +23,47 @@ pub fn corpus() -> PathBuf {
         Some(corpus) => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(corpus),
         None => panic!("this benchmark reads the corpus: set SQUAD_CORPUS to its folder"),
     }
+}
+
+/// The first `count` packages of the corpus by name, leaving out the built-in ids.
+pub fn corpus_packages(corpus: &Path, count: usize) -> Vec<PathBuf> {
+    let mut packages: Vec<PathBuf> = std::fs::read_dir(corpus)
+        .unwrap_or_else(|error| panic!("no corpus at {}: {error}", corpus.display()))
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.join("expert-squad.jsonc").is_file())
+        .filter(|path| {
+            let name = path.file_name().unwrap().to_string_lossy();
+            !["base", "advanced", "research-studio", "squad-sdk"].contains(&name.as_ref())
+        })
+        .collect();
+    packages.sort();
+    packages.truncate(count);
+    assert_eq!(packages.len(), count, "the corpus has {count} packages");
+    packages
+}
+
+/// Runs squad with `home` as its home, OpenCorvus root and download cache (its project is
+/// `home/project`), and times it; a failure stops the benchmark with squad's message.
+pub fn squad(args: &[&str], home: &Path) -> (Duration, Output) {
+    std::fs::create_dir_all(home.join("project")).unwrap();
+    let start = Instant::now();
+    let output = Command::new(env!("CARGO_BIN_EXE_squad"))
+        .args(args)
+        .current_dir(home)
+        .env("HOME", home)
+        .env("OPENCORVUS_HOME", home.join("opencorvus"))
+        .env("SQUAD_CACHE_DIR", home.join("cache"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    let elapsed = start.elapsed();
+    assert!(
+        output.status.success(),
+        "squad {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    (elapsed, output)
 }
 
 pub struct Registry(Child);
