@@ -88,18 +88,22 @@ pub fn activate(
     let mut package = None;
     let mut warnings = Vec::new();
     if !builtin {
-        let found = scopes.iter().find_map(|scope| {
-            identities(&Locations::new(scope, opencorvus_root))
-                .into_iter()
-                .find(|installed| installed.id == id && installed.folder_problem().is_none())
-                .map(|installed| (scope.clone(), installed.inspected()))
-        });
-        let Some((scope, installed)) = found else {
-            let mut known: Vec<String> = scopes
+        // Each scope is listed once: for the package, and when it is not there, for the ids a
+        // misspelt name may have meant.
+        let mut found = None;
+        let mut known: Vec<String> = Vec::new();
+        for scope in &scopes {
+            let mut listed = identities(&Locations::new(scope, opencorvus_root));
+            if let Some(at) = listed
                 .iter()
-                .flat_map(|scope| identities(&Locations::new(scope, opencorvus_root)))
-                .map(|installed| installed.id)
-                .collect();
+                .position(|installed| installed.id == id && installed.folder_problem().is_none())
+            {
+                found = Some((scope.clone(), listed.swap_remove(at).inspected()));
+                break;
+            }
+            known.extend(listed.into_iter().map(|installed| installed.id));
+        }
+        let Some((scope, installed)) = found else {
             known.extend(
                 crate::manifest::BUILTIN_PACKAGE_IDS
                     .iter()
