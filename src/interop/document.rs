@@ -64,6 +64,17 @@ impl Document {
         }
     }
 
+    /// A document already parsed, such as the manifest validation read.
+    pub fn from_parsed(source: SourceFile, root: Node) -> Document {
+        let value = jsonc::to_value(&root);
+        Document {
+            source,
+            root,
+            value,
+            notes: Vec::new(),
+        }
+    }
+
     /// Parses a file's bytes. Text that is not UTF-8 is read on, as the manifest is, with
     /// invalid bytes as U+FFFD and a note saying so.
     pub fn from_bytes(bytes: &[u8]) -> Read {

@@ -3,12 +3,12 @@
 
 use std::path::Path;
 
-use serde_json::Value;
-
-use super::document::{Document, display_pointer};
+use super::document::Document;
 use crate::diag::{Code, Diagnostic};
-use crate::manifest::MANIFEST_FILE;
+use crate::manifest::checker::Item;
+use crate::manifest::{MANIFEST_FILE, Manifest};
 use crate::package::{self, Report, ValidateError};
+use crate::source::SourceFile;
 
 #[derive(Debug, Clone)]
 pub struct Squad {
@@ -21,9 +21,8 @@ pub struct Squad {
     pub agents: Vec<Agent>,
     /// `capability_projection.virtual_workflows`, in manifest order.
     pub workflows: Vec<Workflow>,
-    /// expert-squad.jsonc as parsed for this model, to place findings about the squad in it.
-    /// `None` for a squad made from a bare value.
-    pub manifest: Option<Document>,
+    /// expert-squad.jsonc as parsed by validation, to place findings about the squad in it.
+    pub manifest: Document,
 }
 
 #[derive(Debug, Clone)]
@@ -65,94 +64,86 @@ pub enum LoadError {
 impl Squad {
     /// Validates the package at `root` and reads its model. An invalid package is refused.
     pub fn load(root: &Path) -> Result<(Squad, Report), LoadError> {
-        let report = package::validate(root).map_err(LoadError::Io)?;
+        let mut report = package::validate(root).map_err(LoadError::Io)?;
         if !report.is_valid() {
             return Err(LoadError::Invalid(Box::new(report)));
         }
-        let Some(squad) = report
-            .sources
-            .get(MANIFEST_FILE)
-            .and_then(|source| Document::parse(source.text.clone()).ok())
-            .and_then(Squad::from_document)
-        else {
-            return Err(LoadError::Invalid(Box::new(report)));
+        let squad = match (report.manifest.take(), report.sources.get(MANIFEST_FILE)) {
+            (Some(manifest), Some(source)) => Squad::from_manifest(manifest, source.clone()),
+            _ => None,
         };
-        Ok((squad, report))
-    }
-
-    /// The model of a parsed manifest that passed validation, keeping the document.
-    pub fn from_document(manifest: Document) -> Option<Squad> {
-        let mut squad = Squad::from_value(&manifest.value)?;
-        squad.manifest = Some(manifest);
-        Some(squad)
-    }
-
-    /// A finding about the manifest value at `pointer`, positioned there when the manifest
-    /// document is known.
-    pub fn at(&self, code: Code, pointer: &str, message: impl Into<String>) -> Diagnostic {
-        match &self.manifest {
-            Some(manifest) => Diagnostic {
-                file: MANIFEST_FILE.to_owned(),
-                ..manifest.at(code, pointer, message)
-            },
-            None => Diagnostic::new(code, MANIFEST_FILE, message).pointer(display_pointer(pointer)),
+        match squad {
+            Some(squad) => Ok((squad, report)),
+            None => Err(LoadError::Invalid(Box::new(report))),
         }
     }
 
-    /// The model of a manifest value that passed validation.
-    pub fn from_value(manifest: &Value) -> Option<Squad> {
-        let text =
-            |value: &Value, key: &str| value.get(key).and_then(Value::as_str).map(str::to_owned);
-        let projection = manifest.get("capability_projection")?;
-        let agents = projection
-            .get("agents")?
-            .as_object()?
+    /// The model of a manifest that passed validation, read from validation's own model so
+    /// that the two never disagree; `source` is the manifest's text, to place findings in.
+    /// `None` when the manifest lacks what every squad has (its identity and label).
+    pub fn from_manifest(mut manifest: Manifest, source: SourceFile) -> Option<Squad> {
+        let text = |item: &Option<Item>| item.as_ref().map(|item| item.value.clone());
+        let agents = manifest
+            .agents
             .iter()
-            .map(|(id, agent)| Agent {
-                id: id.clone(),
-                label: text(agent, "label").unwrap_or_else(|| id.clone()),
-                description: text(agent, "description"),
-                base_role: text(agent, "base_role").unwrap_or_default(),
+            .map(|agent| Agent {
+                id: agent.owner.clone(),
+                label: text(&agent.label).unwrap_or_else(|| agent.owner.clone()),
+                description: text(&agent.description),
+                base_role: text(&agent.base_role).unwrap_or_default(),
             })
             .collect();
-        let workflows = projection
-            .get("virtual_workflows")?
-            .as_object()?
+        let workflows = manifest
+            .workflows
             .iter()
-            .map(|(id, workflow)| Workflow {
-                id: id.clone(),
-                label: text(workflow, "label").unwrap_or_else(|| id.clone()),
-                description: text(workflow, "description"),
+            .map(|workflow| Workflow {
+                id: workflow.id.clone(),
+                label: text(&workflow.label).unwrap_or_else(|| workflow.id.clone()),
+                description: text(&workflow.description),
                 nodes: workflow
-                    .get("nodes")
-                    .and_then(Value::as_object)
-                    .into_iter()
-                    .flatten()
-                    .map(|(node_id, node)| Node {
-                        id: node_id.clone(),
-                        agent_id: text(node, "agent_id").unwrap_or_default(),
-                        description: text(node, "description"),
+                    .nodes
+                    .iter()
+                    .map(|node| Node {
+                        id: node.id.clone(),
+                        agent_id: text(&node.agent_id).unwrap_or_default(),
+                        description: text(&node.description),
                         depends_on: node
-                            .get("depends_on")
-                            .and_then(Value::as_array)
-                            .into_iter()
-                            .flatten()
-                            .filter_map(|item| item.as_str().map(str::to_owned))
+                            .depends_on
+                            .iter()
+                            .map(|item| item.value.clone())
                             .collect(),
                     })
                     .collect(),
             })
             .collect();
+        let document = Document::from_parsed(source, manifest.tree.take()?);
         Some(Squad {
-            namespace: text(manifest, "namespace")?,
-            id: text(manifest, "id")?,
-            version: text(manifest, "version")?,
-            label: text(manifest, "label")?,
-            description: text(manifest, "description"),
+            namespace: text(&manifest.namespace)?,
+            id: text(&manifest.id)?,
+            version: text(&manifest.version)?,
+            label: text(&manifest.label)?,
+            description: text(&manifest.description),
             agents,
             workflows,
-            manifest: None,
+            manifest: document,
         })
+    }
+
+    /// The model of manifest text, whatever its findings: for tests that need a squad without
+    /// a package around it.
+    #[cfg(test)]
+    pub fn from_text(text: &str) -> Option<Squad> {
+        let mut ignored = crate::diag::Diagnostics::default();
+        let manifest = crate::manifest::check(text, &mut ignored)?;
+        Squad::from_manifest(manifest, SourceFile::new(text.to_owned()))
+    }
+
+    /// A finding about the manifest value at `pointer`, positioned there.
+    pub fn at(&self, code: Code, pointer: &str, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            file: MANIFEST_FILE.to_owned(),
+            ..self.manifest.at(code, pointer, message)
+        }
     }
 
     pub fn agent(&self, id: &str) -> Option<&Agent> {
@@ -221,7 +212,7 @@ mod tests {
         assert!(squad.agents.iter().all(|agent| agent.description.is_some()));
         let placed = squad.at(Code::RoutesNone, "/capability_projection/agents", "x");
         assert_eq!(placed.file, MANIFEST_FILE);
-        let manifest = squad.manifest.as_ref().unwrap();
+        let manifest = &squad.manifest;
         let span = placed
             .span
             .expect("findings are placed in the kept manifest");

@@ -321,9 +321,9 @@ impl Checker<'_> {
         Some(item)
     }
 
-    /// A string with at least one character after trimming; returns the trimmed value.
+    /// A string with at least one character after trimming, as written.
     pub fn non_blank(&mut self, node: &Node, pointer: &str) -> Option<Item> {
-        let mut item = self.item(node, pointer)?;
+        let item = self.item(node, pointer)?;
         let trimmed = js_trim(&item.value);
         if trimmed.is_empty() {
             let diagnostic = self
@@ -336,10 +336,6 @@ impl Checker<'_> {
                 .span_label("empty or only whitespace");
             self.push(diagnostic);
             return None;
-        }
-        if trimmed.len() != item.value.len() {
-            item.value = trimmed.to_owned();
-            item.escaped = true;
         }
         Some(item)
     }

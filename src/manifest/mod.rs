@@ -82,6 +82,8 @@ pub struct Manifest {
     pub namespace: Option<Item>,
     pub id: Option<Item>,
     pub version: Option<Item>,
+    pub label: Option<Item>,
+    pub description: Option<Item>,
     pub scheduler: Option<Projection>,
     /// Every declared agent (even one whose key is invalid, so its directory is not "undeclared").
     pub agents: Vec<Projection>,
@@ -90,6 +92,8 @@ pub struct Manifest {
     pub workflows: Vec<Workflow>,
     /// Agent id → index in `agents`, so lookups stay O(1) for packages with thousands of agents.
     agent_index: std::collections::HashMap<String, usize>,
+    /// The parsed text, with spans: where a finding addressed by JSON pointer is shown.
+    pub tree: Option<Node>,
 }
 
 impl Manifest {
@@ -309,10 +313,10 @@ pub fn check(text: &str, diagnostics: &mut Diagnostics) -> Option<Manifest> {
         checker.non_blank(node, &object.pointer_of("name"));
     }
     if let Some(node) = checker.required(&object, "label") {
-        checker.non_empty(node, &object.pointer_of("label"));
+        manifest.label = checker.non_empty(node, &object.pointer_of("label"));
     }
     if let Some(node) = object.get("description") {
-        checker.item(node, &object.pointer_of("description"));
+        manifest.description = checker.item(node, &object.pointer_of("description"));
     }
     if let Some(node) = checker.required(&object, "version") {
         manifest.version = check_version(&mut checker, node, &object.pointer_of("version"));
@@ -340,6 +344,7 @@ pub fn check(text: &str, diagnostics: &mut Diagnostics) -> Option<Manifest> {
             &mut manifest,
         );
     }
+    manifest.tree = Some(root);
     Some(manifest)
 }
 

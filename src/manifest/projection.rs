@@ -75,6 +75,9 @@ pub struct Projection {
     /// object's opening brace).
     pub span: std::ops::Range<usize>,
     pub base_role: Option<Item>,
+    /// An agent's label and description (the scheduler has neither).
+    pub label: Option<Item>,
+    pub description: Option<Item>,
     /// The declared prompt path, if declared (even when it is not the canonical path).
     pub prompt: Option<Item>,
     pub prompt_declared: bool,
@@ -147,6 +150,8 @@ pub fn check_scheduler(checker: &mut Checker, node: &Node, pointer: &str) -> Opt
         pointer: pointer.to_owned(),
         span: object.open_span(),
         base_role,
+        label: None,
+        description: None,
         prompt: None,
         prompt_declared: object.get("prompt").is_some(),
         key_valid: true,
@@ -164,12 +169,12 @@ pub fn check_agent(
     key_valid: bool,
 ) -> Option<Projection> {
     let object = checker.object(&member.value, pointer, &allowed_keys(&AGENT_KEYS))?;
-    if let Some(label) = checker.required(&object, "label") {
-        checker.non_blank(label, &object.pointer_of("label"));
-    }
-    if let Some(description) = object.get("description") {
-        checker.non_blank(description, &object.pointer_of("description"));
-    }
+    let label = checker
+        .required(&object, "label")
+        .and_then(|label| checker.non_blank(label, &object.pointer_of("label")));
+    let description = object
+        .get("description")
+        .and_then(|description| checker.non_blank(description, &object.pointer_of("description")));
     let base_role = checker
         .required(&object, "base_role")
         .and_then(|value| checker.non_empty(value, &object.pointer_of("base_role")));
@@ -250,6 +255,8 @@ pub fn check_agent(
         pointer: pointer.to_owned(),
         span: member.key_span.clone(),
         base_role,
+        label,
+        description,
         prompt: None,
         prompt_declared: object.get("prompt").is_some(),
         key_valid,

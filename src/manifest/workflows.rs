@@ -21,6 +21,8 @@ pub struct Workflow {
     pub id: String,
     pub key_span: Range<usize>,
     pub pointer: String,
+    pub label: Option<Item>,
+    pub description: Option<Item>,
     pub nodes: Vec<Node>,
 }
 
@@ -30,6 +32,7 @@ pub struct Node {
     pub key_span: Range<usize>,
     pub pointer: String,
     pub agent_id: Option<Item>,
+    pub description: Option<Item>,
     /// The valid dependency ids, first occurrences only.
     pub depends_on: Vec<Item>,
 }
@@ -54,15 +57,17 @@ pub fn check(checker: &mut Checker, node: &JsonNode, pointer: &str) -> Vec<Workf
         let Some(object) = checker.object(&member.value, &workflow_pointer, &WORKFLOW_KEYS) else {
             continue;
         };
-        for key in ["label", "description"] {
-            if let Some(value) = checker.required(&object, key) {
-                checker.non_blank(value, &object.pointer_of(key));
-            }
-        }
+        let [label, description] = ["label", "description"].map(|key| {
+            checker
+                .required(&object, key)
+                .and_then(|value| checker.non_blank(value, &object.pointer_of(key)))
+        });
         let mut workflow = Workflow {
             id: member.key.clone(),
             key_span: member.key_span.clone(),
             pointer: workflow_pointer,
+            label,
+            description,
             nodes: Vec::new(),
         };
         if let Some(nodes) = checker.required(&object, "nodes") {
@@ -154,9 +159,9 @@ fn check_node(
         .required(&object, "agent_id")
         .and_then(|value| checker.item(value, &object.pointer_of("agent_id")))
         .filter(|item| check_id(checker, item, IdKind::Agent));
-    if let Some(value) = checker.required(&object, "description") {
-        checker.non_blank(value, &object.pointer_of("description"));
-    }
+    let description = checker
+        .required(&object, "description")
+        .and_then(|value| checker.non_blank(value, &object.pointer_of("description")));
     let mut depends_on: Vec<Item> = Vec::new();
     if let Some(value) = checker.required(&object, "depends_on") {
         let list_pointer = object.pointer_of("depends_on");
@@ -185,6 +190,7 @@ fn check_node(
         key_span: member.key_span.clone(),
         pointer,
         agent_id,
+        description,
         depends_on,
     })
 }

@@ -59,6 +59,8 @@ pub struct Report {
     pub identity: Option<Identity>,
     /// The captured tree (regular files and directories).
     pub tree: Tree,
+    /// The valid parts of the manifest, when it parsed as an object.
+    pub manifest: Option<Manifest>,
 }
 
 /// Who a package is.
@@ -377,6 +379,7 @@ fn validate_files(
             sources: HashMap::new(),
             identity: None,
             tree: Tree::default(),
+            manifest: None,
         });
     }
     if let Some(location) = location {
@@ -419,6 +422,7 @@ fn validate_files(
         sources: context.sources,
         identity,
         tree: context.tree,
+        manifest,
     })
 }
 

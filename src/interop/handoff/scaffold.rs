@@ -225,7 +225,7 @@ mod tests {
                     node("a", &[], Some("  ")),
                 ],
             }],
-            manifest: None,
+            manifest: crate::interop::document::Document::parse("{}".to_owned()).unwrap(),
         }
     }
 

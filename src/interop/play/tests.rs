@@ -7,7 +7,6 @@ use crate::diag::{Code, Diagnostic, Severity};
 use crate::interop::Level;
 use crate::interop::document::Document;
 use crate::interop::squad::Squad;
-use crate::jsonc;
 
 fn document(value: &Value) -> Document {
     Document::parse(serde_json::to_string_pretty(value).unwrap()).unwrap()
@@ -370,8 +369,7 @@ fn import(value: &Value, options: &ImportOptions) -> Result<Squad, Vec<(String, 
             .collect::<Vec<_>>()
     })?;
     let manifest = &imported.files[0].1;
-    let root = jsonc::parse(std::str::from_utf8(manifest).unwrap()).unwrap();
-    Ok(Squad::from_value(&jsonc::to_value(&root)).unwrap())
+    Ok(Squad::from_text(std::str::from_utf8(manifest).unwrap()).unwrap())
 }
 
 fn import_errors(value: &Value) -> Vec<(String, Code)> {
@@ -616,10 +614,13 @@ fn export_warns_only_when_edges_are_sparser_than_the_phases() {
                 )
             })
             .collect();
-        Squad::from_value(&json!({
-            "namespace": "n", "id": "s", "version": "2026.01.01.1", "label": "S",
-            "capability_projection": {"agents": agents, "virtual_workflows": {"w": {"label": "W", "nodes": nodes}}}
-        }))
+        Squad::from_text(
+            &json!({
+                "namespace": "n", "id": "s", "version": "2026.01.01.1", "label": "S",
+                "capability_projection": {"agents": agents, "virtual_workflows": {"w": {"label": "W", "nodes": nodes}}}
+            })
+            .to_string(),
+        )
         .unwrap()
     };
     let warnings = |squad: &Squad| -> Vec<Code> {

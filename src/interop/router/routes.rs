@@ -92,7 +92,7 @@ mod tests {
                 })
                 .collect(),
             workflows: Vec::new(),
-            manifest: None,
+            manifest: crate::interop::document::Document::parse("{}".to_owned()).unwrap(),
         }
     }
 
