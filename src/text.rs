@@ -24,6 +24,11 @@ pub fn js_trim(text: &str) -> &str {
     text.trim_matches(is_js_whitespace)
 }
 
+/// `s` unless there is exactly one.
+pub fn plural(count: usize) -> &'static str {
+    if count == 1 { "" } else { "s" }
+}
+
 /// `^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$` (ID-1), without the length limit.
 pub fn is_kebab_id(text: &str) -> bool {
     let bytes = text.as_bytes();

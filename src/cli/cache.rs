@@ -58,7 +58,7 @@ pub fn run(args: &CacheArgs, printer: &Printer) -> ExitStatus {
                     &format!(
                         "{} archive{} ({}) from {}",
                         cleaned.files,
-                        crate::interop::fields::plural(cleaned.files as usize),
+                        crate::text::plural(cleaned.files as usize),
                         human_bytes(cleaned.bytes),
                         cache.root().display()
                     ),

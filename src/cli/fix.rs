@@ -220,5 +220,5 @@ fn finish(
 }
 
 fn plural(count: usize) -> &'static str {
-    crate::interop::fields::plural(count)
+    crate::text::plural(count)
 }

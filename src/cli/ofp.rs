@@ -234,7 +234,7 @@ fn manifests(args: &ManifestsArgs, printer: &Printer) -> ExitStatus {
                 &format!(
                     "{} ({count} manifest{})",
                     path.display(),
-                    crate::interop::fields::plural(count)
+                    crate::text::plural(count)
                 ),
             );
         }

@@ -604,7 +604,7 @@ pub fn run_sync(args: &SyncArgs, printer: &Printer) -> ExitStatus {
             &format!(
                 "{} squad{} could not be synced{nothing}",
                 report.failures.len(),
-                crate::interop::fields::plural(report.failures.len())
+                crate::text::plural(report.failures.len())
             ),
             None,
         );
@@ -620,7 +620,7 @@ pub fn run_sync(args: &SyncArgs, printer: &Printer) -> ExitStatus {
     let mut summary = format!(
         "{} squad{}",
         report.outcomes.len(),
-        crate::interop::fields::plural(report.outcomes.len())
+        crate::text::plural(report.outcomes.len())
     );
     let parts: Vec<String> = [
         (Operation::Installed, "installed"),

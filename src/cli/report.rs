@@ -334,9 +334,9 @@ fn counts(summary: Summary) -> String {
     format!(
         "{} error{}, {} warning{}",
         summary.errors,
-        crate::interop::fields::plural(summary.errors),
+        crate::text::plural(summary.errors),
         summary.warnings,
-        crate::interop::fields::plural(summary.warnings)
+        crate::text::plural(summary.warnings)
     )
 }
 

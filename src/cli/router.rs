@@ -459,7 +459,7 @@ fn finish_with(
                 &format!(
                     "the run `{}` does not conform: {errors} error{}",
                     output.display(),
-                    crate::interop::fields::plural(errors)
+                    crate::text::plural(errors)
                 ),
                 None,
             );

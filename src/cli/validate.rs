@@ -141,7 +141,7 @@ fn describe(printer: &Printer, shown: &str, inspected: &Inspected) {
     printer.detail(&format!(
         "{shown}: {what}; read {} text file{} ({bytes} bytes){}{}; {} diagnostic{}",
         files.len(),
-        crate::interop::fields::plural(files.len()),
+        crate::text::plural(files.len()),
         if files.is_empty() { "" } else { ": " },
         files
             .iter()
@@ -149,7 +149,7 @@ fn describe(printer: &Printer, shown: &str, inspected: &Inspected) {
             .collect::<Vec<_>>()
             .join(", "),
         inspected.diagnostics.len(),
-        crate::interop::fields::plural(inspected.diagnostics.len()),
+        crate::text::plural(inspected.diagnostics.len()),
     ));
 }
 

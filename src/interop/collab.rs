@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::Value;
 
 use super::document::{Document, join};
-use super::fields::Fields;
+use super::shape::fields::Fields;
 use super::squad::Squad;
 use crate::diag::{Code, Diagnostic};
 use crate::manifest::{IdKind, id_problem};
@@ -52,7 +52,7 @@ pub fn check_document(
             "/schema_version",
             format!(
                 "schema_version must equal 1, found {}",
-                super::fields::compact(version)
+                super::shape::compact(version)
             ),
         );
         fields.push(diagnostic);
@@ -66,7 +66,7 @@ pub fn check_document(
                 "/stage_execution",
                 format!(
                     "stage_execution must equal \"mission_task\", found {}",
-                    super::fields::compact(execution)
+                    super::shape::compact(execution)
                 ),
             )
             .help("each stage is one Mission-owned Task running one squad's whole workflow");

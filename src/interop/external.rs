@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use jsonschema::{Draft, Validator};
 use serde_json::Value;
 
-use super::ofp::schema::findings;
+use super::shape::schema::findings;
 use super::{Document, Kind, Level};
 use crate::diag::Diagnostic;
 

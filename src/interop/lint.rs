@@ -184,7 +184,7 @@ pub fn lint(workspace: &Path, options: &Options) -> Result<Vec<Linted>, String> 
 /// conformance rules; findings are placed in the case file.
 fn router_case(document: &Document, contract: &Contract) -> Vec<Diagnostic> {
     let mut out = document.notes.clone();
-    let mut fields = super::fields::Fields::new(document, &mut out);
+    let mut fields = super::shape::fields::Fields::new(document, &mut out);
     let Some(case) = fields.object(
         "",
         &document.value,

@@ -11,12 +11,12 @@ pub mod collab;
 pub mod decimal;
 pub mod document;
 pub mod external;
-pub mod fields;
 pub mod handoff;
 pub mod lint;
 pub mod ofp;
 pub mod play;
 pub mod router;
+pub mod shape;
 pub mod squad;
 
 use serde_json::Value;

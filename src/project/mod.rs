@@ -121,7 +121,7 @@ pub enum ProjectError {
     #[error("squads.lock does not match squads.jsonc (--locked); nothing was changed:\n  {}", .0.join("\n  "))]
     Disagree(Vec<String>),
     /// Squads that could not be resolved, fetched or installed.
-    #[error("{} squad{} could not be brought in line", .0.len(), crate::interop::fields::plural(.0.len()))]
+    #[error("{} squad{} could not be brought in line", .0.len(), crate::text::plural(.0.len()))]
     Failed(Vec<Failure>),
     /// A command-line argument that cannot be used.
     #[error("{0}")]

@@ -7,7 +7,7 @@ pub mod scaffold;
 
 use serde_json::{Map, Value};
 
-use super::fields::{Fields, compact};
+use super::shape::{compact, fields::Fields};
 use super::squad::Squad;
 use super::{Document, Level, Options};
 use crate::diag::{Code, Diagnostic};

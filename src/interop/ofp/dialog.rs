@@ -5,11 +5,11 @@
 
 use serde_json::Value;
 
-use super::finding::Finding;
 use super::schema::{self, Schema};
 use crate::diag::Code;
 use crate::interop::document::join;
-use crate::interop::fields::compact;
+use crate::interop::shape::Finding;
+use crate::interop::shape::compact;
 
 /// The encodings the spec names. Charset names are case-insensitive (RFC 2978), so `utf-8`
 /// is accepted too.

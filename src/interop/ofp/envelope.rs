@@ -3,12 +3,12 @@
 
 use serde_json::{Map, Value};
 
-use super::finding::Finding;
 use super::schema::{self, Schema};
 use super::{dialog, manifest};
 use crate::diag::Code;
 use crate::interop::document::join;
-use crate::interop::fields::{compact, type_name};
+use crate::interop::shape::Finding;
+use crate::interop::shape::{compact, type_name};
 use crate::interop::{Level, SchemaVariant};
 
 /// The spellings of the manifests reply: the spec prose and openfloor-js say `publishManifests`,

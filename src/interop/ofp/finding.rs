@@ -1,56 +1,11 @@
-//! A finding before it is positioned in a file. Open Floor documents nest other documents (an
-//! utterance carries a dialog event, publishManifests carries manifests), so the same checks
-//! run at a base pointer and their findings may be re-coded (O-UTTERANCE-DE, …) or downgraded
-//! before they become [`Diagnostic`]s.
+//! Open Floor's own handling of findings in nested documents (an utterance carries a dialog
+//! event, publishManifests carries manifests): they are re-coded under the rule that nests them
+//! (O-UTTERANCE-DE, …), and the official samples' known drift is downgraded.
 
-use crate::diag::{Code, Diagnostic};
-use crate::interop::Document;
-use crate::interop::document::{FILE, display_pointer};
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Finding {
-    pub code: Code,
-    /// The instance's JSON pointer in the whole document.
-    pub pointer: String,
-    /// The JSON Schema keyword, for schema findings.
-    pub keyword: Option<&'static str>,
-    pub message: String,
-    /// Reported as a warning whatever the code's severity.
-    pub warning: bool,
-    /// Shown at the member's key rather than its value (unknown fields).
-    pub at_key: bool,
-    /// For `required`: the missing member.
-    pub missing: Option<String>,
-}
+use crate::diag::Code;
+use crate::interop::shape::Finding;
 
 impl Finding {
-    pub fn new(code: Code, pointer: &str, message: impl Into<String>) -> Self {
-        Finding {
-            code,
-            pointer: pointer.to_owned(),
-            keyword: None,
-            message: message.into(),
-            warning: false,
-            at_key: false,
-            missing: None,
-        }
-    }
-
-    pub fn keyword(mut self, keyword: &'static str) -> Self {
-        self.keyword = Some(keyword);
-        self
-    }
-
-    pub fn at_key(mut self) -> Self {
-        self.at_key = true;
-        self
-    }
-
-    pub fn missing(mut self, member: String) -> Self {
-        self.missing = Some(member);
-        self
-    }
-
     /// A finding inside a nested document, reported under the rule that nests it (`code`); the
     /// inner rule stays in the message and the keyword is kept. It is an error, except for the
     /// deviations the official samples themselves carry (see [`Finding::is_sample_drift`]):
@@ -83,22 +38,5 @@ impl Finding {
             || missing(&["organization", "conversationalName"])
                 && self.pointer.ends_with("/identification")
             || self.keyword == Some("type") && self.pointer.ends_with("/supportedLayers")
-    }
-
-    pub fn into_diagnostic(self, document: &Document) -> Diagnostic {
-        let mut diagnostic = if self.at_key {
-            Diagnostic::new(self.code, FILE, self.message)
-                .span(document.key_span(&self.pointer))
-                .pointer(display_pointer(&self.pointer))
-        } else {
-            document.at(self.code, &self.pointer, self.message)
-        };
-        if let Some(keyword) = self.keyword {
-            diagnostic = diagnostic.keyword(keyword);
-        }
-        if self.warning {
-            diagnostic = diagnostic.as_warning();
-        }
-        diagnostic
     }
 }

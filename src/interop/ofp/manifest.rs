@@ -4,10 +4,10 @@
 
 use serde_json::Value;
 
-use super::finding::Finding;
 use super::schema::{self, Schema};
 use crate::diag::Code;
 use crate::interop::document::join;
+use crate::interop::shape::Finding;
 
 /// The schema findings plus, unless `schema_only`, M-SPEAKER and M-SYNOPSIS, for the manifest
 /// at `base`.

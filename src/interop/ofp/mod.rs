@@ -11,7 +11,7 @@ pub(crate) mod schema;
 
 use super::{Document, Level, Options};
 use crate::diag::Diagnostic;
-use finding::Finding;
+use crate::interop::shape::Finding;
 
 pub use envelope::{PUBLISH, PUBLISH_DOCS};
 

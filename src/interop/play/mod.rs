@@ -15,7 +15,7 @@ use serde_json::Value;
 use super::Level;
 use super::decimal::compare_sum_with_one;
 use super::document::{Document, join};
-use super::fields::{Fields, is_slug};
+use super::shape::fields::Fields;
 use crate::diag::{Code, Diagnostic};
 
 const TOP_LEVEL: [&str; 11] = [
@@ -350,7 +350,7 @@ fn check_split(
                 pointer,
                 format!(
                     "the share of `{role}` must be a number >= 0, found {}",
-                    super::fields::compact(share)
+                    super::shape::compact(share)
                 ),
             )),
         }
@@ -390,5 +390,31 @@ fn declared_list(role_ids: &[(String, &str)]) -> String {
         "the play declares no valid role".to_owned()
     } else {
         format!("the play's roles: {}", names.join(", "))
+    }
+}
+
+/// The play slug `^[a-z][a-z0-9-]{0,60}$`.
+pub fn is_slug(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    !bytes.is_empty()
+        && bytes.len() <= 61
+        && bytes[0].is_ascii_lowercase()
+        && bytes[1..]
+            .iter()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || *b == b'-')
+}
+
+#[cfg(test)]
+mod slug_tests {
+    use super::is_slug;
+
+    #[test]
+    fn slugs_follow_the_play_pattern() {
+        for good in ["a", "a-", "a--b", "a1", &"a".repeat(61)] {
+            assert!(is_slug(good), "{good}");
+        }
+        for bad in ["", "1a", "A", "a_b", &"a".repeat(62), "é"] {
+            assert!(!is_slug(bad), "{bad}");
+        }
     }
 }

@@ -8,7 +8,7 @@ use super::Contract;
 use super::input::config_problems;
 use crate::diag::{Code, Diagnostic};
 use crate::interop::document::{Document, join};
-use crate::interop::fields::compact;
+use crate::interop::shape::compact;
 
 /// One recorded run.
 pub struct Case<'a> {
@@ -256,7 +256,7 @@ fn one_delegation(doc: &Document, answer: &Map<String, Value>, out: &mut Vec<Dia
     if let Some(attempts) = answer.get("attempts") {
         let count = match attempts {
             Value::Array(items) => Some(items.len() as f64),
-            other => crate::interop::fields::as_integer(other),
+            other => crate::interop::shape::as_integer(other),
         };
         if count != Some(1.0) {
             out.push(doc.at(

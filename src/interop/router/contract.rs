@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use super::Profile;
 use crate::diag::{Code, Diagnostic};
 use crate::interop::document::{Document, FILE, join};
-use crate::interop::fields::compact;
+use crate::interop::shape::{compact, wrong_type};
 
 /// The five top-level keys of the validated contract JSON (§2.2).
 pub const TOP_LEVEL: [&str; 5] = ["role", "input", "handoff", "output", "behavior"];
@@ -259,14 +259,7 @@ fn section<'v>(
     match root.get(key)? {
         Value::Object(map) => Some(map),
         other => {
-            out.push(
-                doc.at(
-                    Code::WrongType,
-                    &join("", key),
-                    format!("`/{key}` must be an object, found {}", compact(other)),
-                )
-                .keyword("type"),
-            );
+            out.push(wrong_type(&join("", key), &["object"], other).into_diagnostic(doc));
             None
         }
     }
@@ -328,7 +321,7 @@ fn min_routes(doc: &Document, input: Option<&Map<String, Value>>, out: &mut Vec<
             "`/input/min_routes` is missing; it must be an integer >= 1",
         )),
         Some(value) => {
-            let whole = crate::interop::fields::as_integer(value);
+            let whole = crate::interop::shape::as_integer(value);
             if !whole.is_some_and(|n| n >= 1.0) {
                 out.push(doc.at(
                     Code::ContractMin,

@@ -8,7 +8,7 @@ use super::Contract;
 use crate::diag::{Code, Diagnostic, Severity};
 use crate::interop::Level;
 use crate::interop::document::{Document, join};
-use crate::interop::fields::{Fields, compact};
+use crate::interop::shape::{compact, fields::Fields, missing_field, wrong_type};
 
 /// The route fields ck-brain gives a meaning to; each is a string when present.
 const STRING_FIELDS: [&str; 3] = ["name", "agent", "description"];
@@ -62,26 +62,12 @@ pub fn check_routes(doc: &Document, contract: &Contract, level: Level, out: &mut
         let pointer = join("/routes", index);
         // Routes are open objects: only the required members are checked.
         let Value::Object(map) = route else {
-            out.push(
-                doc.at(
-                    Code::WrongType,
-                    &pointer,
-                    format!("`{pointer}` must be an object, found {}", compact(route)),
-                )
-                .keyword("type"),
-            );
+            out.push(wrong_type(&pointer, &["object"], route).into_diagnostic(doc));
             continue;
         };
         for key in &route_required {
             if !map.contains_key(*key) {
-                out.push(
-                    doc.at(
-                        Code::MissingField,
-                        &pointer,
-                        format!("`{pointer}` is missing required field `{key}`"),
-                    )
-                    .keyword("required"),
-                );
+                out.push(missing_field(&pointer, key).into_diagnostic(doc));
             }
         }
         for key in STRING_FIELDS {
