@@ -8,7 +8,7 @@ use crate::interop::shape::Finding;
 impl Finding {
     /// A finding inside a nested document, reported under the rule that nests it (`code`); the
     /// inner rule stays in the message and the keyword is kept. It is an error, except for the
-    /// deviations the official samples themselves carry (see [`Finding::is_sample_drift`]):
+    /// deviations the official samples themselves carry (see `is_sample_drift`):
     /// seed-formats §3.6 records that every official sample passes `spec`, so those few are
     /// warnings and nothing else is.
     pub fn nested_under(self, code: Code, what: &str) -> Self {
