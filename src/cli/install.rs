@@ -373,6 +373,29 @@ pub fn run_install(args: &InstallArgs, printer: &Printer) -> ExitStatus {
         Ok(policy) => policy,
         Err(status) => return status,
     };
+    if let Some(url) = args
+        .source
+        .to_str()
+        .filter(|source| {
+            ["https://", "http://", "opencorvus://"]
+                .iter()
+                .any(|scheme| source.starts_with(scheme))
+        })
+        .filter(|_| !args.source.exists())
+    {
+        let hint = if url.starts_with("opencorvus://") {
+            format!("an install link joins a project with `squad add '{url}'`")
+        } else {
+            format!(
+                "an archive served over HTTPS joins a project with `squad add {url} --sha256 <hex>`, which pins its bytes in squads.lock; or download it and install the file"
+            )
+        };
+        printer.error(
+            &format!("`squad install` does not download `{url}`"),
+            Some(&hint),
+        );
+        return ExitStatus::Error;
+    }
     let mut wait = waiting(printer);
     if let Some(policy) = &policy {
         let is_registry = args

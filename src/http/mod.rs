@@ -284,7 +284,7 @@ impl Response {
                 ));
             }
             sink.write_all(&buffer[..read])
-                .map_err(|error| HttpError::new(&url, ErrorKind::Sink(error.to_string())))?;
+                .map_err(|error| HttpError::new(&url, ErrorKind::Sink(error)))?;
             progress(total);
         }
         Ok(total)
@@ -444,8 +444,7 @@ impl Client {
             builder = builder.header("authorization", secret.expose());
         }
         let started = Instant::now();
-        let invalid =
-            |error: ureq::http::Error| HttpError::new(url, ErrorKind::Request(error.to_string()));
+        let invalid = |error: ureq::http::Error| HttpError::new(url, ErrorKind::Request(error));
         let result = match request.upload_progress.filter(|_| !body.is_empty()) {
             // A counted reader; the explicit length keeps the upload length-delimited.
             Some(progress) => {

@@ -1521,3 +1521,25 @@ fn a_scope_on_another_file_system_gets_a_checked_copy() {
     assert!(listing(&other.path().join(".opencorvus/expert-squad-staging")).is_empty());
     assert!(listing(&sandbox.root.join("home/opencorvus/tmp")).is_empty());
 }
+
+#[test]
+fn a_url_is_refused_with_the_project_command_that_takes_it() {
+    let sandbox = Sandbox::new();
+    for (source, hint) in [
+        (
+            "https://127.0.0.1:9/squad.zip",
+            "squad add https://127.0.0.1:9/squad.zip --sha256",
+        ),
+        (
+            "opencorvus://expert-squad/install?x=1",
+            "squad add 'opencorvus://",
+        ),
+    ] {
+        let output = sandbox.run(&["install", source, "--scope", "project"]);
+        assert_eq!(output.status.code(), Some(2), "{source}");
+        let stderr = text(&output.stderr);
+        assert!(stderr.contains("does not download"), "{stderr}");
+        assert!(stderr.contains(hint), "{stderr}");
+        assert!(!stderr.contains("No such file"), "{stderr}");
+    }
+}

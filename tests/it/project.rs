@@ -837,7 +837,7 @@ fn https_sources_and_install_links_download_from_a_real_http_server() {
     let output = cold.run(&["sync"]);
     assert_code(&output, 2, "the server stopped, a cold cache");
     assert!(
-        stderr(&output).contains("connection failed"),
+        stderr(&output).contains("connection refused"),
         "{}",
         stderr(&output)
     );
