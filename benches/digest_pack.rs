@@ -1,3 +1,4 @@
+#![allow(clippy::disallowed_methods)] // benchmarks set up files directly
 #![allow(clippy::print_stdout)]
 //! `squad digest` and `squad pack` against standard tools over the same bytes, in the same run
 //! (ratios only; the machines are shared and noisy). Warm page cache; median of several runs.

@@ -1,3 +1,4 @@
+#![allow(clippy::disallowed_methods)] // benchmarks set up files directly
 #![allow(clippy::print_stdout)]
 //! `squad install` and `squad uninstall` of a corpus package against `cp -r` + `sync -f` and
 //! `rm -r` + `sync -f` of the same folder, in the same run, alternating (ratios only: the

@@ -1,3 +1,4 @@
+#![allow(clippy::disallowed_methods)] // benchmarks set up files directly
 #![allow(clippy::print_stdout)]
 //! A project's squads against per-package installs, in the same run (ratios only; the machines
 //! are shared and noisy). A Debian `docker-registry` is started on 127.0.0.1 with a temporary

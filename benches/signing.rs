@@ -1,3 +1,4 @@
+#![allow(clippy::disallowed_methods)] // benchmarks set up files directly
 #![allow(clippy::print_stdout)]
 //! The cost of signature verification during a sync, against a same-run baseline (ratios only;
 //! the machines are shared and noisy). A Debian `docker-registry` is started on 127.0.0.1 and

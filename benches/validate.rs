@@ -1,3 +1,4 @@
+#![allow(clippy::disallowed_methods)] // benchmarks set up files directly
 #![allow(clippy::print_stdout)]
 //! Validation speed, measured against baselines taken in the same run (the machines are shared
 //! and noisy, so only ratios are meaningful):

@@ -83,7 +83,7 @@ impl Cache {
             Err(error) => return Err(CacheError::Io(path, error)),
         };
         if actual != *sha256 {
-            let _ = std::fs::remove_file(&path);
+            let _ = crate::fs::remove_file(&path);
             return Err(CacheError::Corrupt {
                 path,
                 expected: *sha256,
@@ -108,7 +108,7 @@ impl Cache {
         let directory = crate::fs::parent_directory(&path).to_path_buf();
         let io = |error| CacheError::Io(directory.clone(), error);
         self.create_root().map_err(io)?;
-        std::fs::create_dir_all(&directory).map_err(io)?;
+        crate::fs::create_dir_all(&directory).map_err(io)?;
         remove_stale_temporaries(&directory);
         let mut temporary = crate::fs::create_beside(&path).map_err(io)?;
         let written = temporary
@@ -130,7 +130,7 @@ impl Cache {
         if self.root.join("CACHEDIR.TAG").is_file() {
             return Ok(());
         }
-        std::fs::create_dir_all(&self.root)?;
+        crate::fs::create_dir_all(&self.root)?;
         let tag = "Signature: 8a477f597d28d172789f06886806bc55\n# This is squad's download cache: https://bford.info/cachedir/\n";
         crate::fs::replace_file(&self.root.join("CACHEDIR.TAG"), tag.as_bytes())
     }
@@ -141,7 +141,7 @@ impl Cache {
         let archives = self.root.join(ARCHIVES);
         let mut cleaned = Cleaned::default();
         count(&archives, &mut cleaned);
-        match std::fs::remove_dir_all(&archives) {
+        match crate::fs::remove_dir_all(&archives) {
             Ok(()) => Ok(cleaned),
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(cleaned),
             Err(error) => Err(CacheError::Io(archives, error)),
@@ -150,7 +150,7 @@ impl Cache {
 }
 
 fn count(path: &Path, cleaned: &mut Cleaned) {
-    let Ok(entries) = std::fs::read_dir(path) else {
+    let Ok(entries) = crate::fs::read_dir(path) else {
         return;
     };
     for entry in entries.flatten() {
@@ -167,7 +167,7 @@ fn count(path: &Path, cleaned: &mut Cleaned) {
 
 /// Temporary files a killed writer left beside the archives (`.<name>.tmp-<pid>-<n>`).
 fn remove_stale_temporaries(directory: &Path) {
-    let Ok(entries) = std::fs::read_dir(directory) else {
+    let Ok(entries) = crate::fs::read_dir(directory) else {
         return;
     };
     for entry in entries.flatten() {
@@ -179,7 +179,7 @@ fn remove_stale_temporaries(directory: &Path) {
             .and_then(|modified| modified.elapsed().ok())
             .is_some_and(|age| age > STALE_TEMPORARY);
         if name.starts_with('.') && name.contains(".zip.tmp-") && stale {
-            let _ = std::fs::remove_file(entry.path());
+            let _ = crate::fs::remove_file(entry.path());
         }
     }
 }

@@ -62,7 +62,7 @@ impl Sha256Digest {
 
     /// The SHA-256 of a file's bytes, read in chunks rather than held in memory.
     pub fn of_file(path: &Path) -> std::io::Result<Sha256Digest> {
-        let mut file = File::open(path)?;
+        let mut file = crate::fs::open(path)?;
         let mut hasher = Sha256::new();
         let mut buffer = vec![0u8; CHUNK];
         loop {
@@ -481,7 +481,7 @@ mod tests {
     #[test]
     fn folder_digest_matches_entries_and_streams_large_files() {
         let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir(dir.path().join("a")).unwrap();
+        crate::fs::create_dir(dir.path().join("a")).unwrap();
         std::fs::write(dir.path().join("b.txt"), "B").unwrap();
         std::fs::write(dir.path().join("a/c.txt"), "C").unwrap();
         std::fs::write(dir.path().join("A.txt"), "").unwrap();

@@ -1,6 +1,9 @@
 //! The environment `squad` reads: OpenCorvus's data root (LOC-2), squad's download cache, test
 //! hooks. The only place that looks at environment variables.
 
+// The one place that reads the environment (clippy.toml).
+#![allow(clippy::disallowed_methods)]
+
 use std::path::PathBuf;
 
 /// `<R>`: `$OPENCORVUS_HOME` when absolute and not blank, else the per-OS data directory.
@@ -116,4 +119,12 @@ pub fn failpoint(phase: &str) {
             None => std::thread::sleep(std::time::Duration::from_secs(120)),
         }
     }
+}
+
+/// `SQUAD_LOCK_STALE_MS`: a shorter stale window for install locks, so crash tests need not
+/// wait ten seconds for each killed holder.
+pub fn lock_stale_millis() -> Option<u64> {
+    std::env::var("SQUAD_LOCK_STALE_MS")
+        .ok()
+        .and_then(|text| text.parse::<u64>().ok())
 }

@@ -122,7 +122,7 @@ pub fn plan(root: &Path) -> Result<Plan, FixError> {
 pub fn write(root: &Path, plan: &Plan) -> Result<(), FixError> {
     for change in &plan.changes {
         let path = root.join(&change.file);
-        let current = std::fs::read(&path)
+        let current = crate::fs::read(&path)
             .map_err(|error| FixError::Io(format!("read `{}`", change.file), error))?;
         if current != change.before.as_bytes() {
             return Err(FixError::Changed(change.file.clone()));
@@ -181,7 +181,7 @@ fn apply_pass(
         // characters is never written back.
         let before = match texts.get(file) {
             Some(text) => text.clone(),
-            None => match std::fs::read(root.join(file)) {
+            None => match crate::fs::read(root.join(file)) {
                 Ok(bytes) if bytes == source.text.as_bytes() => source.text.clone(),
                 _ => continue,
             },

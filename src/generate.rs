@@ -152,7 +152,7 @@ impl GenerateError {
 /// Works out the edits and files for `piece` in the package at `root`; writes nothing.
 pub fn plan(root: &Path, piece: &Piece) -> Result<Plan, GenerateError> {
     let path = root.join(MANIFEST_FILE);
-    let bytes = std::fs::read(&path).map_err(|error| {
+    let bytes = crate::fs::read(&path).map_err(|error| {
         GenerateError::Manifest(format!("cannot read `{}`: {error}", path.display()))
     })?;
     let text = String::from_utf8(bytes).map_err(|_| {
@@ -212,14 +212,14 @@ pub fn apply(root: &Path, plan: &Plan) -> Result<Report, GenerateError> {
                     .take_while(|ancestor| !ancestor.exists())
                     .last()
                     .map(Path::to_path_buf);
-                std::fs::create_dir_all(parent).map_err(io(parent))?;
+                crate::fs::create_dir_all(parent).map_err(io(parent))?;
                 directories.extend(missing);
             }
             crate::fs::write_new_synced(&target, content.as_bytes()).map_err(io(&target))?;
             created.push(target);
         }
         let manifest = root.join(MANIFEST_FILE);
-        let current = std::fs::read(&manifest).map_err(io(&manifest))?;
+        let current = crate::fs::read(&manifest).map_err(io(&manifest))?;
         if current != plan.before.as_bytes() {
             return Err(GenerateError::Clash(format!(
                 "`{}` changed while the piece was worked out",
@@ -230,10 +230,10 @@ pub fn apply(root: &Path, plan: &Plan) -> Result<Report, GenerateError> {
     })();
     if let Err(error) = result {
         for file in created.iter().rev() {
-            let _ = std::fs::remove_file(file);
+            let _ = crate::fs::remove_file(file);
         }
         for directory in directories.iter().rev() {
-            let _ = std::fs::remove_dir_all(directory);
+            let _ = crate::fs::remove_dir_all(directory);
         }
         return Err(error);
     }

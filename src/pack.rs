@@ -1,7 +1,6 @@
 //! `squad pack`: a validated package folder to its canonical ZIP (PACK-1…PACK-6), written
 //! atomically next to its destination and never over an existing file unless asked.
 
-use std::fs;
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 
@@ -70,7 +69,7 @@ pub fn output_path(output: Option<&Path>, identity: &Identity) -> std::io::Resul
         .to_string_lossy()
         .ends_with(std::path::is_separator);
     if trailing {
-        fs::create_dir_all(output)?;
+        crate::fs::create_dir_all(output)?;
     }
     if trailing || output.is_dir() {
         return Ok(output.join(name));
@@ -91,7 +90,7 @@ pub fn pack(
     let mut files: Vec<(String, u64)> = Vec::new();
     for entry in report.tree.files() {
         let full = report.root.join(&entry.path);
-        let size = fs::metadata(&full)
+        let size = crate::fs::symlink_metadata(&full)
             .map_err(|error| PackError::Io(full.clone(), error))?
             .len();
         files.push((entry.path.clone(), size));
@@ -104,7 +103,10 @@ pub fn pack(
         let source = if *size > STREAM_THRESHOLD {
             Source::File(full)
         } else {
-            Source::Bytes(fs::read(&full).map_err(|error| PackError::Io(full.clone(), error))?)
+            Source::Bytes(
+                crate::fs::read_regular(&full)
+                    .map_err(|error| PackError::Io(full.clone(), error))?,
+            )
         };
         sources.push((path.clone(), source));
     }
@@ -130,7 +132,7 @@ pub fn pack(
     // Dropped on any early return, the temporary file goes with it.
     let temporary = write_temporary(output, &entries)?;
     let io = |error| PackError::Io(temporary.path().to_path_buf(), error);
-    let archive_bytes = fs::metadata(temporary.path()).map_err(io)?.len();
+    let archive_bytes = crate::fs::metadata(temporary.path()).map_err(io)?.len();
     if archive_bytes > limits.archive_bytes {
         return Err(PackError::Limit(format!(
             "the archive would be {archive_bytes} bytes, more than the reference's import limit of {} (LIM-2)",
@@ -245,6 +247,8 @@ fn publish(
 
 #[cfg(test)]
 mod tests {
+    use std::fs;
+
     use super::*;
 
     #[test]

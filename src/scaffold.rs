@@ -255,7 +255,7 @@ pub fn write_package(destination: &Path, files: &[(String, Vec<u8>)]) -> Result<
             destination.display()
         )));
     }
-    std::fs::create_dir_all(parent).map_err(|error| NewError::Io(parent.to_path_buf(), error))?;
+    crate::fs::create_dir_all(parent).map_err(|error| NewError::Io(parent.to_path_buf(), error))?;
     // Removed with its contents if anything below fails; once renamed, it is the package.
     let mut staging = crate::fs::create_directory_beside(&destination)
         .map_err(|error| NewError::Io(parent.to_path_buf(), error))?;
@@ -273,7 +273,7 @@ fn populate_and_publish(
     for (path, bytes) in files {
         let target = staging.join(path);
         if let Some(directory) = target.parent() {
-            std::fs::create_dir_all(directory)
+            crate::fs::create_dir_all(directory)
                 .map_err(|error| NewError::Io(directory.to_path_buf(), error))?;
             directories.insert(directory.to_path_buf());
         }
@@ -385,7 +385,7 @@ mod tests {
                 .iter()
                 .all(|outcome| matches!(outcome, Ok(_) | Err(NewError::Exists(_))))
         );
-        let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        let leftovers: Vec<_> = crate::fs::read_dir(dir.path())
             .unwrap()
             .map(|e| e.unwrap().file_name())
             .collect();

@@ -417,7 +417,7 @@ mod tests {
     #[test]
     fn the_authoring_guide_lists_every_role_and_its_tools() {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/authoring.md");
-        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let text = crate::fs::read_to_string(path).unwrap_or_default();
         let (begin, end) = ("<!-- roles:begin -->\n", "<!-- roles:end -->");
         let (Some(start), Some(stop)) = (text.find(begin), text.find(end)) else {
             panic!("docs/authoring.md has no roles markers");

@@ -84,7 +84,7 @@ pub fn compare(expected: &[FileRecord], actual: &[FileRecord]) -> Vec<Drift> {
 /// Reads a record: the JSON of `squad digest --files --format json`, or an archive made by
 /// `squad pack`.
 pub fn load_record(path: &Path) -> Result<Record, String> {
-    let bytes = std::fs::read(path)
+    let bytes = crate::fs::read(path)
         .map_err(|error| format!("cannot read `{}`: {error}", path.display()))?;
     if bytes.starts_with(b"PK") {
         let package = read_package(&bytes, &Limits::REFERENCE)

@@ -448,7 +448,7 @@ fn unchanged_since(
         message,
     };
     let bytes =
-        std::fs::read(archive).map_err(|error| CheckError::Io(archive.to_path_buf(), error))?;
+        crate::fs::read(archive).map_err(|error| CheckError::Io(archive.to_path_buf(), error))?;
     let package =
         crate::archive::reader::read_package(&bytes, &crate::archive::reader::Limits::REFERENCE)
             .map_err(|error| unreadable(archive, error.to_string()))?;
@@ -474,7 +474,8 @@ fn unchanged_since(
         .files;
     if let Some(record) = local.iter_mut().find(|file| file.path == MANIFEST_FILE) {
         let full = path.join(MANIFEST_FILE);
-        let content = std::fs::read(&full).map_err(|error| CheckError::Io(full.clone(), error))?;
+        let content =
+            crate::fs::read(&full).map_err(|error| CheckError::Io(full.clone(), error))?;
         let content = without_version(&String::from_utf8_lossy(&content))
             .map_err(|message| unreadable(&full, message))?
             .into_bytes();

@@ -109,7 +109,7 @@ pub fn read_package_file(
         entry: None,
         message: format!("cannot read `{}`: {error}", path.display()),
     };
-    let size = std::fs::metadata(path).map_err(io)?.len();
+    let size = crate::fs::metadata(path).map_err(io)?.len();
     if size > limits.archive_bytes {
         return fail(
             None,
@@ -119,7 +119,7 @@ pub fn read_package_file(
             ),
         );
     }
-    let bytes = std::fs::read(path).map_err(io)?;
+    let bytes = crate::fs::read(path).map_err(io)?;
     read_package(&bytes, limits)
 }
 

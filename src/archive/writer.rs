@@ -8,9 +8,8 @@
 //! files are streamed through the compressor and their header is patched afterwards, so no large
 //! file is held in memory.
 
-use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use flate2::write::DeflateEncoder;
@@ -296,12 +295,13 @@ impl<W: Write> Write for Counting<W> {
 fn stream_entry<W: Write + Seek>(
     out: &mut W,
     name: &str,
-    path: &PathBuf,
+    path: &Path,
     offset: u64,
 ) -> io::Result<CentralRecord> {
     let placeholder = local_header(name, METHOD_DEFLATE, 0, 0, 0);
     out.write_all(&placeholder)?;
-    let mut file = File::open(path)?;
+    // A package file the pack has captured as regular: a link put there since is refused.
+    let mut file = crate::fs::open_regular_seen(path)?;
     let mut crc = crc32fast::Hasher::new();
     let mut size = 0u64;
     let mut encoder = DeflateEncoder::new(

@@ -150,7 +150,7 @@ fn expand(path: &Path) -> Result<Vec<PathBuf>, String> {
     if !path.is_dir() {
         return Ok(vec![path.to_path_buf()]);
     }
-    let entries = std::fs::read_dir(path)
+    let entries = crate::fs::read_dir(path)
         .map_err(|error| format!("cannot read folder `{}`: {error}", path.display()))?;
     let mut files: Vec<PathBuf> = entries
         .filter_map(Result::ok)
@@ -326,7 +326,7 @@ fn write_folder(
     handoffs: &[scaffold::Handoff],
     force: bool,
 ) -> ExitStatus {
-    if let Err(error) = std::fs::create_dir_all(folder) {
+    if let Err(error) = crate::fs::create_dir_all(folder) {
         printer.error(
             &format!("cannot create `{}`: {error}", folder.display()),
             None,

@@ -165,14 +165,14 @@ fn json(printer: &Printer, value: &serde_json::Value) {
 pub(super) fn read_small(path: &Path) -> Result<String, String> {
     let shown = path.display();
     let metadata =
-        std::fs::metadata(path).map_err(|error| format!("cannot read `{shown}`: {error}"))?;
+        crate::fs::metadata(path).map_err(|error| format!("cannot read `{shown}`: {error}"))?;
     if metadata.len() > crate::sign::minisig::MAX_FILE_BYTES as u64 {
         return Err(format!(
             "`{shown}` is {} bytes: not a minisign key or signature",
             metadata.len()
         ));
     }
-    let bytes = std::fs::read(path).map_err(|error| format!("cannot read `{shown}`: {error}"))?;
+    let bytes = crate::fs::read(path).map_err(|error| format!("cannot read `{shown}`: {error}"))?;
     String::from_utf8(bytes).map_err(|_| format!("`{shown}` is not UTF-8 text"))
 }
 
@@ -269,7 +269,7 @@ pub fn run_key(args: &KeyArgs, printer: &Printer) -> ExitStatus {
 
 fn run_generate(args: &GenerateArgs, printer: &Printer) -> ExitStatus {
     for path in [&args.secret_key, &args.public_key] {
-        if std::fs::symlink_metadata(path).is_ok() {
+        if crate::fs::symlink_metadata(path).is_ok() {
             printer.error(
                 &format!("`{}` exists already; nothing was written", path.display()),
                 Some("squad never overwrites a key: choose another path, or move the old key away"),
@@ -320,7 +320,7 @@ fn run_generate(args: &GenerateArgs, printer: &Printer) -> ExitStatus {
     if let Err(error) =
         crate::sign::write_new(&args.public_key, public.file_text().as_bytes(), false)
     {
-        let _ = std::fs::remove_file(&args.secret_key);
+        let _ = crate::fs::remove_file(&args.secret_key);
         printer.error(
             &format!(
                 "cannot write `{}`: {error}; nothing was written",
@@ -404,7 +404,7 @@ pub fn run_sign(args: &SignArgs, printer: &Printer) -> ExitStatus {
             &statement.version,
         ))
     });
-    if std::fs::symlink_metadata(&output).is_ok() {
+    if crate::fs::symlink_metadata(&output).is_ok() {
         printer.error(
             &format!("`{}` exists already; nothing was signed", output.display()),
             Some("pass -o with another path, or remove the old signature"),

@@ -89,7 +89,7 @@ mod tests {
         if std::env::var_os("SNAPSHOTS").is_some_and(|value| value == "overwrite") {
             std::fs::write(path, &expected).unwrap();
         }
-        let actual = std::fs::read_to_string(path).unwrap_or_default();
+        let actual = crate::fs::read_to_string(path).unwrap_or_default();
         assert!(
             actual == expected,
             "docs/diagnostics.md is stale: run SNAPSHOTS=overwrite cargo test"

@@ -135,7 +135,7 @@ pub fn activate(
     }
     let config = config_path(project);
     let root = config_root(project);
-    std::fs::create_dir_all(&root).map_err(|error| ActivateError::Io(root.clone(), error))?;
+    crate::fs::create_dir_all(&root).map_err(|error| ActivateError::Io(root.clone(), error))?;
     let directory = Dir::open(&root).map_err(|error| ActivateError::Io(root.clone(), error))?;
     let existing = read_config(&directory)?;
     let text = set_active(existing.as_deref(), id).map_err(|problem| ActivateError::Config {

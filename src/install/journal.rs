@@ -314,7 +314,7 @@ mod tests {
 
     /// A package tree under `path`: a manifest and `files` more.
     fn tree(path: &Path, files: &[&str]) -> Sha256Digest {
-        std::fs::create_dir_all(path).unwrap();
+        crate::fs::create_dir_all(path).unwrap();
         std::fs::write(path.join("expert-squad.jsonc"), "{}").unwrap();
         for file in files {
             std::fs::write(path.join(file), file).unwrap();
@@ -327,7 +327,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let project = dir.path().join("project");
         let locations = Locations::new(&Scope::Project(project.clone()), dir.path());
-        std::fs::create_dir_all(&locations.scratch).unwrap();
+        crate::fs::create_dir_all(&locations.scratch).unwrap();
         let operation = "6e8913c8-5e4f-4159-9da6-22ff88caf80c";
         let path = |kind: &str| scratch_path(&locations.scratch, kind, "acme", "pkg", operation);
         let target = locations.target("acme", "pkg");

@@ -24,9 +24,7 @@ pub const STALE_AFTER: Duration = Duration::from_secs(10);
 /// The stale window: [`STALE_AFTER`], or `SQUAD_LOCK_STALE_MS` (a test hook, so crash tests
 /// need not wait ten seconds for each killed holder). Held locks are refreshed at half of it.
 fn stale_after() -> Duration {
-    std::env::var("SQUAD_LOCK_STALE_MS")
-        .ok()
-        .and_then(|text| text.parse::<u64>().ok())
+    crate::env::lock_stale_millis()
         .map_or(STALE_AFTER, |millis| Duration::from_millis(millis.max(100)))
 }
 
@@ -68,7 +66,7 @@ impl IdLock {
         timeout: Option<Duration>,
         on_wait: &mut dyn FnMut(&Path),
     ) -> Result<IdLock, LockError> {
-        std::fs::create_dir_all(locks_dir)
+        crate::fs::create_dir_all(locks_dir)
             .map_err(|error| LockError::Io(locks_dir.to_path_buf(), error))?;
         let locks = Arc::new(
             Dir::open(locks_dir).map_err(|error| LockError::Io(locks_dir.to_path_buf(), error))?,
@@ -270,7 +268,7 @@ mod tests {
         let lock = dir.path().join("pkg.lock");
         let set_mtime = |when: SystemTime| {
             #[cfg(unix)]
-            if std::fs::symlink_metadata(&lock).unwrap().is_symlink() {
+            if crate::fs::symlink_metadata(&lock).unwrap().is_symlink() {
                 let seconds = when
                     .duration_since(SystemTime::UNIX_EPOCH)
                     .unwrap()
@@ -305,7 +303,7 @@ mod tests {
             match *what {
                 "a file" => std::fs::write(&lock, "x").unwrap(),
                 "a non-empty directory" => {
-                    std::fs::create_dir(&lock).unwrap();
+                    crate::fs::create_dir(&lock).unwrap();
                     std::fs::write(lock.join("x"), "x").unwrap();
                 }
                 _ => {
@@ -334,10 +332,10 @@ mod tests {
             .err()
             .unwrap();
             assert!(matches!(error, LockError::Timeout(_)), "{what}: {error}");
-            if std::fs::symlink_metadata(&lock).unwrap().is_dir() {
-                std::fs::remove_dir_all(&lock).unwrap();
+            if crate::fs::symlink_metadata(&lock).unwrap().is_dir() {
+                crate::fs::remove_dir_all(&lock).unwrap();
             } else {
-                std::fs::remove_file(&lock).unwrap();
+                crate::fs::remove_file(&lock).unwrap();
             }
         }
         assert_eq!(cases.len(), if cfg!(unix) { 3 } else { 2 });

@@ -14,7 +14,7 @@ fn registry(opencorvus_root: &Path) -> PathBuf {
 /// Records `project` (an absolute, canonical directory). Returns whether it was new.
 pub fn register(opencorvus_root: &Path, project: &Path) -> std::io::Result<bool> {
     let directory = registry(opencorvus_root);
-    std::fs::create_dir_all(&directory)?;
+    crate::fs::create_dir_all(&directory)?;
     let text = project.to_string_lossy().into_owned();
     let file = directory.join(Sha256Digest::of(text.as_bytes()).hex());
     if file.exists() {
@@ -27,12 +27,12 @@ pub fn register(opencorvus_root: &Path, project: &Path) -> std::io::Result<bool>
 
 /// Every registered project directory, sorted.
 pub fn registered(opencorvus_root: &Path) -> Vec<PathBuf> {
-    let mut projects: Vec<PathBuf> = std::fs::read_dir(registry(opencorvus_root))
+    let mut projects: Vec<PathBuf> = crate::fs::read_dir(registry(opencorvus_root))
         .map(|entries| {
             entries
                 .flatten()
                 .filter(|entry| !entry.file_name().to_string_lossy().starts_with('.'))
-                .filter_map(|entry| std::fs::read_to_string(entry.path()).ok())
+                .filter_map(|entry| crate::fs::read_to_string(entry.path()).ok())
                 .map(PathBuf::from)
                 .collect()
         })

@@ -47,7 +47,7 @@ pub fn prepare(
     origin: Option<&Origin>,
 ) -> std::io::Result<Pending> {
     let path = receipt_path(opencorvus_root, target);
-    std::fs::create_dir_all(crate::fs::parent_directory(&path))?;
+    crate::fs::create_dir_all(crate::fs::parent_directory(&path))?;
     // A receipt must name its target exactly: a path that is not UTF-8 gets none.
     let shown = target
         .to_str()
@@ -96,7 +96,7 @@ impl Pending {
 
     /// Puts the receipt in place (replacing an earlier one).
     pub fn commit(&mut self) -> std::io::Result<()> {
-        std::fs::rename(&self.temporary, &self.path)?;
+        crate::fs::rename(&self.temporary, &self.path)?;
         self.committed = true;
         Ok(())
     }
@@ -105,14 +105,14 @@ impl Pending {
 impl Drop for Pending {
     fn drop(&mut self) {
         if !self.committed {
-            let _ = std::fs::remove_file(&self.temporary);
+            let _ = crate::fs::remove_file(&self.temporary);
         }
     }
 }
 
 /// The origin recorded in the receipt of the package installed at `target`, if any.
 pub fn origin(opencorvus_root: &Path, target: &Path) -> Option<Origin> {
-    let bytes = std::fs::read(find(opencorvus_root, target)?).ok()?;
+    let bytes = crate::fs::read(find(opencorvus_root, target)?).ok()?;
     let value: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
     serde_json::from_value(value.get("origin")?.clone()).ok()
 }

@@ -100,7 +100,7 @@ impl OpenScope {
     /// [`OpenScope::ensure_scratch`] create them once the install is going ahead).
     pub fn for_install(locations: &Locations) -> Result<OpenScope, InstallError> {
         let root = &locations.config_root;
-        std::fs::create_dir_all(root).map_err(super::io(root))?;
+        crate::fs::create_dir_all(root).map_err(super::io(root))?;
         OpenScope::opened(locations, Dir::open(root).map_err(super::io(root))?)
     }
 
@@ -249,7 +249,7 @@ impl OpenScope {
         {
             use std::os::unix::fs::MetadataExt;
             let root = &self.locations.config_root;
-            let here = std::fs::metadata(root).map_err(|_| moved(root))?;
+            let here = crate::fs::metadata(root).map_err(|_| moved(root))?;
             if Some((here.dev(), here.ino())) != own(&self.config).ok() {
                 return Err(moved(root));
             }

@@ -39,7 +39,7 @@ impl Copy {
     /// longer run are removed first.
     fn create(locations: &Locations) -> Result<Copy, InstallError> {
         let root = &locations.temporary;
-        std::fs::create_dir_all(root).map_err(io(root))?;
+        crate::fs::create_dir_all(root).map_err(io(root))?;
         let parent = Dir::open(root).map_err(io(root))?;
         remove_stale(&parent);
         let name = format!("{}{}-{}", PREFIXES[0], std::process::id(), uuid());

@@ -136,7 +136,7 @@ pub fn uninstall(
     };
     crate::fs::sync_all_at_once(&[], &synced).map_err(io(scratch.path()))?;
     if let Some(receipt) = receipt {
-        let _ = std::fs::remove_file(receipt);
+        let _ = crate::fs::remove_file(receipt);
     }
     drop(lock);
     let (reset, warnings) = reset_selections(id, options, &scope);

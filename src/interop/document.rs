@@ -164,7 +164,7 @@ impl Document {
 
 /// A document file's bytes, unless it is larger than squad reads (a finding).
 pub fn read_bytes(path: &Path) -> std::io::Result<Result<Vec<u8>, Box<Unparsed>>> {
-    let size = std::fs::metadata(path)?.len();
+    let size = crate::fs::metadata(path)?.len();
     if size > MAX_DOCUMENT_BYTES {
         return Ok(Err(Box::new(Unparsed {
             diagnostic: Diagnostic::new(
@@ -177,7 +177,7 @@ pub fn read_bytes(path: &Path) -> std::io::Result<Result<Vec<u8>, Box<Unparsed>>
             source: SourceFile::new(String::new()),
         })));
     }
-    std::fs::read(path).map(Ok)
+    crate::fs::read(path).map(Ok)
 }
 
 /// `""` (the whole document) is shown as `/`, as the reference validators do.

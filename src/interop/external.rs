@@ -89,7 +89,7 @@ impl ExternalSchema {
 }
 
 fn read(path: &Path) -> Result<Value, String> {
-    let text = std::fs::read_to_string(path)
+    let text = crate::fs::read_to_string(path)
         .map_err(|error| format!("cannot read schema `{}`: {error}", path.display()))?;
     serde_json::from_str(&text)
         .map_err(|error| format!("schema `{}` is not JSON: {error}", path.display()))
@@ -158,7 +158,7 @@ mod tests {
         let first = schema
             .check(&document, Kind::Play, Level::Spec, &[])
             .unwrap();
-        std::fs::remove_file(&path).unwrap();
+        crate::fs::remove_file(&path).unwrap();
         let again = schema
             .check(&document, Kind::Play, Level::Spec, &[])
             .unwrap();

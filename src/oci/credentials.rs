@@ -105,7 +105,7 @@ fn normalize_key(key: &str) -> String {
 }
 
 fn read_config(path: &Path) -> Result<Option<serde_json::Value>, CredentialError> {
-    let bytes = match std::fs::read(path) {
+    let bytes = match crate::fs::read(path) {
         Ok(bytes) => bytes,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(error) => return Err(CredentialError::File(path.to_path_buf(), error.to_string())),
@@ -380,7 +380,7 @@ fn write_config(path: &Path, config: &serde_json::Value) -> Result<(), Credentia
     let failed =
         |error: std::io::Error| CredentialError::File(path.to_path_buf(), error.to_string());
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent).map_err(failed)?;
+        crate::fs::create_dir_all(parent).map_err(failed)?;
     }
     let mut text = serde_json::to_vec_pretty(config).unwrap_or_default();
     text.push(b'\n');

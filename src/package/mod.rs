@@ -300,7 +300,7 @@ pub fn locate(path: &Path) -> Located {
     if !path.is_dir() || path.join(MANIFEST_FILE).symlink_metadata().is_ok() {
         return Located::Package;
     }
-    let mut children: Vec<PathBuf> = match std::fs::read_dir(path) {
+    let mut children: Vec<PathBuf> = match crate::fs::read_dir(path) {
         Ok(entries) => entries
             .flatten()
             .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_dir()))

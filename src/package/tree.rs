@@ -3,7 +3,6 @@
 //!
 //! The walk uses an explicit stack, so a hostile, deeply nested tree cannot overflow the stack.
 
-use std::fs;
 use std::path::Path;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
@@ -82,7 +81,7 @@ pub fn capture(root: &Path, diagnostics: &mut Diagnostics) -> Tree {
         } else {
             root.join(&directory)
         };
-        let listing = match fs::read_dir(&full) {
+        let listing = match crate::fs::read_dir(&full) {
             Ok(listing) => listing,
             Err(error) => {
                 diagnostics.push(unreadable(display_or_root(&directory), &error));

@@ -983,7 +983,7 @@ mod tests {
 
     #[test]
     fn the_keys_table_is_documented() {
-        let page = std::fs::read_to_string(concat!(
+        let page = crate::fs::read_to_string(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/docs/project-files.md"
         ))

@@ -27,7 +27,7 @@ impl ProjectGuard {
         config_root: &Path,
         on_wait: &mut dyn FnMut(&Path),
     ) -> std::io::Result<ProjectGuard> {
-        std::fs::create_dir_all(config_root)?;
+        crate::fs::create_dir_all(config_root)?;
         let path = path(config_root);
         #[cfg(unix)]
         {

@@ -163,7 +163,7 @@ pub struct Settings<'a> {
 }
 
 fn read_optional(path: &Path) -> Result<Option<String>, ProjectError> {
-    match std::fs::read(path) {
+    match crate::fs::read(path) {
         Ok(bytes) => String::from_utf8(bytes).map(Some).map_err(|_| {
             ProjectError::Io(
                 path.to_path_buf(),
@@ -288,13 +288,13 @@ impl Project {
 /// Temporary files a killed command left beside `squads.jsonc` and `squads.lock`. Every writer
 /// of those files holds the project lock, so under it any such file is a leftover.
 fn remove_stale_temporaries(config_root: &Path) {
-    let Ok(entries) = std::fs::read_dir(config_root) else {
+    let Ok(entries) = crate::fs::read_dir(config_root) else {
         return;
     };
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
         if name.starts_with(".squads.jsonc.tmp-") || name.starts_with(".squads.lock.tmp-") {
-            let _ = std::fs::remove_file(entry.path());
+            let _ = crate::fs::remove_file(entry.path());
         }
     }
 }

@@ -366,7 +366,7 @@ impl Context<'_> {
         let archive = self.project.root.join(path);
         let shown = self.project.display(path);
         let limit = crate::archive::reader::Limits::REFERENCE.archive_bytes;
-        let size = std::fs::metadata(&archive)
+        let size = crate::fs::metadata(&archive)
             .map_err(|error| {
                 Failure::operational(label, format!("cannot read `{shown}`: {error}"))
             })?
@@ -377,7 +377,7 @@ impl Context<'_> {
                 format!("`{shown}` is {size} bytes, more than the import limit of {limit}"),
             ));
         }
-        let bytes = std::fs::read(&archive).map_err(|error| {
+        let bytes = crate::fs::read(&archive).map_err(|error| {
             Failure::operational(label, format!("cannot read `{shown}`: {error}"))
         })?;
         let (identity, package_digest) = share::identify_archive(&bytes)
@@ -530,7 +530,7 @@ impl Context<'_> {
         declaration: &Declaration,
     ) -> Result<(PathBuf, Vec<u8>), Failure> {
         if let Some(path) = self.cached(label, &expected.sha256)? {
-            let bytes = std::fs::read(&path).map_err(|error| {
+            let bytes = crate::fs::read(&path).map_err(|error| {
                 Failure::operational(label, format!("`{}`: {error}", path.display()))
             })?;
             if let Some(declared) = expected.bytes.filter(|size| *size != bytes.len() as u64) {

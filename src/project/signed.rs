@@ -20,7 +20,7 @@ pub fn sibling(archive: &Path) -> PathBuf {
 /// The signature beside a local archive, if there is one (read within the size bound).
 pub fn sibling_signatures(label: &str, archive: &Path) -> Result<Vec<String>, Failure> {
     let path = sibling(archive);
-    match std::fs::metadata(&path) {
+    match crate::fs::metadata(&path) {
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(error) => {
             return Err(Failure::operational(
@@ -40,7 +40,7 @@ pub fn sibling_signatures(label: &str, archive: &Path) -> Result<Vec<String>, Fa
         }
         Ok(_) => {}
     }
-    let bytes = std::fs::read(&path).map_err(|error| {
+    let bytes = crate::fs::read(&path).map_err(|error| {
         Failure::operational(label, format!("cannot read `{}`: {error}", path.display()))
     })?;
     Ok(vec![String::from_utf8_lossy(&bytes).into_owned()])

@@ -153,7 +153,7 @@ impl Scratch {
                 "squad-publish-{}-{nanos}-{attempt}",
                 std::process::id()
             ));
-            match std::fs::create_dir(&path) {
+            match crate::fs::create_dir(&path) {
                 Ok(()) => return Ok(Scratch(path)),
                 Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => continue,
                 Err(error) => return Err(ShareError::Io(path, error)),
@@ -168,7 +168,7 @@ impl Scratch {
 
 impl Drop for Scratch {
     fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
+        let _ = crate::fs::remove_dir_all(&self.0);
     }
 }
 
@@ -197,7 +197,7 @@ pub fn prepare(package: &Path) -> Result<(Identity, Artifact), ShareError> {
     let archive_path = scratch.0.join(&name);
     let packed = crate::pack::pack(&report, &identity, &archive_path, false, &Limits::REFERENCE)
         .map_err(ShareError::Pack)?;
-    let archive = std::fs::read(&archive_path)
+    let archive = crate::fs::read(&archive_path)
         .map_err(|error| ShareError::Io(archive_path.clone(), error))?;
     let artifact = artifact::build(&identity, packed.package_digest, &archive, &name, &about);
     Ok((identity, artifact.with_archive(archive)))

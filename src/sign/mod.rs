@@ -33,7 +33,7 @@ pub fn statement_of(path: &Path) -> Result<Statement, String> {
             .is_some_and(|extension| extension.eq_ignore_ascii_case("zip"));
     if is_archive {
         let limit = crate::archive::reader::Limits::REFERENCE.archive_bytes;
-        let size = std::fs::metadata(path)
+        let size = crate::fs::metadata(path)
             .map_err(|error| format!("cannot read `{shown}`: {error}"))?
             .len();
         if size > limit {
@@ -42,7 +42,7 @@ pub fn statement_of(path: &Path) -> Result<Statement, String> {
             ));
         }
         let bytes =
-            std::fs::read(path).map_err(|error| format!("cannot read `{shown}`: {error}"))?;
+            crate::fs::read(path).map_err(|error| format!("cannot read `{shown}`: {error}"))?;
         let (identity, package_digest) = crate::share::identify_archive(&bytes)
             .map_err(|message| format!("`{shown}`: {message}"))?;
         return Ok(Statement {
@@ -92,7 +92,7 @@ pub fn write_new(path: &Path, bytes: &[u8], private: bool) -> std::io::Result<()
     let mut file = options.open(path)?;
     let result = file.write_all(bytes).and_then(|()| file.sync_all());
     if result.is_err() {
-        let _ = std::fs::remove_file(path);
+        let _ = crate::fs::remove_file(path);
     }
     result
 }

@@ -1,5 +1,8 @@
 //! The integration tests: one binary, as ripgrep and uv do.
 
+// Tests set up and inspect files and the environment directly (clippy.toml is for the library).
+#![allow(clippy::disallowed_methods)]
+
 mod archives;
 mod authoring;
 mod by_name;

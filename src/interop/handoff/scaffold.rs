@@ -63,7 +63,7 @@ impl Constraints {
 /// Where an import from a play puts its sidecar: `<workspace>/interop/openvibe/<squad-id>/`
 /// beside the package folder (§0.2).
 pub fn default_extras_path(package: &Path, squad_id: &str) -> PathBuf {
-    let root = std::fs::canonicalize(package).unwrap_or_else(|_| package.to_path_buf());
+    let root = crate::fs::canonicalize(package).unwrap_or_else(|_| package.to_path_buf());
     root.parent()
         .unwrap_or(Path::new("."))
         .join("interop/openvibe")

@@ -245,7 +245,7 @@ fn write_sidecars(
     dir: &Path,
     files: &[(String, Vec<u8>)],
 ) -> Result<(), (PathBuf, std::io::Error)> {
-    std::fs::create_dir_all(dir).map_err(|error| (dir.to_path_buf(), error))?;
+    crate::fs::create_dir_all(dir).map_err(|error| (dir.to_path_buf(), error))?;
     for (name, bytes) in files {
         let path = dir.join(name);
         crate::fs::replace_file(&path, bytes).map_err(|error| (path.clone(), error))?;

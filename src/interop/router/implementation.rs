@@ -45,7 +45,7 @@ pub fn discover(contract: &Path, profile: Profile) -> Vec<PathBuf> {
 /// file is one finding too: the contract declares it.
 pub fn check(path: &Path) -> Vec<Diagnostic> {
     let finding = |message: String| Diagnostic::new(Code::ContractImpl, FILE, message);
-    let text = match std::fs::read(path) {
+    let text = match crate::fs::read(path) {
         Ok(bytes) => match String::from_utf8(bytes) {
             Ok(text) => text,
             Err(_) => return vec![finding(format!("`{}` is not UTF-8", path.display()))],
