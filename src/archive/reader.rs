@@ -630,20 +630,7 @@ fn strip_wrapper(files: Vec<(String, Vec<u8>)>) -> Result<ArchivePackage, Archiv
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::archive::writer::{Entry, Source, write};
-
-    fn archive(entries: &[(&str, &[u8])]) -> Vec<u8> {
-        let entries: Vec<Entry> = entries
-            .iter()
-            .map(|(name, bytes)| Entry {
-                name: (*name).to_owned(),
-                source: Source::Bytes(bytes.to_vec()),
-            })
-            .collect();
-        let mut out = std::io::Cursor::new(Vec::new());
-        write(&mut out, &entries, 1).unwrap();
-        out.into_inner()
-    }
+    use crate::archive::writer::archive_of as archive;
 
     const MANIFEST: &[u8] = br#"{"namespace": "acme", "id": "pkg"}"#;
 

@@ -344,21 +344,27 @@ fn stream_entry<W: Write + Seek>(
     })
 }
 
+/// An archive of in-memory entries, for tests of the writer and the reader.
+#[cfg(test)]
+pub(crate) fn archive_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
+    let entries: Vec<Entry> = entries
+        .iter()
+        .map(|(name, bytes)| Entry {
+            name: (*name).to_owned(),
+            source: Source::Bytes(bytes.to_vec()),
+        })
+        .collect();
+    let mut out = io::Cursor::new(Vec::new());
+    write(&mut out, &entries, 2).unwrap();
+    out.into_inner()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn pack(entries: &[(&str, &[u8])]) -> Vec<u8> {
-        let entries: Vec<Entry> = entries
-            .iter()
-            .map(|(name, bytes)| Entry {
-                name: (*name).to_owned(),
-                source: Source::Bytes(bytes.to_vec()),
-            })
-            .collect();
-        let mut out = io::Cursor::new(Vec::new());
-        write(&mut out, &entries, 2).unwrap();
-        out.into_inner()
+        archive_of(entries)
     }
 
     #[test]

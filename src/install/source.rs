@@ -126,7 +126,7 @@ pub fn copy_folder(source: &Path, locations: &Locations) -> Result<Copy, Install
         return invalid();
     }
     let copy = Copy::create(locations)?;
-    let mut writer = TreeWriter::new(copy.dir());
+    let mut writer = Below::writing(copy.dir());
     for entry in &tree.entries {
         let from = source.join(&entry.path);
         if !entry.is_file() {
@@ -181,7 +181,7 @@ pub fn extract_archive(archive: &Path, locations: &Locations) -> Result<Copy, In
 pub fn extract_archive_bytes(bytes: &[u8], locations: &Locations) -> Result<Copy, InstallError> {
     let package = read_package(bytes, &Limits::REFERENCE).map_err(InstallError::Archive)?;
     let copy = Copy::create(locations)?;
-    let mut writer = TreeWriter::new(copy.dir());
+    let mut writer = Below::writing(copy.dir());
     for (path, content) in &package.files {
         let shown = copy.path().join(path);
         use std::io::Write;
@@ -195,8 +195,8 @@ pub fn extract_archive_bytes(bytes: &[u8], locations: &Locations) -> Result<Copy
 
 /// Copies `files` (package-relative) from `from` into `to` through descriptors on both sides.
 pub fn copy_files(from: &Dir, files: &[String], to: &Dir) -> io::Result<()> {
-    let mut reader = TreeReader::new(from);
-    let mut writer = TreeWriter::new(to);
+    let mut reader = Below::reading(from);
+    let mut writer = Below::writing(to);
     for file in files {
         let mut source = reader.open_file(file)?;
         let mut target = writer.create_file(file)?;
@@ -208,7 +208,7 @@ pub fn copy_files(from: &Dir, files: &[String], to: &Dir) -> io::Result<()> {
 /// Opens `files` under `root` and every directory on their way (for syncing them): regular
 /// files only, never through a link.
 pub fn open_tree(root: &Dir, files: &[String]) -> io::Result<(Vec<std::fs::File>, Vec<Dir>)> {
-    let mut reader = TreeReader::new(root);
+    let mut reader = Below::reading(root);
     let mut opened = Vec::with_capacity(files.len());
     for file in files {
         opened.push(reader.open_file(file)?);
@@ -221,30 +221,47 @@ fn split(relative: &str) -> (&str, &str) {
     relative.rsplit_once('/').unwrap_or(("", relative))
 }
 
-/// Creates files at package-relative paths below a directory, creating and opening each parent
-/// directory once, through descriptors.
-struct TreeWriter<'a> {
+/// Package-relative paths below a directory, through descriptors: each parent directory is
+/// created (when writing) or opened (when reading, never through a link) once.
+struct Below<'a> {
     root: &'a Dir,
     directories: HashMap<String, Dir>,
+    create: bool,
 }
 
-impl<'a> TreeWriter<'a> {
-    fn new(root: &'a Dir) -> TreeWriter<'a> {
-        TreeWriter {
+impl<'a> Below<'a> {
+    fn writing(root: &'a Dir) -> Below<'a> {
+        Below {
             root,
             directories: HashMap::new(),
+            create: true,
         }
     }
 
-    /// The directory at `relative`, created if needed.
+    fn reading(root: &'a Dir) -> Below<'a> {
+        Below {
+            create: false,
+            ..Below::writing(root)
+        }
+    }
+
+    /// The directory at `relative`, created if needed when writing.
     fn directory(&mut self, relative: &str) -> io::Result<&Dir> {
         if relative.is_empty() {
             return Ok(self.root);
         }
         if !self.directories.contains_key(relative) {
             let (parent, name) = split(relative);
-            let created = self.directory(parent)?.ensure_dir(name)?;
-            self.directories.insert(relative.to_owned(), created);
+            let create = self.create;
+            let parent = self.directory(parent)?;
+            let directory = if create {
+                parent.ensure_dir(name)?
+            } else {
+                parent
+                    .open_dir(name)?
+                    .ok_or_else(|| io::Error::from(io::ErrorKind::NotFound))?
+            };
+            self.directories.insert(relative.to_owned(), directory);
         }
         Ok(&self.directories[relative])
     }
@@ -252,37 +269,6 @@ impl<'a> TreeWriter<'a> {
     fn create_file(&mut self, relative: &str) -> io::Result<std::fs::File> {
         let (parent, name) = split(relative);
         self.directory(parent)?.create_file(name)
-    }
-}
-
-/// Opens regular files at package-relative paths below a directory, each parent directory
-/// opened once, never through a link.
-struct TreeReader<'a> {
-    root: &'a Dir,
-    directories: HashMap<String, Dir>,
-}
-
-impl<'a> TreeReader<'a> {
-    fn new(root: &'a Dir) -> TreeReader<'a> {
-        TreeReader {
-            root,
-            directories: HashMap::new(),
-        }
-    }
-
-    fn directory(&mut self, relative: &str) -> io::Result<&Dir> {
-        if relative.is_empty() {
-            return Ok(self.root);
-        }
-        if !self.directories.contains_key(relative) {
-            let (parent, name) = split(relative);
-            let opened = self
-                .directory(parent)?
-                .open_dir(name)?
-                .ok_or_else(|| io::Error::from(io::ErrorKind::NotFound))?;
-            self.directories.insert(relative.to_owned(), opened);
-        }
-        Ok(&self.directories[relative])
     }
 
     fn open_file(&mut self, relative: &str) -> io::Result<std::fs::File> {

@@ -93,12 +93,7 @@ impl<'a> Fields<'a> {
         min: f64,
         max: Option<f64>,
     ) -> Option<f64> {
-        let Some(number) = as_integer(value) else {
-            self.report(wrong_type(pointer, &["integer"], value));
-            return None;
-        };
-        self.bounds(pointer, value, number, min, max);
-        Some(number)
+        self.bounded(pointer, value, "integer", as_integer(value), min, max)
     }
 
     /// A number in `min..=max`.
@@ -109,15 +104,23 @@ impl<'a> Fields<'a> {
         min: f64,
         max: Option<f64>,
     ) -> Option<f64> {
-        let Some(number) = value.as_f64() else {
-            self.report(wrong_type(pointer, &["number"], value));
-            return None;
-        };
-        self.bounds(pointer, value, number, min, max);
-        Some(number)
+        self.bounded(pointer, value, "number", value.as_f64(), min, max)
     }
 
-    fn bounds(&mut self, pointer: &str, value: &Value, number: f64, min: f64, max: Option<f64>) {
+    /// `number`, the value read as `kind`, in `min..=max`.
+    fn bounded(
+        &mut self,
+        pointer: &str,
+        value: &Value,
+        kind: &str,
+        number: Option<f64>,
+        min: f64,
+        max: Option<f64>,
+    ) -> Option<f64> {
+        let Some(number) = number else {
+            self.report(wrong_type(pointer, &[kind], value));
+            return None;
+        };
         if number < min {
             self.report(out_of_range(
                 pointer,
@@ -131,6 +134,7 @@ impl<'a> Fields<'a> {
                 value,
             ));
         }
+        Some(number)
     }
 
     pub fn boolean(&mut self, pointer: &str, value: &Value) -> Option<bool> {
