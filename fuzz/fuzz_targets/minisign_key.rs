@@ -9,9 +9,9 @@ fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let _ = squad::sign::PublicKey::parse(&text);
     let _ = squad::sign::KeyId::parse(&text);
-    if let Ok(file) = squad::sign::SecretKeyFile::parse(&text) {
-        if !file.is_encrypted() {
-            let _ = file.unlock(None);
-        }
+    if let Ok(file) = squad::sign::SecretKeyFile::parse(&text)
+        && !file.is_encrypted()
+    {
+        let _ = file.unlock(None);
     }
 });
