@@ -109,7 +109,8 @@ pub struct PublishArgs {
     #[arg(value_name = "[PKG] oci://HOST/BASE", num_args = 1..=2, required = true)]
     pub targets: Vec<String>,
 
-    /// Validate and pack, show what would be pushed, and send nothing.
+    /// Validate and pack, ask the registry whether the version is there, show what would be
+    /// pushed (or that the version is unchanged, or refused), and send nothing.
     #[arg(long)]
     pub dry_run: bool,
 
@@ -227,8 +228,10 @@ pub fn run_publish(args: &PublishArgs, printer: &Printer) -> ExitStatus {
                     ] {
                         printer.status("", &format!("{kind:<8} {digest} ({size} bytes)"));
                     }
-                    printer.status("", "nothing was sent (--dry-run)");
                 }
+            }
+            if args.dry_run {
+                printer.status("", "nothing was sent (--dry-run)");
             }
             printer.data(&format!("{}\n", published.pinned));
         }

@@ -111,7 +111,7 @@ pub enum PublishStatus {
     Pushed,
     /// The version was there with the same package digest; nothing was pushed.
     Unchanged,
-    /// `--dry-run`: nothing was sent.
+    /// `--dry-run`: the version is not there yet; nothing was sent.
     DryRun,
 }
 
@@ -232,11 +232,11 @@ pub fn publish(
         uploaded: Vec::new(),
         signature: None,
     };
-    if dry_run {
-        return Ok(published);
-    }
+    // A dry run reads the tag too (with pull access only), so that it says what a real publish
+    // would do: push, leave the version unchanged, or refuse other bytes under it.
     let version = published.identity.version.clone();
-    let mut session = Repository::new(client, &repository, Access::Push, Credentials::Configured);
+    let access = if dry_run { Access::Pull } else { Access::Push };
+    let mut session = Repository::new(client, &repository, access, Credentials::Configured);
     let tagged = repository.with_tag(&version);
     if let Some(existing) = session.manifest(&version)? {
         let resolved = check_resolved(&mut session, &tagged, existing)?;
@@ -249,6 +249,9 @@ pub fn publish(
         }
         published.status = PublishStatus::Unchanged;
         published.pinned = repository.with_digest(&resolved.manifest_digest);
+        if dry_run {
+            return Ok(published);
+        }
         if let Some(signed) = &signed {
             let subject = Descriptor {
                 annotations: None,
@@ -264,6 +267,9 @@ pub fn publish(
                 &signature_title(&published.identity),
             )?);
         }
+        return Ok(published);
+    }
+    if dry_run {
         return Ok(published);
     }
     let artifact = &published.artifact;
@@ -352,6 +358,23 @@ fn refused(reference: &Reference, message: impl Into<String>) -> ShareError {
     }
 }
 
+/// Whether a manifest answer's `Content-Type` lets the body speak for itself: the OCI manifest
+/// type, or a generic type from a registry or proxy that ignores `Accept` (the body's own
+/// `mediaType` is checked next). Another specific type (an index, a Docker manifest) is not
+/// one squad published.
+fn is_manifest_content_type(content_type: &str) -> bool {
+    let essence = content_type
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    essence.is_empty()
+        || essence == IMAGE_MANIFEST
+        || ["application/json", "application/octet-stream", "text/plain"]
+            .contains(&essence.as_str())
+}
+
 /// Checks a fetched manifest and its config (artifact type, media types, config fields, and
 /// that the package is the one the repository path and tag name).
 fn check_resolved(
@@ -360,7 +383,7 @@ fn check_resolved(
     fetched: crate::oci::FetchedManifest,
 ) -> Result<Resolved, ShareError> {
     if let Some(media_type) = fetched.media_type.as_deref() {
-        if media_type != IMAGE_MANIFEST && !media_type.is_empty() {
+        if !is_manifest_content_type(media_type) {
             return Err(refused(
                 reference,
                 format!("the registry served a `{media_type}`, not an OCI image manifest"),

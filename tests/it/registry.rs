@@ -187,6 +187,22 @@ fn a_version_is_immutable_dry_run_sends_nothing_and_versions_are_in_release_orde
         "{stderr}"
     );
     assert!(stderr.contains("squad version bump"), "{stderr}");
+    // A dry run asks the registry too: the same refusal, and "unchanged" for the same bytes.
+    let output = sandbox.run(&["publish", changed.to_str().unwrap(), &base, "--dry-run"]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    assert!(text(&output.stderr).contains(&local_digest));
+    let output = sandbox.run(&[
+        "publish",
+        first.to_str().unwrap(),
+        &base,
+        "--dry-run",
+        "--format",
+        "json",
+    ]);
+    assert_ok(&output, "dry run of a published version");
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["status"], "unchanged");
+    assert_eq!(json["reference"], reference.as_str());
 
     // --dry-run shows the artifact and sends nothing.
     let dry = variant(&scratch, "minimal", "2026.12.11.1", "");
@@ -631,6 +647,10 @@ enum Lie {
     SlowBody,
     NotASquad,
     ConfigIdentity,
+    /// The manifest served as an index.
+    IndexContentType,
+    /// Not a lie: a registry or proxy that ignores `Accept` and serves plain JSON.
+    GenericContentType,
 }
 
 /// A fake registry serving the `minimal` template, lying as told.
@@ -686,14 +706,16 @@ fn lying_registry(lie: Option<Lie>) -> (LyingServer, String, squad::share::Artif
                     Some(Lie::ManifestDigestHeader) => format!("sha256:{}", "0".repeat(64)),
                     _ => squad::oci::manifest::sha256_digest(&manifest_bytes),
                 };
+                let content_type = match lie {
+                    Some(Lie::IndexContentType) => "application/vnd.oci.image.index.v1+json",
+                    Some(Lie::GenericContentType) => "application/json; charset=utf-8",
+                    _ => squad::oci::manifest::IMAGE_MANIFEST,
+                };
                 respond(
                     stream,
                     "200 OK",
                     &[
-                        (
-                            "content-type",
-                            squad::oci::manifest::IMAGE_MANIFEST.to_owned(),
-                        ),
+                        ("content-type", content_type.to_owned()),
                         ("docker-content-digest", announced),
                     ],
                     &manifest_bytes,
@@ -805,6 +827,11 @@ fn a_lying_registry_is_refused_with_a_clear_error_and_the_scope_untouched() {
             1,
             "the repository path does not end with example/someone-else",
         ),
+        (
+            Lie::IndexContentType,
+            1,
+            "served a `application/vnd.oci.image.index.v1+json`, not an OCI image manifest",
+        ),
     ];
     let mut checked = 0;
     for (lie, code, message) in cases {
@@ -837,14 +864,17 @@ fn a_lying_registry_is_refused_with_a_clear_error_and_the_scope_untouched() {
         assert!(!sandbox.dir.path().join("pulled.zip").exists());
         checked += 1;
     }
-    assert_eq!(checked, 11);
+    assert_eq!(checked, 12);
 
-    // The honest server installs: the harness itself is not what fails.
-    let (_server, reference, artifact) = lying_registry(None);
-    let sandbox = Sandbox::new();
-    let output = install_minimal(&sandbox, &reference);
-    assert_ok(&output, "honest server");
-    assert_eq!(text(&output.stdout).trim(), artifact.config.package_digest);
+    // The honest server installs: the harness itself is not what fails. So does one that
+    // ignores `Accept` and calls the manifest plain JSON: its body says what it is.
+    for honest in [None, Some(Lie::GenericContentType)] {
+        let (_server, reference, artifact) = lying_registry(honest);
+        let sandbox = Sandbox::new();
+        let output = install_minimal(&sandbox, &reference);
+        assert_ok(&output, &format!("honest server {honest:?}"));
+        assert_eq!(text(&output.stdout).trim(), artifact.config.package_digest);
+    }
 }
 
 #[test]
