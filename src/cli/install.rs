@@ -838,6 +838,9 @@ struct JsonListed<'a> {
     /// `null` when there is no install receipt to compare with.
     modified: Option<bool>,
     changes: Vec<Drift>,
+    /// The registry reference and manifest digest the receipt recorded (`null`: a local
+    /// install, or no receipt).
+    origin: Option<crate::install::receipts::Origin>,
 }
 
 pub fn run_list(args: &ListArgs, printer: &Printer) -> ExitStatus {
@@ -897,6 +900,7 @@ pub fn run_list(args: &ListArgs, printer: &Printer) -> ExitStatus {
                             active: listed.active,
                             modified: listed.package.modified(),
                             changes: listed.package.changes().unwrap_or_default(),
+                            origin: crate::install::receipts::origin(&root, &installed.root),
                         }
                     })
                     .collect(),

@@ -13,8 +13,6 @@ use crate::oci_support::{
 };
 use crate::support::{copy_tree, corpus, repo, text};
 
-const TEMPLATES: [&str; 3] = ["delivery", "minimal", "planner-parallel"];
-
 pub(crate) fn template(name: &str) -> PathBuf {
     repo().join("templates").join(name)
 }
@@ -74,8 +72,18 @@ fn installed_target(sandbox: &Sandbox, stderr: &str) -> PathBuf {
 #[test]
 fn every_template_publishes_and_installs_by_tag_and_by_digest() {
     let registry = Registry::start(Auth::None);
-    let packages: Vec<PathBuf> = TEMPLATES.iter().map(|name| template(name)).collect();
-    assert_eq!(publish_and_install_each(&registry, &packages), 3);
+    // Every folder of templates/, as `squad new --template` offers them.
+    let mut packages: Vec<PathBuf> = std::fs::read_dir(repo().join("templates"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.is_dir())
+        .collect();
+    packages.sort();
+    assert!(packages.len() >= 3, "{packages:?}");
+    assert_eq!(
+        publish_and_install_each(&registry, &packages),
+        packages.len()
+    );
 }
 
 #[test]
@@ -140,6 +148,23 @@ fn publish_and_install_each(registry: &Registry, packages: &[PathBuf]) -> usize 
                 "installed digest of {source}"
             );
             let target = installed_target(sandbox, &text(&output.stderr));
+            // The receipt keeps where the package came from; `list` shows it.
+            let output = sandbox.run(&[
+                "list",
+                "--project",
+                project.to_str().unwrap(),
+                "--format",
+                "json",
+            ]);
+            assert_ok(&output, "list");
+            let listed: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+            let origin = &listed["packages"][0]["origin"];
+            assert_eq!(origin["reference"], reference.as_str(), "{listed}");
+            assert_eq!(
+                Some(origin["manifest_digest"].as_str().unwrap()),
+                reference.split('@').nth(1),
+                "{listed}"
+            );
             let output = sandbox.run(&["verify", target.to_str().unwrap()]);
             assert_ok(&output, &format!("verify {}", target.display()));
             assert_eq!(digest_of(sandbox, &target), source_digest);
