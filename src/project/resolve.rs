@@ -12,7 +12,7 @@ use crate::http::{Client, Url};
 use crate::install::receipts::Origin;
 use crate::oci::{Access, Credentials, Reference, Repository};
 use crate::package::Identity;
-use crate::share::exact::{self, Expected};
+use crate::share::exact::{self, Expected, Rules};
 use crate::share::link::InstallLink;
 use crate::share::{self, Resolved, ShareError, Transfers};
 
@@ -234,6 +234,7 @@ impl Context<'_> {
                 let expected = Expected {
                     sha256,
                     bytes: None,
+                    rules: Rules::Pinned,
                 };
                 let (path, bytes) = self.exact_archive(label, url, &expected, declaration)?;
                 let (identity, package_digest) = share::identify_archive(&bytes)
@@ -309,8 +310,10 @@ impl Context<'_> {
                 Ok(Artifact::Archive(archive))
             }
             Source::Registry(reference) => self.fetch_registry(label, reference, locked),
-            Source::Https(url) => self.fetch_exact(label, url, locked),
-            Source::Link(link) => self.fetch_exact(label, &link.archive_url, locked),
+            Source::Https(url) => self.fetch_exact(label, url, Rules::Pinned, locked),
+            Source::Link(link) => {
+                self.fetch_exact(label, &link.archive_url, Rules::InstallLink, locked)
+            }
         }
     }
 
@@ -557,7 +560,13 @@ impl Context<'_> {
         Ok((path, bytes))
     }
 
-    fn fetch_exact(&self, label: &str, url: &Url, locked: &Locked) -> Result<Artifact, Failure> {
+    fn fetch_exact(
+        &self,
+        label: &str,
+        url: &Url,
+        rules: Rules,
+        locked: &Locked,
+    ) -> Result<Artifact, Failure> {
         let sha256 = locked.archive_sha256.ok_or_else(|| {
             Failure::refused(
                 label,
@@ -571,6 +580,7 @@ impl Context<'_> {
         let expected = Expected {
             sha256,
             bytes: locked.archive_bytes,
+            rules,
         };
         let bytes = exact::download(client, url, &expected, label, self.transfers)
             .map_err(|error| download_failure(label, error))?;
@@ -586,6 +596,7 @@ impl Context<'_> {
         let expected = Expected {
             sha256: link.archive_sha256,
             bytes: Some(link.archive_bytes),
+            rules: Rules::InstallLink,
         };
         let (path, bytes) = self.exact_archive(label, &link.archive_url, &expected, declaration)?;
         let (identity, package_digest) = share::identify_archive(&bytes).map_err(|message| {

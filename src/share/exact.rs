@@ -1,7 +1,9 @@
-//! Downloading one exact archive over HTTPS, as the reference client does for its install link
-//! (registry-notes §1.5), for `https://` sources and install links alike: no redirect is
-//! followed, the answer must be `200` with `Content-Type: application/zip` and, when the size is
-//! known, exactly that `Content-Length`; the body is hashed as it streams, cut off past the
+//! Downloading one exact archive over HTTPS. For an install link squad follows the reference
+//! client's rules (registry-notes §1.5): no redirect is followed, the answer must be `200` with
+//! `Content-Type: application/zip` and exactly the link's `Content-Length`. An `https://` source
+//! pinned by its SHA-256 may be redirected (release assets and object stores are), within the
+//! transport rules (never to plain HTTP, credentials kept to the first host), and may be served
+//! with any archive-like type. Either way the body is hashed as it streams, cut off past the
 //! expected size (or the 18 MiB import limit), and its SHA-256 compared before anything opens
 //! the archive.
 
@@ -19,7 +21,20 @@ pub struct Expected {
     pub sha256: Sha256Digest,
     /// Its exact size, when known (an install link, or a lock entry).
     pub bytes: Option<u64>,
+    pub rules: Rules,
 }
+
+/// Which download rules apply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rules {
+    /// An install link: the reference client's rules, exactly.
+    InstallLink,
+    /// An `https://` source pinned by its SHA-256: redirects followed, any type but a web page.
+    Pinned,
+}
+
+/// Redirects an `https://` source may take before the archive.
+const PINNED_REDIRECTS: u8 = 5;
 
 #[derive(Debug, thiserror::Error)]
 pub enum DownloadError {
@@ -81,8 +96,12 @@ pub fn download(
         message,
     };
     super::link::check_archive_url(url).map_err(&refused)?;
+    let redirects = match expected.rules {
+        Rules::InstallLink => Redirects::Refuse,
+        Rules::Pinned => Redirects::Follow(PINNED_REDIRECTS),
+    };
     let response = client
-        .send(&Request::new(Method::Get, url.clone()).with_redirects(Redirects::Refuse))
+        .send(&Request::new(Method::Get, url.clone()).with_redirects(redirects))
         .map_err(DownloadError::Http)?;
     match response.status {
         200 => {}
@@ -99,7 +118,7 @@ pub fn download(
         }
         status => return Err(DownloadError::Status { url: shown, status }),
     }
-    if response.url != *url {
+    if response.url != *url && expected.rules == Rules::InstallLink {
         return Err(refused(format!(
             "the answer came from {}, not the URL asked",
             redacted(&response.url)
@@ -116,10 +135,20 @@ pub fn download(
                 .to_ascii_lowercase()
         })
         .unwrap_or_default();
-    if content_type != "application/zip" {
-        return Err(refused(format!(
-            "the Content-Type is `{content_type}`, not `application/zip`"
-        )));
+    match expected.rules {
+        Rules::InstallLink if content_type != "application/zip" => {
+            return Err(refused(format!(
+                "the Content-Type is `{content_type}`, not `application/zip`"
+            )));
+        }
+        // A login page or an error page answered with 200: say so rather than "wrong SHA-256".
+        Rules::Pinned if content_type == "text/html" => {
+            return Err(refused(
+                "the answer is a web page (`text/html`), not an archive; is the URL the archive's own?"
+                    .to_owned(),
+            ));
+        }
+        _ => {}
     }
     let import_limit = crate::archive::reader::Limits::REFERENCE.archive_bytes;
     let limit = match (expected.bytes, response.content_length()) {

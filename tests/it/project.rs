@@ -951,6 +951,46 @@ fn a_server_that_lies_about_an_archive_is_refused() {
         refused += 1;
     }
     assert_eq!(refused, lies.len());
+
+    // An https:// source pinned by its SHA-256 may be redirected and served with any archive
+    // type, as release assets are; a web page instead of the archive is refused by name.
+    for page in ["application/octet-stream", "text/html"] {
+        let served_bytes = bytes.clone();
+        let handler: Arc<crate::oci_support::Handler> = Arc::new(
+            move |seen: &crate::oci_support::Seen, stream: &mut std::net::TcpStream| {
+                if seen.path == "/minimal.zip" {
+                    respond(
+                        stream,
+                        "302 Found",
+                        &[("location", "/assets/7/minimal.zip".to_owned())],
+                        b"",
+                    );
+                } else {
+                    respond(
+                        stream,
+                        "200 OK",
+                        &[("content-type", page.to_owned())],
+                        &served_bytes,
+                    );
+                }
+            },
+        );
+        let server = LyingServer::start("127.0.0.1", handler);
+        let url = format!("http://{}/minimal.zip", server.address);
+        let project = Proj::new();
+        let output = project.run(&["add", &url, "--sha256", &sha]);
+        if page == "text/html" {
+            assert_code(&output, 1, page);
+            assert!(stderr(&output).contains("web page"), "{}", stderr(&output));
+            assert!(project.installed("example/minimal").is_none());
+        } else {
+            assert_ok(&output, "a redirected release asset");
+            assert_eq!(
+                project.installed("example/minimal"),
+                Some(package_digest.clone())
+            );
+        }
+    }
 }
 
 #[test]
