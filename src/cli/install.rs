@@ -716,8 +716,8 @@ fn project_policy(
     }
 }
 
-/// A folder or archive against the policy: an archive's signature is `<archive>.minisig`; a
-/// folder has none.
+/// A folder or archive against the policy: its signature is `<archive>.minisig` or
+/// `<folder>.minisig` beside it.
 fn check_local(
     policy: &crate::sign::Policy,
     source: &Path,
@@ -727,16 +727,11 @@ fn check_local(
         printer.error(&message, None);
         ExitStatus::Failure
     })?;
-    let signatures = if is_archive(source) {
-        crate::project::signed::sibling_signatures(&statement.identity(), source).map_err(
-            |failure| {
-                printer.error(&failure.message, None);
-                ExitStatus::Error
-            },
-        )?
-    } else {
-        Vec::new()
-    };
+    let signatures = crate::project::signed::sibling_signatures(&statement.identity(), source)
+        .map_err(|failure| {
+            printer.error(&failure.message, None);
+            ExitStatus::Error
+        })?;
     judge(policy, &statement, &signatures, printer)
 }
 

@@ -144,12 +144,7 @@ impl Context<'_> {
         let mut resolution = self.resolve_source(label, declaration, newest)?;
         // A registry squad was judged before its download; the others are judged here.
         if self.policy.applies() && resolution.locked.signed_by.is_none() {
-            let signatures = match &declaration.source {
-                Source::Archive(path) => {
-                    signed::sibling_signatures(label, &self.project.root.join(path))?
-                }
-                _ => Vec::new(),
-            };
+            let signatures = self.signatures_beside(label, &declaration.source)?;
             let locked = &resolution.locked;
             let statement = signed::statement(
                 &resolution.identity.namespace,
@@ -201,10 +196,7 @@ impl Context<'_> {
                 share::signature::find(&mut session, digest)
                     .map_err(|error| share_failure(label, error))?
             }
-            Source::Archive(path) => {
-                signed::sibling_signatures(label, &self.project.root.join(path))?
-            }
-            _ => Vec::new(),
+            other => self.signatures_beside(label, other)?,
         };
         let statement = signed::statement(
             &name.namespace,
@@ -213,6 +205,26 @@ impl Context<'_> {
             locked.package_digest,
         );
         signed::judge(self.policy, label, &statement, &signatures).map(Some)
+    }
+
+    /// The signature published beside a source that is not a registry: `<path>.minisig` beside
+    /// a folder or an archive, `<url>.minisig` beside an archive's URL (an `https://` source or
+    /// an install link's archive).
+    fn signatures_beside(&self, label: &str, source: &Source) -> Result<Vec<String>, Failure> {
+        let url = match source {
+            Source::Folder(path) | Source::Archive(path) => {
+                return signed::sibling_signatures(label, &self.project.root.join(path));
+            }
+            Source::Https(url) => url,
+            Source::Link(link) => &link.archive_url,
+            Source::Registry(_) => return Ok(Vec::new()),
+        };
+        let client = self.client(label, || {
+            "checking its signature needs the network (--offline)".to_owned()
+        })?;
+        exact::signature_beside(client, url)
+            .map(|found| found.into_iter().collect())
+            .map_err(|error| download_failure(label, error))
     }
 
     fn resolve_source(

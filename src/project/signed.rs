@@ -1,6 +1,7 @@
 //! The project's signature policy applied to one squad: where its signatures are (registry
-//! referrers, or a `.minisig` beside a local archive) and the refusal that names the squad, the
-//! key ids found and the keys expected. [`crate::sign::Policy::check`] decides.
+//! referrers; a `.minisig` beside a local archive or folder, or beside an archive's URL) and the
+//! refusal that names the squad, the key ids found and the keys expected.
+//! [`crate::sign::Policy::check`] decides.
 
 use std::path::{Path, PathBuf};
 
@@ -9,15 +10,16 @@ use crate::sign::{Policy, Statement};
 
 use super::Failure;
 
-/// Where a local archive's signature is looked for: `<archive>.minisig`, as `minisign -S`
-/// names it.
-pub fn sibling(archive: &Path) -> PathBuf {
-    let mut name = archive.as_os_str().to_owned();
+/// Where a local archive's or folder's signature is looked for: `<archive>.minisig`, as
+/// `minisign -S` names it, and `<folder>.minisig` beside a folder (`pkg/` is `pkg`).
+pub fn sibling(source: &Path) -> PathBuf {
+    let mut name = crate::fs::entry_path(source).into_os_string();
     name.push(".minisig");
     PathBuf::from(name)
 }
 
-/// The signature beside a local archive, if there is one (read within the size bound).
+/// The signature beside a local archive or folder, if there is one (read within the size
+/// bound).
 pub fn sibling_signatures(label: &str, archive: &Path) -> Result<Vec<String>, Failure> {
     let path = sibling(archive);
     match crate::fs::metadata(&path) {
@@ -79,7 +81,7 @@ pub fn judge(
             };
             Failure::refused(
                 label,
-                format!("{} was refused: {refusal}", statement.identity()),
+                format!("version {} was refused: {refusal}", statement.version),
             )
             .hint(hint)
         })

@@ -198,3 +198,32 @@ pub fn download(
     }
     Ok(bytes)
 }
+
+/// The signature published beside an archive URL: `<url>.minisig`, as `minisign -S` names the
+/// file it writes beside the archive. `None` when the server has none (404 or 410).
+pub fn signature_beside(client: &Client, url: &Url) -> Result<Option<String>, DownloadError> {
+    let mut beside = url.clone();
+    beside.set_path(&format!("{}.minisig", url.path()));
+    let shown = redacted(&beside);
+    let response = client
+        .send(
+            &Request::new(Method::Get, beside.clone())
+                .with_redirects(Redirects::Follow(PINNED_REDIRECTS)),
+        )
+        .map_err(DownloadError::Http)?;
+    match response.status {
+        200 => {}
+        404 | 410 => return Ok(None),
+        status => return Err(DownloadError::Status { url: shown, status }),
+    }
+    let bytes = response
+        .read_to_vec(crate::sign::minisig::MAX_FILE_BYTES as u64)
+        .map_err(|error| match error.kind {
+            crate::http::ErrorKind::BodyTooLarge { .. } => DownloadError::Refused {
+                url: shown.clone(),
+                message: "it is larger than a minisign signature".to_owned(),
+            },
+            _ => DownloadError::Http(error),
+        })?;
+    Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
+}

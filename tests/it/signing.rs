@@ -617,3 +617,87 @@ fn local_archives_are_checked_against_their_minisig_with_expiry_and_revocation()
     let output = sync();
     refused(&output, "malformed trusted key", "squads-invalid-trust");
 }
+
+#[test]
+fn folders_and_https_archives_are_signed_by_a_minisig_beside_them() {
+    let sandbox =
+        Sandbox::new().with_env("SQUAD_CACHE_DIR", Sandbox::new().dir.path().join("cache"));
+    let dir = sandbox.dir.path().to_path_buf();
+    let (secret, public, key_id) = keys(&sandbox, "acme");
+    trusting(&sandbox, &public, "example");
+    let project = sandbox.project();
+    let folder = variant(&project.join("vendor"), "minimal", "2026.12.01.1", "");
+    let sign = |what: &Path, signature: &Path| {
+        assert_ok(
+            &sandbox.run(&[
+                "sign",
+                path(what),
+                "--key",
+                path(&secret),
+                "-o",
+                path(signature),
+            ]),
+            "sign",
+        );
+    };
+
+    // A folder: refused unsigned, installed once `<folder>.minisig` is beside it (a trailing
+    // separator names the same folder).
+    let before = scope(&sandbox);
+    refused(
+        &install(&sandbox, path(&folder)),
+        "unsigned folder",
+        "it is not signed",
+    );
+    assert_eq!(scope(&sandbox), before);
+    sign(&folder, Path::new(&format!("{}.minisig", path(&folder))));
+    assert_ok(
+        &install(&sandbox, &format!("{}/", path(&folder))),
+        "a signed folder",
+    );
+    let output = sandbox.run(&["add", path(&folder), "--project", path(&project)]);
+    assert_ok(&output, "add a signed folder");
+    let lock = std::fs::read_to_string(project.join(".opencorvus/squads.lock")).unwrap();
+    assert!(
+        lock.contains(&format!("\"signed_by\": \"{key_id}\"")),
+        "{lock}"
+    );
+
+    // An https:// archive: `<url>.minisig` is fetched beside it.
+    let served = dir.join("served");
+    std::fs::create_dir_all(&served).unwrap();
+    let other = variant(&dir.join("packages"), "minimal", "2026.12.02.1", "");
+    let archive = served.join("minimal.zip");
+    assert_ok(
+        &sandbox.run(&["pack", path(&other), "-o", path(&archive)]),
+        "pack",
+    );
+    let sha256 = squad::digest::Sha256Digest::of_file(&archive)
+        .unwrap()
+        .hex();
+    let server = crate::http_support::StaticServer::start(&served);
+    let url = format!("http://127.0.0.1:{}/minimal.zip", server.port);
+    assert_ok(
+        &sandbox.run(&["remove", "example/minimal", "--project", path(&project)]),
+        "remove",
+    );
+    let add = || {
+        sandbox.run(&[
+            "add",
+            &url,
+            "--sha256",
+            &sha256,
+            "--project",
+            path(&project),
+        ])
+    };
+    refused(&add(), "unsigned https archive", "it is not signed");
+    sign(&archive, &served.join("minimal.zip.minisig"));
+    assert_ok(&add(), "a signed https archive");
+    let lock = std::fs::read_to_string(project.join(".opencorvus/squads.lock")).unwrap();
+    assert!(lock.contains("2026.12.02.1"), "{lock}");
+    assert!(
+        lock.contains(&format!("\"signed_by\": \"{key_id}\"")),
+        "{lock}"
+    );
+}
