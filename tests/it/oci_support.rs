@@ -235,6 +235,7 @@ pub struct Seen {
     pub method: String,
     pub path: String,
     pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
 }
 
 impl Seen {
@@ -335,17 +336,17 @@ fn serve(stream: TcpStream, handler: &Handler, seen: &Mutex<Vec<Seen>>) {
                 headers.push((name.trim().to_owned(), value.trim().to_owned()));
             }
         }
-        let request = Seen {
+        let mut request = Seen {
             method,
             path,
             headers,
+            body: Vec::new(),
         };
         let length: u64 = request
             .header("content-length")
             .and_then(|v| v.parse().ok())
             .unwrap_or(0);
-        let mut body = Vec::new();
-        let _ = (&mut reader).take(length).read_to_end(&mut body);
+        let _ = (&mut reader).take(length).read_to_end(&mut request.body);
         seen.lock().unwrap().push(request.clone());
         handler(&request, &mut writer);
         let _ = writer.flush();
@@ -452,4 +453,190 @@ impl TokenIssuer {
         let signature = std::fs::read(signed.path()).unwrap();
         format!("{signing_input}.{}", url.encode(signature))
     }
+}
+
+/// What [`memory_registry`] holds.
+#[derive(Default)]
+struct Stored {
+    blobs: std::collections::HashMap<String, Vec<u8>>,
+    /// (repository, tag or digest) → (media type, bytes).
+    manifests: std::collections::HashMap<(String, String), (String, Vec<u8>)>,
+    /// (repository, subject digest) → referrer descriptors.
+    referrers: std::collections::HashMap<(String, String), Vec<serde_json::Value>>,
+}
+
+/// A registry in memory with the referrers API of distribution spec 1.1, which Debian's
+/// docker-registry (2.8) lacks: a manifest with a `subject` is indexed on push (answered with
+/// `OCI-Subject`) and listed by `GET /v2/<name>/referrers/<digest>`. Only what squad's client
+/// sends is served: monolithic blob uploads, manifests by tag and digest, tag lists.
+pub fn memory_registry() -> LyingServer {
+    let stored = Arc::new(Mutex::new(Stored::default()));
+    LyingServer::start(
+        "127.0.0.1",
+        Arc::new(move |seen: &Seen, stream: &mut TcpStream| {
+            let mut stored = stored.lock().unwrap();
+            let (path, query) = seen.path.split_once('?').unwrap_or((&seen.path, ""));
+            let not_found = |stream: &mut TcpStream| {
+                respond(
+                    stream,
+                    "404 Not Found",
+                    &[],
+                    br#"{"errors":[{"code":"NOT_FOUND"}]}"#,
+                )
+            };
+            if path == "/v2/" {
+                return respond(stream, "200 OK", &[], b"{}");
+            }
+            let Some(rest) = path.strip_prefix("/v2/") else {
+                return not_found(stream);
+            };
+            let split = |marker: &str| {
+                rest.rfind(marker)
+                    .map(|at| (rest[..at].to_owned(), rest[at + marker.len()..].to_owned()))
+            };
+            let head = |stream: &mut TcpStream, headers: &[(&str, String)], length: usize| {
+                let mut text = format!("HTTP/1.1 200 OK\r\ncontent-length: {length}\r\n");
+                for (name, value) in headers {
+                    text.push_str(&format!("{name}: {value}\r\n"));
+                }
+                let _ = stream.write_all(format!("{text}\r\n").as_bytes());
+            };
+            if let Some((name, upload)) = split("/blobs/uploads/") {
+                if seen.method == "POST" {
+                    let location = format!("/v2/{name}/blobs/uploads/{}", stored.blobs.len() + 1);
+                    return respond(stream, "202 Accepted", &[("location", location)], b"");
+                }
+                let _ = upload;
+                let digest = query
+                    .split('&')
+                    .find_map(|pair| pair.strip_prefix("digest="))
+                    .unwrap_or_default()
+                    .replace("%3A", ":");
+                if squad::oci::manifest::sha256_digest(&seen.body) != digest {
+                    return respond(
+                        stream,
+                        "400 Bad Request",
+                        &[],
+                        br#"{"errors":[{"code":"DIGEST_INVALID"}]}"#,
+                    );
+                }
+                stored.blobs.insert(digest.clone(), seen.body.clone());
+                return respond(
+                    stream,
+                    "201 Created",
+                    &[
+                        ("location", format!("/v2/{name}/blobs/{digest}")),
+                        ("docker-content-digest", digest),
+                    ],
+                    b"",
+                );
+            }
+            if let Some((_, digest)) = split("/blobs/") {
+                return match stored.blobs.get(&digest) {
+                    Some(bytes) if seen.method == "HEAD" => head(stream, &[], bytes.len()),
+                    Some(bytes) => respond(stream, "200 OK", &[], bytes),
+                    None => not_found(stream),
+                };
+            }
+            if let Some((name, reference)) = split("/manifests/") {
+                if seen.method == "PUT" {
+                    let media_type = seen.header("content-type").unwrap_or_default().to_owned();
+                    let digest = squad::oci::manifest::sha256_digest(&seen.body);
+                    let manifest: serde_json::Value =
+                        serde_json::from_slice(&seen.body).unwrap_or_default();
+                    let mut headers = vec![
+                        ("location", format!("/v2/{name}/manifests/{digest}")),
+                        ("docker-content-digest", digest.clone()),
+                    ];
+                    if let Some(subject) = manifest["subject"]["digest"].as_str() {
+                        let artifact_type = manifest["artifactType"]
+                            .as_str()
+                            .or(manifest["config"]["mediaType"].as_str())
+                            .unwrap_or_default();
+                        let mut descriptor = serde_json::json!({
+                            "mediaType": media_type,
+                            "digest": digest,
+                            "size": seen.body.len(),
+                            "artifactType": artifact_type,
+                        });
+                        if manifest["annotations"].is_object() {
+                            descriptor["annotations"] = manifest["annotations"].clone();
+                        }
+                        stored
+                            .referrers
+                            .entry((name.clone(), subject.to_owned()))
+                            .or_default()
+                            .push(descriptor);
+                        headers.push(("oci-subject", subject.to_owned()));
+                    }
+                    for key in [reference, digest] {
+                        stored
+                            .manifests
+                            .insert((name.clone(), key), (media_type.clone(), seen.body.clone()));
+                    }
+                    return respond(stream, "201 Created", &headers, b"");
+                }
+                return match stored.manifests.get(&(name, reference)) {
+                    Some((media_type, bytes)) => {
+                        let headers = [
+                            ("content-type", media_type.clone()),
+                            (
+                                "docker-content-digest",
+                                squad::oci::manifest::sha256_digest(bytes),
+                            ),
+                        ];
+                        if seen.method == "HEAD" {
+                            head(stream, &headers, bytes.len())
+                        } else {
+                            respond(stream, "200 OK", &headers, bytes)
+                        }
+                    }
+                    None => not_found(stream),
+                };
+            }
+            if let Some((name, subject)) = split("/referrers/") {
+                let wanted = query
+                    .split('&')
+                    .find_map(|pair| pair.strip_prefix("artifactType="))
+                    .map(|value| value.replace("%2F", "/").replace("%2B", "+"));
+                let listed: Vec<serde_json::Value> = stored
+                    .referrers
+                    .get(&(name, subject))
+                    .into_iter()
+                    .flatten()
+                    .filter(|descriptor| {
+                        wanted
+                            .as_deref()
+                            .is_none_or(|wanted| descriptor["artifactType"] == wanted)
+                    })
+                    .cloned()
+                    .collect();
+                let index = serde_json::json!({
+                    "schemaVersion": 2,
+                    "mediaType": "application/vnd.oci.image.index.v1+json",
+                    "manifests": listed,
+                });
+                let mut headers = vec![(
+                    "content-type",
+                    "application/vnd.oci.image.index.v1+json".to_owned(),
+                )];
+                if wanted.is_some() {
+                    headers.push(("oci-filters-applied", "artifactType".to_owned()));
+                }
+                return respond(stream, "200 OK", &headers, index.to_string().as_bytes());
+            }
+            if let Some((name, _)) = split("/tags/list") {
+                let mut tags: Vec<&String> = stored
+                    .manifests
+                    .keys()
+                    .filter(|(repository, tag)| *repository == name && !tag.starts_with("sha256:"))
+                    .map(|(_, tag)| tag)
+                    .collect();
+                tags.sort();
+                let body = serde_json::json!({ "name": name, "tags": tags });
+                return respond(stream, "200 OK", &[], body.to_string().as_bytes());
+            }
+            not_found(stream)
+        }),
+    )
 }

@@ -701,3 +701,54 @@ fn folders_and_https_archives_are_signed_by_a_minisig_beside_them() {
         "{lock}"
     );
 }
+
+#[test]
+fn a_registry_with_the_referrers_api_indexes_the_signature_itself() {
+    let registry = crate::oci_support::memory_registry();
+    let sandbox = Sandbox::new();
+    let dir = sandbox.dir.path().to_path_buf();
+    let (secret, public, key_id) = keys(&sandbox, "acme");
+    let package = variant(&dir, "minimal", "2026.12.01.1", "");
+    let base = format!("oci://{}/squads", registry.address);
+    let output = sandbox.run(&[
+        "publish",
+        path(&package),
+        &base,
+        "--sign",
+        path(&secret),
+        "--format",
+        "json",
+    ]);
+    assert_ok(&output, "publish --sign");
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["signature"]["key_id"], key_id.as_str());
+    assert!(
+        json["signature"]["referrers_tag"].is_null(),
+        "the registry indexed the referrer: no tag-schema index {json}"
+    );
+    let subject = json["manifest_digest"].as_str().unwrap().to_owned();
+    let tag_schema = format!("/manifests/{}", subject.replacen(':', "-", 1));
+    assert!(
+        !registry
+            .seen()
+            .iter()
+            .any(|seen| seen.method == "PUT" && seen.path.ends_with(&tag_schema)),
+        "no tag-schema index was pushed"
+    );
+
+    // Installed under a policy: the signature is found through the referrers API.
+    trusting(&sandbox, &public, "example");
+    let reference = format!("{base}/example/minimal:2026.12.01.1");
+    assert_ok(&install(&sandbox, &reference), "install a signed squad");
+    assert!(
+        registry.seen().iter().any(
+            |seen| seen.method == "GET" && seen.path.contains(&format!("/referrers/{subject}"))
+        ),
+        "the referrers API was asked"
+    );
+    // Another key's policy refuses it, naming the key found.
+    let (_, stranger, _) = keys(&sandbox, "stranger");
+    let other = Sandbox::new();
+    trusting(&other, &stranger, "example");
+    refused(&install(&other, &reference), "a stranger's policy", &key_id);
+}
