@@ -9,8 +9,8 @@
 //!   faster), and the same sync with one download at a time (`-j 1`);
 //! - a no-op `squad sync --locked` of the 20 (goal: at most 30 ms).
 //!
-//! Run with `cargo bench --bench project`. Needs `docker-registry` on PATH; the corpus is read
-//! from `SQUAD_CORPUS` when set, else from `../shared/corpus/opencorvus`.
+//! Run with `SQUAD_CORPUS=<corpus folder> cargo bench --bench project`. Needs `docker-registry`
+//! on PATH; without `SQUAD_CORPUS` it stops and says so.
 
 #[path = "support.rs"]
 mod support;

@@ -84,7 +84,10 @@ fn main() {
         assert_eq!(hasher.finalize(), expected);
     };
     hash_file(1 << 20); // warm the page cache
-    println!("a {} MiB file (page cache warm), sha2, by read size:", SIZE >> 20);
+    println!(
+        "a {} MiB file (page cache warm), sha2, by read size:",
+        SIZE >> 20
+    );
     let squad = time(RUNS, &|| {
         squad::digest::Sha256Digest::of_file(&file).unwrap();
     });

@@ -110,7 +110,8 @@ pub struct SignArgs {
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
   squad trust add acme.pub --namespace acme
-  squad trust add RWQf6LRCGA9i53mlYecO4IzT51TGPpvWucNSCh1CBM0QTaLn73Y7GFO3 --namespace '*' --require-signatures")]
+  squad trust add RWQf6LRCGA9i53mlYecO4IzT51TGPpvWucNSCh1CBM0QTaLn73Y7GFO3 --namespace '*' --require-signatures
+  squad trust revoke 0A5B0BCCC0DEA6EC")]
 pub struct TrustArgs {
     #[command(subcommand)]
     pub command: TrustCommand,
@@ -119,6 +120,30 @@ pub struct TrustArgs {
 #[derive(Debug, clap::Subcommand)]
 pub enum TrustCommand {
     Add(TrustAddArgs),
+    Revoke(TrustRevokeArgs),
+}
+
+/// Refuse a key's signatures in this project, whatever `trust` says.
+///
+/// Adds the key's id to `revoked` in `.opencorvus/squads.jsonc` (comments kept; created if
+/// absent). From then on `squad sync`, `add` and `install` into the project refuse squads
+/// signed only by that key, including squads the lock already records as signed by it.
+#[derive(Debug, clap::Args)]
+#[command(after_help = concat!("Examples:
+  squad trust revoke 0A5B0BCCC0DEA6EC
+  squad trust revoke acme-2025.pub --format json", exit_help!()))]
+pub struct TrustRevokeArgs {
+    /// The key: its id (16 hex digits, as `squad verify` and refusals print it), the `RW…`
+    /// public key, or a `.pub` file.
+    #[arg(value_name = "KEY")]
+    pub key: String,
+
+    #[command(flatten)]
+    pub project: ProjectArgs,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DataFormat::Human)]
+    pub format: DataFormat,
 }
 
 /// Trust a public key to sign a namespace's squads in this project.
@@ -464,7 +489,64 @@ pub fn run_sign(args: &SignArgs, printer: &Printer) -> ExitStatus {
 pub fn run_trust(args: &TrustArgs, printer: &Printer) -> ExitStatus {
     match &args.command {
         TrustCommand::Add(args) => run_trust_add(args, printer),
+        TrustCommand::Revoke(args) => run_trust_revoke(args, printer),
     }
+}
+
+fn run_trust_revoke(args: &TrustRevokeArgs, printer: &Printer) -> ExitStatus {
+    let key_id = match crate::sign::KeyId::parse(&args.key) {
+        Some(id) => id,
+        None => match public_key(&args.key) {
+            Ok(key) => key.id,
+            Err((message, status)) => {
+                printer.error(
+                    &message,
+                    Some("a key id is 16 hex digits, as refusals and `squad verify` print it"),
+                );
+                return status;
+            }
+        },
+    };
+    let project = match project_of(&args.project, printer) {
+        Ok(project) => project,
+        Err(status) => return status,
+    };
+    let mut wait = |path: &Path| {
+        printer.status(
+            "Blocking",
+            &format!("waiting for another squad command on `{}`", path.display()),
+        )
+    };
+    let changed = match crate::project::change::revoke(&project, key_id, &mut wait) {
+        Ok(changed) => changed,
+        Err(error) => {
+            let format = match args.format {
+                DataFormat::Json => Format::Json,
+                DataFormat::Human => Format::Human,
+            };
+            return report_error(printer, format, "trust revoke", &project, error);
+        }
+    };
+    match args.format {
+        DataFormat::Json => json(
+            printer,
+            &serde_json::json!({
+                "schema_version": crate::diag::json::SCHEMA_VERSION,
+                "type": "revoke",
+                "project": project.shown,
+                "key_id": key_id.to_string(),
+                "changed": changed,
+            }),
+        ),
+        DataFormat::Human => printer.status(
+            if changed { "Revoked" } else { "Unchanged" },
+            &format!(
+                "key {key_id} in {}",
+                project.display(crate::project::declared::FILE)
+            ),
+        ),
+    }
+    ExitStatus::Success
 }
 
 fn run_trust_add(args: &TrustAddArgs, printer: &Printer) -> ExitStatus {

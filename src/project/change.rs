@@ -478,15 +478,35 @@ pub fn trust(
             )));
         }
     }
+    edit_declared(project, on_wait, &|text| {
+        declared::add_trusted(text, namespace, key, expires, require)
+    })
+}
+
+/// Refuses `key` in the project's policy whatever `trust` says (`revoked`): `true` when
+/// squads.jsonc changed.
+pub fn revoke(
+    project: &Project,
+    key: crate::sign::KeyId,
+    on_wait: &mut dyn FnMut(&Path),
+) -> Result<bool, ProjectError> {
+    edit_declared(project, on_wait, &|text| declared::add_revoked(text, key))
+}
+
+/// Edits squads.jsonc under the project lock (a new one when absent): `true` when it changed.
+fn edit_declared(
+    project: &Project,
+    on_wait: &mut dyn FnMut(&Path),
+    edit: &dyn Fn(&str) -> Result<String, String>,
+) -> Result<bool, ProjectError> {
     let (_guard, files) = project.lock_and_read(false, on_wait)?;
     let before = files
         .declared_text
         .clone()
         .unwrap_or_else(|| "// The squads this project uses and the keys trusted to sign them.\n{\n  \"squads\": {}\n}\n".to_owned());
-    let text =
-        declared::add_trusted(&before, namespace, key, expires, require).map_err(|message| {
-            ProjectError::Io(project.declared_path(), std::io::Error::other(message))
-        })?;
+    let text = edit(&before).map_err(|message| {
+        ProjectError::Io(project.declared_path(), std::io::Error::other(message))
+    })?;
     if files.declared_text.as_deref() == Some(text.as_str()) {
         return Ok(false);
     }

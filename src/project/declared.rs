@@ -616,6 +616,25 @@ pub fn add_trusted(
     })
 }
 
+/// `text` with `key` in its `revoked` list (created when absent), everything else keeping its
+/// bytes. Returns the text unchanged when the key is revoked there already.
+pub fn add_revoked(text: &str, key: crate::sign::KeyId) -> Result<String, String> {
+    let (policy, _) = parse(text);
+    if policy.policy.revoked.contains(&key) {
+        return Ok(text.to_owned());
+    }
+    let mut text = text.to_owned();
+    let root = parse_object(&text)?;
+    match edit::member(&root, "revoked").map(|member| &member.value.kind) {
+        Some(Kind::Array(_)) => {}
+        Some(other) => return Err(format!("`revoked` is {}, not a list", other.type_name())),
+        None => text = edit::set_member(&text, &root, "revoked", "[]"),
+    }
+    let root = parse_object(&text)?;
+    let list = &edit::member(&root, "revoked").expect("added above").value;
+    Ok(edit::push_element(&text, list, &format!("\"{key}\"")))
+}
+
 /// The known members of one squad's entry.
 struct Fields<'n> {
     source: Option<&'n Member>,
@@ -841,6 +860,26 @@ pub fn remove_entry(text: &str, name: &Name) -> Result<String, String> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_revoked_key_is_added_once_and_the_rest_keeps_its_bytes() {
+        let key = crate::sign::KeyId::parse("0A5B0BCCC0DEA6EC").unwrap();
+        let text = "// ours\n{\n  \"squads\": {} // none yet\n}\n";
+        let once = add_revoked(text, key).unwrap();
+        assert!(once.starts_with("// ours\n"), "{once}");
+        assert!(once.contains("// none yet"), "{once}");
+        assert!(
+            once.contains("\"revoked\": [\"0A5B0BCCC0DEA6EC\"]"),
+            "{once}"
+        );
+        assert_eq!(add_revoked(&once, key).unwrap(), once);
+        let other = crate::sign::KeyId::parse("1111111111111111").unwrap();
+        let twice = add_revoked(&once, other).unwrap();
+        let (policy, problems) = parse(&twice);
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(policy.policy.revoked, [key, other]);
+        assert!(add_revoked("{ \"revoked\": 1 }", key).is_err());
+    }
     use super::*;
 
     const SHA: &str = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";

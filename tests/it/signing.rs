@@ -609,8 +609,31 @@ fn local_archives_are_checked_against_their_minisig_with_expiry_and_revocation()
         lock.contains(&format!("\"signed_by\": \"{key_id}\"")),
         "{lock}"
     );
-    // Revoked later: the lock's key is no longer enough, and the squad is refused.
-    write(&format!("{trusted}\n  \"revoked\": [\"{public_key}\"],"));
+    // Revoked later (`squad trust revoke`, once; again changes nothing): the lock's key is no
+    // longer enough, and the squad is refused.
+    let revoke = || {
+        sandbox.run(&[
+            "trust",
+            "revoke",
+            &key_id,
+            "--project",
+            path(&sandbox.project()),
+        ])
+    };
+    let output = revoke();
+    assert_ok(&output, "trust revoke");
+    assert!(
+        text(&output.stderr).contains("Revoked"),
+        "{}",
+        text(&output.stderr)
+    );
+    let declared =
+        std::fs::read_to_string(sandbox.project().join(".opencorvus/squads.jsonc")).unwrap();
+    assert!(
+        declared.contains(&format!("\"revoked\": [\"{key_id}\"]")),
+        "{declared}"
+    );
+    assert!(text(&revoke().stderr).contains("Unchanged"));
     refused(&sync(), "revoked after locking", "revoked");
     // A malformed key in the policy is a diagnostic at its line.
     write("\"trust\": { \"example\": [\"RWQnot-a-key\"] },");
