@@ -611,9 +611,10 @@ fn shell_word(word: &str) -> String {
     }
 }
 
-/// Resolves a registry reference, downloads its archive into memory, and installs it with the
-/// registry config's identity and package digest as expectations (ZIP-8), which must agree
-/// with any `--expect-*` flag. `Err` is the status to exit with, already reported.
+/// Resolves a registry reference, judges it (the project's signature policy, any `--expect-*`
+/// flag) before anything is downloaded, downloads its archive into memory in the same session,
+/// and installs it with the registry config's identity and package digest as expectations
+/// (ZIP-8). `Err` is the status to exit with, already reported.
 fn install_from_registry(
     reference: &str,
     args: &InstallArgs,
@@ -622,19 +623,21 @@ fn install_from_registry(
     printer: &Printer,
     wait: &mut dyn FnMut(&Path),
 ) -> Result<Result<crate::install::Receipt, InstallError>, ExitStatus> {
-    let (_, resolved, bytes) = super::registry::fetch(reference, &args.network, printer)
-        .map_err(|error| super::registry::report_share_error(printer, args.format, error))?;
+    let report = |error| super::registry::report_share_error(printer, args.format, error);
+    let reference = crate::oci::Reference::parse(reference)
+        .map_err(crate::share::ShareError::Reference)
+        .map_err(report)?;
+    let client = args.network.client();
+    let mut session = crate::oci::Repository::new(
+        &client,
+        &reference,
+        crate::oci::Access::Pull,
+        crate::oci::Credentials::Configured,
+    );
+    let resolved = crate::share::resolve(&mut session, &reference).map_err(report)?;
     let config = &resolved.config;
     if let Some(policy) = policy {
-        let client = args.network.client();
-        let mut session = crate::oci::Repository::new(
-            &client,
-            &resolved.pinned,
-            crate::oci::Access::Pull,
-            crate::oci::Credentials::Configured,
-        );
-        let signatures = crate::share::signatures(&mut session, &resolved)
-            .map_err(|error| super::registry::report_share_error(printer, args.format, error))?;
+        let signatures = crate::share::signatures(&mut session, &resolved).map_err(report)?;
         let Some(digest) = Sha256Digest::parse(&config.package_digest) else {
             printer.error("the package digest is not a SHA-256", None);
             return Err(ExitStatus::Failure);
@@ -688,6 +691,8 @@ fn install_from_registry(
         reference: resolved.pinned.to_string(),
         manifest_digest: resolved.manifest_digest.clone(),
     });
+    let progress = super::registry::Progress(crate::output::TransferBar::new(printer));
+    let bytes = crate::share::download(&mut session, &resolved, &progress).map_err(report)?;
     // The archive is checked and extracted from memory, as a local archive is once read: it
     // is never written whole to disk, so there is no file to sync or to leave behind.
     let shown = PathBuf::from(resolved.pinned.to_string());

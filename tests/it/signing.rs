@@ -769,9 +769,20 @@ fn a_registry_with_the_referrers_api_indexes_the_signature_itself() {
         ),
         "the referrers API was asked"
     );
-    // Another key's policy refuses it, naming the key found.
+    // Another key's policy refuses it, naming the key found, before the archive is downloaded.
+    let layer = format!("/blobs/sha256:{}", json["archive_sha256"].as_str().unwrap());
+    let downloads = || {
+        registry
+            .seen()
+            .iter()
+            .filter(|seen| seen.method == "GET" && seen.path.ends_with(&layer))
+            .count()
+    };
+    let before = downloads();
+    assert!(before > 0, "the accepted install downloaded the archive");
     let (_, stranger, _) = keys(&sandbox, "stranger");
     let other = Sandbox::new();
     trusting(&other, &stranger, "example");
     refused(&install(&other, &reference), "a stranger's policy", &key_id);
+    assert_eq!(downloads(), before, "a refused squad is not downloaded");
 }
