@@ -111,6 +111,7 @@ pub struct SignArgs {
 #[command(after_help = "Examples:
   squad trust add acme.pub --namespace acme
   squad trust add RWQf6LRCGA9i53mlYecO4IzT51TGPpvWucNSCh1CBM0QTaLn73Y7GFO3 --namespace '*' --require-signatures
+  squad trust remove acme-2025.pub
   squad trust revoke 0A5B0BCCC0DEA6EC")]
 pub struct TrustArgs {
     #[command(subcommand)]
@@ -120,7 +121,34 @@ pub struct TrustArgs {
 #[derive(Debug, clap::Subcommand)]
 pub enum TrustCommand {
     Add(TrustAddArgs),
+    Remove(TrustRemoveArgs),
     Revoke(TrustRevokeArgs),
+}
+
+/// Stop trusting a key in this project (for one namespace, or all).
+///
+/// Removes the key's entries from the `trust` lists of `.opencorvus/squads.jsonc` in place
+/// (comments kept). Squads it signed are refused at the next sync unless another trusted key
+/// signed them too. To refuse its signatures whatever `trust` says, use `squad trust revoke`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = concat!("Examples:
+  squad trust remove acme-2025.pub
+  squad trust remove RWQ… --namespace acme --format json", exit_help!()))]
+pub struct TrustRemoveArgs {
+    /// A minisign public key: the `RW…` string, or a `.pub` file.
+    #[arg(value_name = "KEY")]
+    pub key: String,
+
+    /// Only this namespace's list (default: every list that names the key).
+    #[arg(long, value_name = "NS")]
+    pub namespace: Option<String>,
+
+    #[command(flatten)]
+    pub project: ProjectArgs,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DataFormat::Human)]
+    pub format: DataFormat,
 }
 
 /// Refuse a key's signatures in this project, whatever `trust` says.
@@ -489,8 +517,79 @@ pub fn run_sign(args: &SignArgs, printer: &Printer) -> ExitStatus {
 pub fn run_trust(args: &TrustArgs, printer: &Printer) -> ExitStatus {
     match &args.command {
         TrustCommand::Add(args) => run_trust_add(args, printer),
+        TrustCommand::Remove(args) => run_trust_remove(args, printer),
         TrustCommand::Revoke(args) => run_trust_revoke(args, printer),
     }
+}
+
+fn run_trust_remove(args: &TrustRemoveArgs, printer: &Printer) -> ExitStatus {
+    let key = match public_key(&args.key) {
+        Ok(key) => key,
+        Err((message, status)) => {
+            printer.error(&message, None);
+            return status;
+        }
+    };
+    let project = match project_of(&args.project, printer) {
+        Ok(project) => project,
+        Err(status) => return status,
+    };
+    let mut wait = |path: &Path| {
+        printer.status(
+            "Blocking",
+            &format!("waiting for another squad command on `{}`", path.display()),
+        )
+    };
+    let removed = match crate::project::change::untrust(
+        &project,
+        key.id,
+        args.namespace.as_deref(),
+        &mut wait,
+    ) {
+        Ok(removed) => removed,
+        Err(error) => {
+            let format = match args.format {
+                DataFormat::Json => Format::Json,
+                DataFormat::Human => Format::Human,
+            };
+            return report_error(printer, format, "trust remove", &project, error);
+        }
+    };
+    match args.format {
+        DataFormat::Json => json(
+            printer,
+            &serde_json::json!({
+                "schema_version": crate::diag::json::SCHEMA_VERSION,
+                "type": "untrust",
+                "project": project.shown,
+                "key_id": key.id.to_string(),
+                "namespace": args.namespace,
+                "removed": removed,
+            }),
+        ),
+        DataFormat::Human if removed == 0 => printer.status(
+            "Unchanged",
+            &format!(
+                "key {} is not trusted{} in {}",
+                key.id,
+                args.namespace
+                    .as_deref()
+                    .map(|namespace| format!(" for `{namespace}`"))
+                    .unwrap_or_default(),
+                project.display(crate::project::declared::FILE)
+            ),
+        ),
+        DataFormat::Human => printer.status(
+            "Removed",
+            &format!(
+                "key {} ({removed} entr{}) from {}",
+                key.id,
+                if removed == 1 { "y" } else { "ies" },
+                project.display(crate::project::declared::FILE)
+            ),
+        ),
+    }
+    ExitStatus::Success
 }
 
 fn run_trust_revoke(args: &TrustRevokeArgs, printer: &Printer) -> ExitStatus {

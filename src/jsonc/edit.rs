@@ -258,22 +258,43 @@ pub fn remove_member(text: &str, object: &Node, key: &str) -> String {
     let Kind::Object(members) = &object.kind else {
         return text.to_owned();
     };
+    let items: Vec<Range<usize>> = members
+        .iter()
+        .map(|member| member.key_span.start..member.value.span.end)
+        .collect();
     let mut out = text.to_owned();
     // From the last, so the spans of earlier members stay valid.
     for index in (0..members.len()).rev() {
         if members[index].key != key {
             continue;
         }
-        out = remove_at(&out, members, index);
+        out = remove_at(&out, &items, index);
     }
     out
 }
 
-fn remove_at(text: &str, members: &[Member], index: usize) -> String {
-    let member = &members[index];
+/// `text` with the elements of the array `array` for which `remove` holds taken out, as
+/// [`remove_member`] takes out members.
+pub fn remove_elements(text: &str, array: &Node, remove: &dyn Fn(&Node) -> bool) -> String {
+    let Kind::Array(elements) = &array.kind else {
+        return text.to_owned();
+    };
+    let items: Vec<Range<usize>> = elements.iter().map(|node| node.span.clone()).collect();
+    let mut out = text.to_owned();
+    for index in (0..elements.len()).rev() {
+        if remove(&elements[index]) {
+            out = remove_at(&out, &items, index);
+        }
+    }
+    out
+}
+
+/// Removes the member or element spanning `items[index]` (a member from its key to the end of
+/// its value).
+fn remove_at(text: &str, items: &[Range<usize>], index: usize) -> String {
     let bytes = text.as_bytes();
-    let mut start = member.key_span.start;
-    let mut end = member.value.span.end;
+    let mut start = items[index].start;
+    let mut end = items[index].end;
     let next = skip_trivia(text, end);
     let mut earlier_comma = None;
     if bytes.get(next) == Some(&b',') {
@@ -283,7 +304,7 @@ fn remove_at(text: &str, members: &[Member], index: usize) -> String {
         }
     } else if index > 0 {
         // The last member: the comma before it goes, unless a comment sits between them.
-        let comma = skip_trivia(text, members[index - 1].value.span.end);
+        let comma = skip_trivia(text, items[index - 1].end);
         if bytes.get(comma) == Some(&b',') {
             if text[comma + 1..start].trim_matches([' ', '\t']).is_empty() {
                 start = comma;

@@ -483,6 +483,22 @@ pub fn trust(
     })
 }
 
+/// Stops trusting `key` for `namespace` (every namespace when `None`): how many entries went.
+pub fn untrust(
+    project: &Project,
+    key: crate::sign::KeyId,
+    namespace: Option<&str>,
+    on_wait: &mut dyn FnMut(&Path),
+) -> Result<usize, ProjectError> {
+    let removed = std::cell::Cell::new(0);
+    edit_declared(project, on_wait, &|text| {
+        let (text, count) = declared::remove_trusted(text, key, namespace)?;
+        removed.set(count);
+        Ok(text)
+    })?;
+    Ok(removed.get())
+}
+
 /// Refuses `key` in the project's policy whatever `trust` says (`revoked`): `true` when
 /// squads.jsonc changed.
 pub fn revoke(
@@ -507,7 +523,8 @@ fn edit_declared(
     let text = edit(&before).map_err(|message| {
         ProjectError::Io(project.declared_path(), std::io::Error::other(message))
     })?;
-    if files.declared_text.as_deref() == Some(text.as_str()) {
+    // Unchanged: nothing is written, not even a new file.
+    if text == before {
         return Ok(false);
     }
     project.write_declared(&text)?;

@@ -616,6 +616,48 @@ pub fn add_trusted(
     })
 }
 
+/// `text` without `key` in the trust lists of `namespace` (every namespace when `None`): each
+/// entry of that key, a string or an object, is removed with its comma; everything else keeps
+/// its bytes. Returns the text and how many entries went.
+pub fn remove_trusted(
+    text: &str,
+    key: crate::sign::KeyId,
+    namespace: Option<&str>,
+) -> Result<(String, usize), String> {
+    let is_key = |node: &Node| {
+        let text = match &node.kind {
+            Kind::Object(_) => edit::member(node, "key").and_then(|member| member.value.as_str()),
+            _ => node.as_str(),
+        };
+        text.and_then(|text| crate::sign::PublicKey::parse(text).ok())
+            .is_some_and(|parsed| parsed.id == key)
+    };
+    let root = parse_object(text)?;
+    let Some(trust) = edit::member(&root, "trust") else {
+        return Ok((text.to_owned(), 0));
+    };
+    let Kind::Object(lists) = &trust.value.kind else {
+        return Err("`trust` is not an object".to_owned());
+    };
+    let names: Vec<String> = lists
+        .iter()
+        .map(|list| list.key.clone())
+        .filter(|name| namespace.is_none_or(|wanted| wanted == name))
+        .collect();
+    let (mut text, mut removed) = (text.to_owned(), 0);
+    for name in names {
+        // Parsed again for each list: an edit moves the spans after it.
+        let root = parse_object(&text)?;
+        let trust = &edit::member(&root, "trust").expect("seen above").value;
+        let list = &edit::member(trust, &name).expect("seen above").value;
+        if let Kind::Array(entries) = &list.kind {
+            removed += entries.iter().filter(|node| is_key(node)).count();
+            text = edit::remove_elements(&text, list, &is_key);
+        }
+    }
+    Ok((text, removed))
+}
+
 /// `text` with `key` in its `revoked` list (created when absent), everything else keeping its
 /// bytes. Returns the text unchanged when the key is revoked there already.
 pub fn add_revoked(text: &str, key: crate::sign::KeyId) -> Result<String, String> {
@@ -860,6 +902,30 @@ pub fn remove_entry(text: &str, name: &Name) -> Result<String, String> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_trusted_key_is_removed_from_its_lists_with_its_commas() {
+        let (public, _) = crate::sign::minisig::generate(None).unwrap();
+        let (other, _) = crate::sign::minisig::generate(None).unwrap();
+        let text = format!(
+            "{{\n  // who signs\n  \"trust\": {{\n    \"acme\": [\"{a}\", {{ \"key\": \"{b}\" }}],\n    \"*\": [{{ \"key\": \"{a}\", \"expires\": \"2030-01-01\" }}]\n  }}\n}}\n",
+            a = public.base64,
+            b = other.base64
+        );
+        let (only_acme, removed) = remove_trusted(&text, public.id, Some("acme")).unwrap();
+        assert_eq!(removed, 1);
+        assert!(only_acme.contains("// who signs"), "{only_acme}");
+        let (policy, problems) = parse(&only_acme);
+        assert!(problems.is_empty(), "{problems:?}\n{only_acme}");
+        assert_eq!(policy.policy.trusted.len(), 2);
+        let (everywhere, removed) = remove_trusted(&text, public.id, None).unwrap();
+        assert_eq!(removed, 2);
+        let (policy, problems) = parse(&everywhere);
+        assert!(problems.is_empty(), "{problems:?}\n{everywhere}");
+        assert_eq!(policy.policy.trusted.len(), 1);
+        assert_eq!(policy.policy.trusted[0].key.id, other.id);
+        assert_eq!(remove_trusted(&everywhere, public.id, None).unwrap().1, 0);
+    }
 
     #[test]
     fn a_revoked_key_is_added_once_and_the_rest_keeps_its_bytes() {

@@ -723,6 +723,27 @@ fn folders_and_https_archives_are_signed_by_a_minisig_beside_them() {
         lock.contains(&format!("\"signed_by\": \"{key_id}\"")),
         "{lock}"
     );
+
+    // The key no longer trusted (`squad trust remove`): the locked squad is refused.
+    let untrust = || {
+        sandbox.run(&[
+            "trust",
+            "remove",
+            path(&public),
+            "--project",
+            path(&project),
+        ])
+    };
+    let output = untrust();
+    assert_ok(&output, "trust remove");
+    assert!(
+        text(&output.stderr).contains("Removed"),
+        "{}",
+        text(&output.stderr)
+    );
+    assert!(text(&untrust().stderr).contains("Unchanged"));
+    let sync = sandbox.run(&["sync", "--project", path(&project)]);
+    refused(&sync, "a key no longer trusted", "not trusted");
 }
 
 #[test]
