@@ -7,6 +7,7 @@
 //! the projections. Each step works with whatever the earlier steps found valid.
 
 mod advice;
+mod date_parse;
 mod frontmatter;
 mod layout;
 mod mcp;

@@ -350,11 +350,8 @@ fn frontmatter_name(text: &str) -> Result<String, Vec<Problem>> {
     if let Some(value) = get("expires_at") {
         let valid = match value {
             Value::Date => true,
-            // `new Date(n)` is valid for |n| <= 8.64e15 ms.
-            Value::Number(number) => number.is_finite() && number.abs() <= 8.64e15,
-            // `Date.parse` accepts many spellings; anything with a digit is given the benefit of
-            // the doubt rather than refusing a date the reference would take.
-            Value::String(text) => text.chars().any(|c| c.is_ascii_digit()),
+            Value::Number(number) => number.is_finite(),
+            Value::String(text) => super::date_parse::accepts(text),
             _ => false,
         };
         if !valid {

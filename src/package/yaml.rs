@@ -358,8 +358,12 @@ fn bool_value(text: &str) -> Option<bool> {
     }
 }
 
-/// js-yaml 4's int and float forms (underscores allowed between digits).
+/// js-yaml 4.3's int and float forms. Underscores between digits (YAML 1.1, and js-yaml before
+/// 4.3) make a string there: `1_000` is the text "1_000".
 fn number_value(text: &str) -> Option<f64> {
+    if text.contains('_') {
+        return None;
+    }
     let (sign, body) = match text.as_bytes().first()? {
         b'-' => (-1.0, &text[1..]),
         b'+' => (1.0, &text[1..]),
@@ -371,11 +375,11 @@ fn number_value(text: &str) -> Option<f64> {
         _ => {}
     }
     let radix = |digits: &str, radix: u32| -> Option<f64> {
-        let cleaned: String = digits.chars().filter(|c| *c != '_').collect();
-        if cleaned.is_empty() || digits.starts_with('_') {
+        // `from_str_radix` would take a sign of its own.
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_alphanumeric()) {
             return None;
         }
-        i128::from_str_radix(&cleaned, radix)
+        i128::from_str_radix(digits, radix)
             .ok()
             .map(|value| sign * value as f64)
     };
@@ -393,9 +397,7 @@ fn number_value(text: &str) -> Option<f64> {
     let mut at = 0;
     let digits = |at: &mut usize| {
         let start = *at;
-        while *at < bytes.len()
-            && (bytes[*at].is_ascii_digit() || (bytes[*at] == b'_' && *at > start))
-        {
+        while *at < bytes.len() && bytes[*at].is_ascii_digit() {
             *at += 1;
         }
         *at - start
@@ -425,8 +427,7 @@ fn number_value(text: &str) -> Option<f64> {
     if at != bytes.len() {
         return None;
     }
-    let cleaned: String = body.chars().filter(|c| *c != '_').collect();
-    cleaned.parse::<f64>().ok().map(|value| sign * value)
+    body.parse::<f64>().ok().map(|value| sign * value)
 }
 
 /// YAML 1.1 timestamps, as js-yaml resolves them.
@@ -537,7 +538,13 @@ mod tests {
         assert_eq!(value("a: yes").get("a"), Some(&Value::String("yes".into())));
         assert_eq!(value("a: TRUE").get("a"), Some(&Value::Bool(true)));
         assert_eq!(value("a: 0x1F").get("a"), Some(&Value::Number(31.0)));
-        assert_eq!(value("a: 1_000").get("a"), Some(&Value::Number(1000.0)));
+        for underscored in ["1_000", "0_1", "1_000.5", "0x1_F", "-1_0", "1_0e3"] {
+            assert_eq!(
+                value(&format!("a: {underscored}")).get("a"),
+                Some(&Value::String(underscored.into())),
+                "js-yaml 4.3.1 reads {underscored} as a string"
+            );
+        }
         assert_eq!(value("a: 1e3").get("a"), Some(&Value::Number(1000.0)));
         assert_eq!(
             value("a: .inf").get("a"),

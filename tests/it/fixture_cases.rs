@@ -483,6 +483,8 @@ pub fn invalid() -> Vec<Case> {
         case("skill-frontmatter--unknown-tag", FULL, vec![skill("skills/checklists/security/SKILL.md", "name: security-checklist\ndescription: !important d\n")]),
         case("skill-frontmatter--second-document", FULL, vec![write("skills/checklists/security/SKILL.md", "---\nname: security-checklist\ndescription: d\n...\nbody\n")]),
         case("skill-frontmatter--name-null", FULL, vec![skill("skills/checklists/security/SKILL.md", "name:\ndescription: d\n")]),
+        case("skill-frontmatter--expires-at-day-32", FULL, vec![skill("skills/checklists/security/SKILL.md", "name: security-checklist\ndescription: d\nexpires_at: \"2026-01-32\"\n")]),
+        case("skill-frontmatter--expires-at-word", FULL, vec![skill("skills/checklists/security/SKILL.md", "name: security-checklist\ndescription: d\nexpires_at: soon 2\n")]),
         // REF-3, REF-4, REF-5
         case("unsupported-tool-extension--mts", FULL, vec![write("tools/extra.mts", "export default 1;\n")]),
         case("unsupported-tool-extension--markdown", FULL, vec![write("tools/README.md", "# tools\n")]),
@@ -564,6 +566,8 @@ pub fn invalid() -> Vec<Case> {
 pub fn accepted() -> Vec<Case> {
     vec![
         case("accepted--duplicate-key-warning", MIN, vec![sub(r#""label": "Minimal","#, r#""label": "First", "label": "Minimal","#)]),
+        case("accepted--skill-expires-at-legacy-date", FULL, vec![skill("skills/checklists/security/SKILL.md", "name: security-checklist\ndescription: d\nexpires_at: Dec 31 2026\n")]),
+        case("accepted--skill-description-underscored-digits", FULL, vec![skill("skills/checklists/security/SKILL.md", "name: security-checklist\ndescription: 1_000\n")]),
         case("accepted--builtin-id-warning", MIN, vec![sub(r#""id": "minimal-squad""#, r#""id": "base""#)]),
         case("accepted--label-only-whitespace", MIN, vec![sub(r#""label": "Minimal""#, r#""label": " ""#)]),
         case("accepted--agent-label-padded", MIN, vec![sub(r#""label": "Worker""#, r#""label": "  Worker  ""#)]),
