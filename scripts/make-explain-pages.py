@@ -66,7 +66,7 @@ WHY = {
     "unexpected-agent-entry": "An agent directory holds only system.md and the directories skills/, tools/, mcp/ and lib/.",
     "undeclared-prompt": "A prompt file without a `prompt` declaration would be ignored; the reference rejects it instead.",
     "skill-layout": "Skills are directories that contain SKILL.md; a file outside any skill directory belongs to no skill.",
-    "skill-unsafe-path": "Skill files are exposed by path; leading or trailing whitespace makes a path ambiguous.",
+    "skill-unsafe-path": "Skill files are exposed by path; leading or trailing whitespace makes a path ambiguous, and a `\\` or `:` means a separator, a drive or a stream on Windows (SKL-2).",
     "nested-skill-md": "A skill has one SKILL.md at its top; a second skill.md (any case) inside it would be ambiguous.",
     "skill-not-utf8": "SKILL.md is read strictly as UTF-8 by the reference.",
     "skill-frontmatter": "SKILL.md starts with YAML frontmatter (parsed by gray-matter and js-yaml) that names and describes the skill; it must parse and have a valid `name` and `description`.",
@@ -174,7 +174,7 @@ CASES = {
     "unreachable-library-file": "unreachable-library-file--unused-lib",
     "unreachable-asset": "unreachable-asset--unused-template",
     "tools-not-compiled": "accepted--nested-skill-group",
-    "non-portable-path": "non-portable-path--colon",
+    "non-portable-path": "non-portable-path+skill-unsafe-path--colon",
     "long-path": "accepted--long-path-warning",
     "path-case-collision": "path-case-collision--skill-reference",
 }

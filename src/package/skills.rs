@@ -86,6 +86,17 @@ pub fn discover(context: &mut Context, skills_root: &str, owner: &Owner, id: &st
                 format!("skill file path `{inside}` starts or ends with whitespace"),
             ));
         }
+        // SKL-2's other unsafe characters: a separator on Windows, a drive or stream there.
+        if let Some(character) = inside.chars().find(|c| matches!(c, '\\' | ':')) {
+            context.diagnostics.push(
+                Diagnostic::new(
+                    Code::SkillUnsafePath,
+                    path,
+                    format!("skill file path `{inside}` contains `{character}`"),
+                )
+                .help("the reference refuses `\\` and `:` in a skill's file paths; rename the file"),
+            );
+        }
     }
     skills
 }

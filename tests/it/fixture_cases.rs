@@ -550,7 +550,7 @@ pub fn invalid() -> Vec<Case> {
         case("unreachable-asset--ds-store", FULL, vec![write("assets/.DS_Store", "\0\0")]),
         case("unreachable-asset--nested", FULL, vec![write("assets/report/old/template.md", "# old\n")]),
         // PATH-S
-        case("non-portable-path--colon", FULL, vec![write("skills/release-method/references/a:b.md", "x\n")]),
+        case("non-portable-path+skill-unsafe-path--colon", FULL, vec![write("skills/release-method/references/a:b.md", "x\n")]),
         case("non-portable-path--windows-device-name", FULL, vec![write("skills/release-method/references/nul.txt", "x\n")]),
         case("non-portable-path--trailing-dot", FULL, vec![write("skills/release-method/references/notes.", "x\n")]),
         case("non-portable-path--nfd-name", FULL, vec![write("skills/release-method/references/cafe\u{301}.md", "x\n")]),
