@@ -146,7 +146,9 @@ pub struct InstallArgs {
 ///
 /// A package whose files were changed since it was installed (see `squad verify`) is kept,
 /// and the changed files are listed: those changes exist nowhere else. `--force` removes it
-/// anyway. A project that selected the package selects `base` again.
+/// anyway. A project that selected the package selects `base` again. `--scope` is required:
+/// the same id may be installed in the project and globally, and a deletion never guesses
+/// which (`squad list` shows both).
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
   squad uninstall acme/my-squad --scope project
