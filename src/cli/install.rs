@@ -630,13 +630,24 @@ fn install_from_registry(
         .map_err(crate::share::ShareError::Reference)
         .map_err(report)?;
     let client = args.network.client();
+    let progress = super::registry::Progress(crate::output::TransferBar::new(printer));
     let mut session = crate::oci::Repository::new(
         &client,
         &reference,
         crate::oci::Access::Pull,
         crate::oci::Credentials::Configured,
     );
-    let resolved = crate::share::resolve(&mut session, &reference).map_err(report)?;
+    // Without a policy the archive comes with the config, at once; with one, only once the
+    // squad's signatures are judged.
+    let (resolved, bytes) = match policy {
+        None => crate::share::fetch(&client, &reference, &progress)
+            .map(|(resolved, bytes)| (resolved, Some(bytes)))
+            .map_err(report)?,
+        Some(_) => (
+            crate::share::resolve(&mut session, &reference).map_err(report)?,
+            None,
+        ),
+    };
     let config = &resolved.config;
     if let Some(policy) = policy {
         let signatures = crate::share::signatures(&mut session, &resolved).map_err(report)?;
@@ -693,8 +704,10 @@ fn install_from_registry(
         reference: resolved.pinned.to_string(),
         manifest_digest: resolved.manifest_digest.clone(),
     });
-    let progress = super::registry::Progress(crate::output::TransferBar::new(printer));
-    let bytes = crate::share::download(&mut session, &resolved, &progress).map_err(report)?;
+    let bytes = match bytes {
+        Some(bytes) => bytes,
+        None => crate::share::download(&mut session, &resolved, &progress).map_err(report)?,
+    };
     // The archive is checked and extracted from memory, as a local archive is once read: it
     // is never written whole to disk, so there is no file to sync or to leave behind.
     let shown = PathBuf::from(resolved.pinned.to_string());

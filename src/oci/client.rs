@@ -46,6 +46,9 @@ pub struct FetchedManifest {
 }
 
 /// A session with one repository.
+/// Cloned, a session shares the credentials and token already negotiated, for a second
+/// connection to the same repository.
+#[derive(Clone)]
 pub struct Repository<'c> {
     client: &'c Client,
     pub reference: Reference,

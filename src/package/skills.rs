@@ -94,7 +94,9 @@ pub fn discover(context: &mut Context, skills_root: &str, owner: &Owner, id: &st
                     path,
                     format!("skill file path `{inside}` contains `{character}`"),
                 )
-                .help("the reference refuses `\\` and `:` in a skill's file paths; rename the file"),
+                .help(
+                    "the reference refuses `\\` and `:` in a skill's file paths; rename the file",
+                ),
             );
         }
     }

@@ -382,6 +382,16 @@ fn check_resolved(
     reference: &Reference,
     fetched: crate::oci::FetchedManifest,
 ) -> Result<Resolved, ShareError> {
+    let (manifest, layer) = read_manifest(reference, &fetched)?;
+    check_config(session, reference, fetched, &manifest, layer)
+}
+
+/// A fetched manifest, checked as a squad artifact's: its media type, its JSON, and the one
+/// layer it names.
+fn read_manifest(
+    reference: &Reference,
+    fetched: &crate::oci::FetchedManifest,
+) -> Result<(Manifest, Descriptor), ShareError> {
     if let Some(media_type) = fetched.media_type.as_deref() {
         if !is_manifest_content_type(media_type) {
             return Err(refused(
@@ -395,6 +405,18 @@ fn check_resolved(
     let layer = artifact::check_manifest(&manifest)
         .map_err(|message| refused(reference, message))?
         .clone();
+    Ok((manifest, layer))
+}
+
+/// Fetches and checks the config a manifest names, and that the package is the one the
+/// repository path and tag name.
+fn check_config(
+    session: &mut Repository<'_>,
+    reference: &Reference,
+    fetched: crate::oci::FetchedManifest,
+    manifest: &Manifest,
+    layer: Descriptor,
+) -> Result<Resolved, ShareError> {
     let mut config_bytes = Vec::new();
     session
         .fetch_blob(
@@ -442,6 +464,16 @@ pub fn resolve(
     session: &mut Repository<'_>,
     reference: &Reference,
 ) -> Result<Resolved, ShareError> {
+    let (reference, fetched) = manifest_of(session, reference)?;
+    check_resolved(session, &reference, fetched)
+}
+
+/// The manifest a reference names (without tag or digest: its newest version), with the
+/// reference to it.
+fn manifest_of(
+    session: &mut Repository<'_>,
+    reference: &Reference,
+) -> Result<(Reference, crate::oci::FetchedManifest), ShareError> {
     let reference = match reference.target() {
         Some(_) => reference.clone(),
         None => {
@@ -456,7 +488,7 @@ pub fn resolve(
     let fetched = session
         .manifest(&target)?
         .ok_or_else(|| ShareError::NotFound(reference.to_string()))?;
-    check_resolved(session, &reference, fetched)
+    Ok((reference, fetched))
 }
 
 /// Downloads the package archive of a resolved reference, within the import limit, and
@@ -466,45 +498,76 @@ pub fn download(
     resolved: &Resolved,
     transfers: &dyn Transfers,
 ) -> Result<Vec<u8>, ShareError> {
+    let label = format!(
+        "Downloading {}/{} {}",
+        resolved.config.namespace, resolved.config.id, resolved.config.version
+    );
+    download_layer(
+        session,
+        &resolved.pinned,
+        &resolved.layer,
+        &label,
+        transfers,
+    )
+}
+
+fn download_layer(
+    session: &mut Repository<'_>,
+    reference: &Reference,
+    layer: &Descriptor,
+    label: &str,
+    transfers: &dyn Transfers,
+) -> Result<Vec<u8>, ShareError> {
     let limit = Limits::REFERENCE.archive_bytes;
-    if resolved.layer.size > limit {
+    if layer.size > limit {
         return Err(refused(
-            &resolved.pinned,
+            reference,
             format!(
                 "the archive is {} bytes, more than the import limit of {limit} (LIM-2)",
-                resolved.layer.size
+                layer.size
             ),
         ));
     }
-    let mut bytes = Vec::with_capacity(resolved.layer.size as usize);
-    transfers.begin(
-        &format!(
-            "Downloading {}/{} {}",
-            resolved.config.namespace, resolved.config.id, resolved.config.version
-        ),
-        resolved.layer.size,
-    );
-    let result = session.fetch_blob(&resolved.layer, limit, &mut bytes, &mut |done| {
+    let mut bytes = Vec::with_capacity(layer.size as usize);
+    transfers.begin(label, layer.size);
+    let result = session.fetch_blob(layer, limit, &mut bytes, &mut |done| {
         transfers.advance(done)
     });
     transfers.end();
     result.map_err(|error| match error {
-        OciError::Protocol { message, .. } => refused(&resolved.pinned, message),
+        OciError::Protocol { message, .. } => refused(reference, message),
         other => ShareError::Oci(other),
     })?;
     Ok(bytes)
 }
 
-/// Resolves and downloads in one session.
+/// Resolves and downloads, the archive and the config at once: once the manifest is read, the
+/// layer is fetched on a second connection of the same session (its credentials and token
+/// included) while the config is fetched and checked. Nothing downloaded is used unless both
+/// pass; a registry's per-request latency is paid once instead of twice.
 pub fn fetch(
     client: &crate::http::Client,
     reference: &Reference,
-    transfers: &dyn Transfers,
+    transfers: &(dyn Transfers + Sync),
 ) -> Result<(Resolved, Vec<u8>), ShareError> {
     let mut session = Repository::new(client, reference, Access::Pull, Credentials::Configured);
-    let resolved = resolve(&mut session, reference)?;
-    let bytes = download(&mut session, &resolved, transfers)?;
-    Ok((resolved, bytes))
+    let (reference, fetched) = manifest_of(&mut session, reference)?;
+    let (manifest, layer) = read_manifest(&reference, &fetched)?;
+    let pinned = reference.repository_only().with_digest(&fetched.digest);
+    let label = format!("Downloading {}", pinned.repository);
+    let mut layer_session = session.clone();
+    let (resolved, bytes) = std::thread::scope(|scope| {
+        let download =
+            scope.spawn(|| download_layer(&mut layer_session, &pinned, &layer, &label, transfers));
+        let resolved = check_config(&mut session, &reference, fetched, &manifest, layer.clone());
+        let bytes = download
+            .join()
+            .unwrap_or_else(|_| Err(refused(&pinned, "the download stopped unexpectedly")));
+        (resolved, bytes)
+    });
+    // The config's verdict first: a layer is only ever judged as the package it names.
+    let resolved = resolved?;
+    Ok((resolved, bytes?))
 }
 
 /// Checks that downloaded archive bytes hold the package the config names: the archive is
