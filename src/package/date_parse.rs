@@ -14,6 +14,10 @@
 /// Whether `Date.parse(text)` gives a date rather than `NaN`.
 pub fn accepts(text: &str) -> bool {
     let text = text.trim();
+    // Every spelling either engine reads is ASCII; slicing below relies on it.
+    if !text.is_ascii() {
+        return false;
+    }
     if !text.bytes().any(|b| b.is_ascii_digit()) {
         return false;
     }
@@ -125,7 +129,8 @@ fn iso_time(text: &str) -> bool {
     match zone {
         "" | "Z" | "z" | "UTC" | "GMT" => true,
         _ => {
-            let Some(offset) = zone.strip_prefix(['+', '-']) else {
+            let Some(offset) = zone.strip_prefix(['+', '-']).filter(|offset| offset.is_ascii())
+            else {
                 return false;
             };
             let (hours, minutes) = match offset.len() {
@@ -266,11 +271,36 @@ mod tests {
             ("9999999", false),
             ("tomorrow", false),
             ("", false),
+            ("2026-01-01T10:00+aé0", false),
+            ("2026-01-0é", false),
+            ("Jän 1 2026", false),
         ];
         let wrong: Vec<_> = cases
             .iter()
             .filter(|(text, expected)| accepts(text) != *expected)
             .collect();
         assert!(wrong.is_empty(), "{wrong:?}");
+    }
+
+    #[test]
+    fn no_prefix_or_spliced_character_makes_it_panic() {
+        let samples = [
+            "2026-01-01T10:00:00.123+05:30",
+            "Thu, 01 Jan 2026 00:00:00 GMT",
+            "+002026-01-01",
+            "1/2/2026 10:00 PM",
+        ];
+        let mut checked = 0;
+        for sample in samples {
+            for end in 0..=sample.len() {
+                for spliced in ["", "é", "\u{1F600}", "\u{0}"] {
+                    let text = format!("{}{spliced}{}", &sample[..end], &sample[end..]);
+                    let _ = accepts(&text);
+                    let _ = accepts(&text[..end + spliced.len()]);
+                    checked += 1;
+                }
+            }
+        }
+        assert_eq!(checked, 368);
     }
 }
