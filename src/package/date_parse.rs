@@ -3,11 +3,14 @@
 //! differ on the rest, so squad is exact where they agree and generous where they do not:
 //! - an ISO-shaped string (`YYYY-MM-DD`, `YYYY-MM`, `YYYY`, with an optional `THH:mm[:ss[.sss]]`
 //!   or ` HH:mm…` and a `Z`/`±HH:mm` offset) must have every field in range (month 1–12, day
-//!   1–31, hour 0–24 with 24 only at `24:00`, minute and second 0–59, offset hour 0–23) and
-//!   nothing after it: `2026-01-32`, `2026-01-01T25:00` and `2026-01-01 garbage` are not dates;
+//!   1–31, hour 0–24 with 24 only at `24:00`, minute and second 0–59, offset hour 0–23); after
+//!   a space, a legacy time (`10:00 PM`, `10:00:00 GMT+2`) is taken too, with its fields in
+//!   range and no unknown word: `2026-01-32`, `2026-01-01T25:00` and `2026-01-01 garbage` are
+//!   not dates;
 //! - any other string is a legacy date when it holds a digit and no word but month and day
 //!   names, AM/PM and time-zone names (`Jan 1 2026`, `1/2/2026 10:00 PM`, `Thu, 01 Jan 2026
-//!   00:00:00 GMT`), and is not a time of day alone or a number too large for a year.
+//!   00:00:00 GMT`; a parenthesised comment, as `Date.prototype.toString` writes, is passed
+//!   over), and is not a time of day alone or a number too large for a year.
 //!
 //! Checked against V8's `Date.parse` in `tests` below.
 
@@ -55,8 +58,10 @@ fn iso(text: &str) -> Option<bool> {
             .all(|b| b.is_ascii_digit())
             .then(|| field.parse().ok())?
     };
-    let Some(month) = two(at + 1) else {
-        // `2026-1-1` is a legacy spelling, which engines read differently.
+    // A field ends where the ISO grammar allows; `2026-1-1`, `2026-01-1` and `2026-001` are
+    // legacy spellings, which engines read their own ways.
+    let ends_field = |at: usize| matches!(bytes.get(at), None | Some(b'-' | b'T' | b't' | b' '));
+    let Some(month) = two(at + 1).filter(|_| ends_field(at + 3)) else {
         return None;
     };
     at += 3;
@@ -64,9 +69,10 @@ fn iso(text: &str) -> Option<bool> {
         return Some(false);
     }
     if bytes.get(at) == Some(&b'-') {
-        match two(at + 1) {
+        match two(at + 1).filter(|_| ends_field(at + 3) && bytes.get(at + 3) != Some(&b'-')) {
             Some(day) if (1..=31).contains(&day) => at += 3,
-            _ => return Some(false),
+            Some(_) => return Some(false),
+            None => return None,
         }
     }
     if text.starts_with("-000000") {
@@ -76,13 +82,33 @@ fn iso(text: &str) -> Option<bool> {
     if rest.is_empty() {
         return Some(true);
     }
-    let Some(time) = rest
-        .strip_prefix(['T', 't'])
-        .or_else(|| rest.strip_prefix(' '))
-    else {
-        return Some(false);
+    if let Some(time) = rest.strip_prefix(['T', 't']) {
+        return Some(iso_time(time));
+    }
+    // A date, then a space: an ISO time, or what legacy parsers take after a date (`10:00 PM`,
+    // `10:00:00 GMT+2`), with its fields in range.
+    let time = rest.trim_start();
+    Some(iso_time(time) || legacy_time(time))
+}
+
+/// A time as legacy parsers read it after a date: `H:MM[:SS]`, then any of AM/PM, a zone name
+/// and a signed offset, and no other word.
+fn legacy_time(text: &str) -> bool {
+    let clock = text.split_whitespace().next().unwrap_or_default();
+    let fields: Vec<&str> = clock.split(':').collect();
+    let numbers: Option<Vec<u32>> = fields
+        .iter()
+        .map(|field| {
+            (!field.is_empty() && field.len() <= 2 && field.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| field.parse().ok())?
+        })
+        .collect();
+    let in_range = match numbers.as_deref() {
+        Some([hour, minute]) => *hour <= 24 && *minute <= 59,
+        Some([hour, minute, second]) => *hour <= 24 && *minute <= 59 && *second <= 59,
+        _ => false,
     };
-    Some(iso_time(time))
+    in_range && known_words(&text[clock.len()..])
 }
 
 /// `HH:mm[:ss[.sss]]` then nothing, `Z` or an offset.
@@ -186,26 +212,49 @@ const WORDS: [&str; 29] = [
 ];
 const MORE_ZONES: [&str; 4] = ["mst", "mdt", "pst", "pdt"];
 
-fn legacy(text: &str) -> bool {
-    let lower = text.to_ascii_lowercase();
-    let mut has_month_word = false;
-    for word in lower
+/// Whether every word of `text` is one a legacy date may hold. A parenthesised comment, as
+/// `Date.prototype.toString` ends with, is passed over.
+fn known_words(text: &str) -> bool {
+    words(text).all(|word| {
+        WORDS.iter().chain(MORE_ZONES.iter()).any(|known| {
+            *known == word || (word.len() >= 3 && known.len() > 3 && known.starts_with(&word))
+        })
+    })
+}
+
+/// The lower-cased words of `text` outside parentheses.
+fn words(text: &str) -> impl Iterator<Item = String> {
+    let mut depth = 0usize;
+    let outside: String = text
+        .chars()
+        .map(|c| match c {
+            '(' => {
+                depth += 1;
+                ' '
+            }
+            ')' => {
+                depth = depth.saturating_sub(1);
+                ' '
+            }
+            _ if depth > 0 => ' ',
+            c => c.to_ascii_lowercase(),
+        })
+        .collect();
+    outside
         .split(|c: char| !c.is_ascii_alphabetic())
         .filter(|word| !word.is_empty())
-    {
-        let known = WORDS.iter().chain(MORE_ZONES.iter()).any(|known| {
-            *known == word || (word.len() >= 3 && known.len() > 3 && known.starts_with(word))
-        });
-        if !known {
-            return false;
-        }
-        has_month_word |= WORDS[..12]
-            .iter()
-            .any(|month| month.starts_with(word) && word.len() >= 3);
-    }
-    if !text.is_ascii() {
+        .map(str::to_owned)
+        .collect::<Vec<_>>()
+        .into_iter()
+}
+
+fn legacy(text: &str) -> bool {
+    if !known_words(text) {
         return false;
     }
+    let has_month_word = words(text).any(|word| {
+        word.len() >= 3 && WORDS[..12].iter().any(|month| month.starts_with(word.as_str()))
+    });
     let numbers: Vec<&str> = text
         .split(|c: char| !c.is_ascii_digit())
         .filter(|number| !number.is_empty())
