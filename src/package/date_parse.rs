@@ -61,9 +61,7 @@ fn iso(text: &str) -> Option<bool> {
     // A field ends where the ISO grammar allows; `2026-1-1`, `2026-01-1` and `2026-001` are
     // legacy spellings, which engines read their own ways.
     let ends_field = |at: usize| matches!(bytes.get(at), None | Some(b'-' | b'T' | b't' | b' '));
-    let Some(month) = two(at + 1).filter(|_| ends_field(at + 3)) else {
-        return None;
-    };
+    let month = two(at + 1).filter(|_| ends_field(at + 3))?;
     at += 3;
     if !(1..=12).contains(&month) {
         return Some(false);
