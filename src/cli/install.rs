@@ -405,8 +405,18 @@ pub fn run_install(args: &InstallArgs, printer: &Printer) -> ExitStatus {
             .to_str()
             .is_some_and(crate::oci::reference::is_reference);
         if !is_registry {
-            if let Err(status) = check_local(policy, &args.source, printer) {
-                return status;
+            match check_local(policy, &args.source, printer) {
+                // What was judged is what gets installed: the folder or archive is read again
+                // to install it, so its identity and digest become the install's expectations
+                // (a change in between is refused as a mismatch).
+                Ok(statement) => {
+                    let exact = &mut options.exact;
+                    exact.namespace.get_or_insert(statement.namespace);
+                    exact.id.get_or_insert(statement.id);
+                    exact.version.get_or_insert(statement.version);
+                    exact.digest.get_or_insert(statement.package_digest);
+                }
+                Err(status) => return status,
             }
         }
     }
@@ -637,13 +647,21 @@ fn install_from_registry(
         crate::oci::Access::Pull,
         crate::oci::Credentials::Configured,
     );
-    // Without a policy the archive comes with the config, at once; with one, only once the
-    // squad's signatures are judged.
+    // Without a policy or an --expect-* flag the archive comes with the config, at once;
+    // otherwise only once the squad is judged.
+    let expects = [
+        &options.exact.namespace,
+        &options.exact.id,
+        &options.exact.version,
+    ]
+    .iter()
+    .any(|given| given.is_some())
+        || options.exact.digest.is_some();
     let (resolved, bytes) = match policy {
-        None => crate::share::fetch(&client, &reference, &progress)
+        None if !expects => crate::share::fetch(&client, &reference, &progress)
             .map(|(resolved, bytes)| (resolved, Some(bytes)))
             .map_err(report)?,
-        Some(_) => (
+        _ => (
             crate::share::resolve(&mut session, &reference).map_err(report)?,
             None,
         ),
@@ -683,10 +701,10 @@ fn install_from_registry(
             config.package_digest.clone(),
         ),
     ] {
-        if wanted.as_ref().is_some_and(|wanted| *wanted != published) {
+        if let Some(wanted) = wanted.as_ref().filter(|wanted| **wanted != published) {
             printer.error(
                 &format!(
-                    "{} is {published}, not the {flag} given; nothing was installed",
+                    "{} is {published}, not the {flag} {wanted} given; nothing was installed",
                     resolved.pinned
                 ),
                 None,
@@ -742,7 +760,7 @@ fn check_local(
     policy: &crate::sign::Policy,
     source: &Path,
     printer: &Printer,
-) -> Result<(), ExitStatus> {
+) -> Result<crate::sign::Statement, ExitStatus> {
     let statement = crate::sign::statement_of(source).map_err(|message| {
         printer.error(&message, None);
         ExitStatus::Failure
@@ -752,7 +770,8 @@ fn check_local(
             printer.error(&failure.message, None);
             ExitStatus::Error
         })?;
-    judge(policy, &statement, &signatures, printer)
+    judge(policy, &statement, &signatures, printer)?;
+    Ok(statement)
 }
 
 fn judge(

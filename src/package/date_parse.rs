@@ -153,7 +153,9 @@ fn iso_time(text: &str) -> bool {
     match zone {
         "" | "Z" | "z" | "UTC" | "GMT" => true,
         _ => {
-            let Some(offset) = zone.strip_prefix(['+', '-']).filter(|offset| offset.is_ascii())
+            let Some(offset) = zone
+                .strip_prefix(['+', '-'])
+                .filter(|offset| offset.is_ascii())
             else {
                 return false;
             };
@@ -251,7 +253,10 @@ fn legacy(text: &str) -> bool {
         return false;
     }
     let has_month_word = words(text).any(|word| {
-        word.len() >= 3 && WORDS[..12].iter().any(|month| month.starts_with(word.as_str()))
+        word.len() >= 3
+            && WORDS[..12]
+                .iter()
+                .any(|month| month.starts_with(word.as_str()))
     });
     let numbers: Vec<&str> = text
         .split(|c: char| !c.is_ascii_digit())

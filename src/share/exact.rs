@@ -157,12 +157,13 @@ pub fn download(
                 "the Content-Length is {declared} bytes, but the archive is {bytes} bytes"
             )));
         }
-        (Some(_), None) => {
+        // The link's rule; a pinned source's size is checked once the body is read.
+        (Some(_), None) if expected.rules == Rules::InstallLink => {
             return Err(refused(
                 "the answer has no Content-Length; the exact size is required".to_owned(),
             ));
         }
-        (Some(bytes), Some(_)) => bytes,
+        (Some(bytes), _) => bytes,
         (None, _) => import_limit,
     };
     if limit > import_limit {
@@ -200,10 +201,13 @@ pub fn download(
 }
 
 /// The signature published beside an archive URL: `<url>.minisig`, as `minisign -S` names the
-/// file it writes beside the archive. `None` when the server has none (404 or 410).
+/// file it writes beside the archive (without the archive's query, which signs or names the
+/// archive itself). `None` when the server has none: 404, 410, or the 403 object stores answer
+/// for a missing object.
 pub fn signature_beside(client: &Client, url: &Url) -> Result<Option<String>, DownloadError> {
     let mut beside = url.clone();
     beside.set_path(&format!("{}.minisig", url.path()));
+    beside.set_query(None);
     let shown = redacted(&beside);
     let response = client
         .send(
@@ -213,7 +217,7 @@ pub fn signature_beside(client: &Client, url: &Url) -> Result<Option<String>, Do
         .map_err(DownloadError::Http)?;
     match response.status {
         200 => {}
-        404 | 410 => return Ok(None),
+        403 | 404 | 410 => return Ok(None),
         status => return Err(DownloadError::Status { url: shown, status }),
     }
     let bytes = response

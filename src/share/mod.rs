@@ -238,7 +238,13 @@ pub fn publish(
     let access = if dry_run { Access::Pull } else { Access::Push };
     let mut session = Repository::new(client, &repository, access, Credentials::Configured);
     let tagged = repository.with_tag(&version);
-    if let Some(existing) = session.manifest(&version)? {
+    let existing = match session.manifest(&version) {
+        // Registries that answer 401 or 403 to a pull from a repository that does not exist
+        // yet (Docker Hub among them): a real publish creates it, so a dry run goes on.
+        Err(OciError::Unauthorized { .. } | OciError::Denied { .. }) if dry_run => None,
+        other => other?,
+    };
+    if let Some(existing) = existing {
         let resolved = check_resolved(&mut session, &tagged, existing)?;
         if resolved.config.package_digest != published.artifact.config.package_digest {
             return Err(ShareError::Conflict {

@@ -953,7 +953,8 @@ fn a_server_that_lies_about_an_archive_is_refused() {
     assert_eq!(refused, lies.len());
 
     // An https:// source pinned by its SHA-256 may be redirected and served with any archive
-    // type, as release assets are; a web page instead of the archive is refused by name.
+    // type and no Content-Length, as release assets are, when added and when synced cold with
+    // its size locked; a web page instead of the archive is refused by name.
     for page in ["application/octet-stream", "text/html"] {
         let served_bytes = bytes.clone();
         let handler: Arc<crate::oci_support::Handler> = Arc::new(
@@ -966,12 +967,13 @@ fn a_server_that_lies_about_an_archive_is_refused() {
                         b"",
                     );
                 } else {
-                    respond(
-                        stream,
-                        "200 OK",
-                        &[("content-type", page.to_owned())],
-                        &served_bytes,
+                    use std::io::Write;
+                    let head = format!(
+                        "HTTP/1.1 200 OK\r\ncontent-type: {page}\r\nconnection: close\r\n\r\n"
                     );
+                    let _ = stream.write_all(head.as_bytes());
+                    let _ = stream.write_all(&served_bytes);
+                    let _ = stream.shutdown(std::net::Shutdown::Both);
                 }
             },
         );
@@ -987,6 +989,12 @@ fn a_server_that_lies_about_an_archive_is_refused() {
             assert_ok(&output, "a redirected release asset");
             assert_eq!(
                 project.installed("example/minimal"),
+                Some(package_digest.clone())
+            );
+            let cold = project.clone_files(false);
+            assert_ok(&cold.run(&["sync", "--locked"]), "a cold sync of the asset");
+            assert_eq!(
+                cold.installed("example/minimal"),
                 Some(package_digest.clone())
             );
         }

@@ -806,4 +806,26 @@ fn a_registry_with_the_referrers_api_indexes_the_signature_itself() {
     trusting(&other, &stranger, "example");
     refused(&install(&other, &reference), "a stranger's policy", &key_id);
     assert_eq!(downloads(), before, "a refused squad is not downloaded");
+    // Without a policy, an --expect-* flag is judged before the download too.
+    let plain = Sandbox::new();
+    let output = plain.run(&[
+        "install",
+        &reference,
+        "--scope",
+        "project",
+        "--project",
+        path(&plain.project()),
+        "--expect-version",
+        "2099.01.01.1",
+    ]);
+    refused(
+        &output,
+        "a wrong --expect-version",
+        "not the --expect-version 2099.01.01.1 given",
+    );
+    assert_eq!(
+        downloads(),
+        before,
+        "a squad refused by a flag is not downloaded"
+    );
 }
