@@ -550,7 +550,10 @@ fn download_layer(
 /// Resolves and downloads, the archive and the config at once: once the manifest is read, the
 /// layer is fetched on a second connection of the same session (its credentials and token
 /// included) while the config is fetched and checked. Nothing downloaded is used unless both
-/// pass; a registry's per-request latency is paid once instead of twice.
+/// pass; a registry's per-request latency is paid once instead of twice. The price: an artifact
+/// refused for its config is still downloaded (within the 18 MiB import limit) before the
+/// refusal, so callers that must judge before downloading (a signature policy, `--expect-*`)
+/// use [`resolve`] and [`download`] instead.
 pub fn fetch(
     client: &crate::http::Client,
     reference: &Reference,
