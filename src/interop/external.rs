@@ -32,7 +32,9 @@ impl ExternalSchema {
 
     /// Checks `document` of `kind` against the schema (the draft is the format's, never
     /// guessed from `$schema`; nothing is fetched). Findings the built-in rules already
-    /// reported (same pointer, code and keyword) are left out.
+    /// reported are left out: the same pointer, code, keyword and message, which
+    /// [`super::shape`] words alike for both (two fields missing from one object are two
+    /// findings, not one).
     pub fn check(
         &mut self,
         document: &Document,
@@ -47,7 +49,7 @@ impl ExternalSchema {
             _ => (Draft::Draft202012, true),
         };
         let validator = self.validator(draft, formats).map_err(str::to_owned)?;
-        let key = |d: &Diagnostic| (d.pointer.clone(), d.code, d.keyword);
+        let key = |d: &Diagnostic| (d.pointer.clone(), d.code, d.keyword, d.message.clone());
         let seen: Vec<_> = existing.iter().map(key).collect();
         Ok(findings(validator, &document.value, "")
             .into_iter()
@@ -146,6 +148,21 @@ mod tests {
                 .check(&document, Kind::Play, Level::Spec, &[])
                 .is_err()
         );
+    }
+
+    #[test]
+    fn a_finding_the_rules_made_is_left_out_and_another_at_the_same_place_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.json");
+        std::fs::write(&path, r#"{"type": "object", "required": ["id", "foo"]}"#).unwrap();
+        let document = Document::parse("{}".to_owned()).unwrap();
+        // What the built-in rules reported: `id` missing, in the shape module's words.
+        let existing = [crate::interop::shape::missing_field("", "id").into_diagnostic(&document)];
+        let found = ExternalSchema::new(&path)
+            .check(&document, Kind::Play, Level::Spec, &existing)
+            .unwrap();
+        let messages: Vec<&str> = found.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(messages, ["`/` is missing required field `foo`"]);
     }
 
     #[test]

@@ -7,7 +7,7 @@ pub mod scaffold;
 
 use serde_json::{Map, Value};
 
-use super::shape::{compact, fields::Fields};
+use super::shape::{fields::Fields, invalid_format};
 use super::squad::Squad;
 use super::{Document, Level, Options};
 use crate::diag::{Code, Diagnostic};
@@ -107,16 +107,13 @@ fn spec(doc: &Document, map: &Map<String, Value>, level: Level, out: &mut Vec<Di
     if let Some(Value::String(deadline)) = constraints.and_then(|c| c.get("deadline"))
         && datetime::parse(deadline).is_none()
     {
-        let diagnostic = doc
-            .at(
-                Code::InvalidFormat,
-                "/constraints/deadline",
-                format!(
-                    "`/constraints/deadline` must be an RFC 3339 date-time with an offset (2026-08-13T17:00:00Z), found {}",
-                    compact(&Value::from(deadline.as_str()))
-                ),
-            )
-            .keyword("format");
+        let diagnostic = invalid_format(
+            "/constraints/deadline",
+            "date-time",
+            &Value::from(deadline.as_str()),
+        )
+        .into_diagnostic(doc)
+        .help("an RFC 3339 date-time with an offset, such as 2026-08-13T17:00:00Z");
         out.push(if level == Level::Lenient {
             diagnostic.as_warning()
         } else {

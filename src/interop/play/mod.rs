@@ -342,15 +342,16 @@ fn check_split(
                     .help(declared.to_owned()),
             );
         }
-        match (share.as_f64(), document.number_text(pointer)) {
-            // -0 is a share of nothing, like 0.
-            (Some(number), Some(text)) if number >= 0.0 => texts.push(text),
-            _ => out.push(document.at(
+        // Judged on the source text, exactly: `1e400` is a number (too large for a double,
+        // so the parsed value holds none), and -0 is a share of nothing, like 0.
+        match document.number_text(pointer) {
+            Some(text) if !is_negative(text) => texts.push(text),
+            found => out.push(document.at(
                 Code::PlaySplitNum,
                 pointer,
                 format!(
                     "the share of `{role}` must be a number >= 0, found {}",
-                    super::shape::compact(share)
+                    found.map_or_else(|| super::shape::compact(share), str::to_owned)
                 ),
             )),
         }
@@ -371,6 +372,18 @@ fn check_split(
                 ),
         );
     }
+}
+
+/// Whether a JSON number's text is below zero: a minus sign and a digit other than 0 before
+/// the exponent (`-0`, `-0.0e5` are zero).
+fn is_negative(number: &str) -> bool {
+    number.starts_with('-')
+        && number
+            .split(['e', 'E'])
+            .next()
+            .unwrap_or_default()
+            .bytes()
+            .any(|b| (b'1'..=b'9').contains(&b))
 }
 
 fn slug<'v>(fields: &mut Fields, pointer: &str, value: &'v Value) -> Option<&'v str> {

@@ -347,6 +347,33 @@ fn budget_shares_are_summed_in_decimal() {
     );
 }
 
+#[test]
+fn a_share_too_large_for_a_double_is_still_a_number_and_summed() {
+    // `1e400` and `-1e400` are JSON numbers that no f64 holds.
+    let value = with(base(), "budget", json!({"split": {"a": "HUGE"}}));
+    let errors_of = |number: &str| {
+        let text = serde_json::to_string_pretty(&value)
+            .unwrap()
+            .replace("\"HUGE\"", number);
+        let mut out: Vec<Diagnostic> = Vec::new();
+        super::check(&Document::parse(text).unwrap(), Level::Spec, &mut out);
+        out.into_iter()
+            .map(|d| (d.pointer.unwrap_or_default(), d.code, d.message))
+            .collect::<Vec<_>>()
+    };
+    let huge = errors_of("1e400");
+    assert_eq!(huge.len(), 1, "{huge:?}");
+    assert_eq!(
+        (huge[0].0.as_str(), huge[0].1),
+        ("/budget/split", Code::PlaySplitSum)
+    );
+    let negative = errors_of("-1e400");
+    assert_eq!(negative.len(), 1, "{negative:?}");
+    assert_eq!(negative[0].1, Code::PlaySplitNum);
+    assert!(negative[0].2.contains("found -1e400"), "{negative:?}");
+    assert!(errors_of("-0e5").is_empty());
+}
+
 fn options() -> ImportOptions {
     ImportOptions {
         namespace: "openvibe".into(),

@@ -189,6 +189,20 @@ pub fn pattern_mismatch(pointer: &str, pattern: &str, found: &Value) -> Finding 
     .keyword("pattern")
 }
 
+/// A string that is not of its `format` (`date-time`, `uri`, …).
+pub fn invalid_format(pointer: &str, format: &str, found: &Value) -> Finding {
+    Finding::new(
+        Code::InvalidFormat,
+        pointer,
+        format!(
+            "`{}` is not a valid {format}: {}",
+            display_pointer(pointer),
+            compact(found)
+        ),
+    )
+    .keyword("format")
+}
+
 /// JSON Schema's type names, for messages.
 pub fn type_name(value: &Value) -> &'static str {
     match value {

@@ -6,8 +6,8 @@ use jsonschema::{ValidationError, Validator};
 use serde_json::Value;
 
 use super::{
-    Bound, Finding, compact, missing_field, not_allowed, out_of_range, pattern_mismatch,
-    unknown_field, wrong_type,
+    Bound, Finding, compact, invalid_format, missing_field, not_allowed, out_of_range,
+    pattern_mismatch, unknown_field, wrong_type,
 };
 use crate::diag::Code;
 use crate::interop::document::display_pointer;
@@ -99,11 +99,7 @@ fn map_error(error: &ValidationError<'_>, root: &Value, base: &str, out: &mut Ve
             out_of_range(&pointer, Bound::ExclusiveMaximum(number(limit)), instance)
         }
         ValidationErrorKind::Pattern { pattern } => pattern_mismatch(&pointer, pattern, instance),
-        ValidationErrorKind::Format { format } => Finding::new(
-            Code::InvalidFormat,
-            &pointer,
-            format!("`{at}` is not a valid {format}: {}", compact(instance)),
-        ),
+        ValidationErrorKind::Format { format } => invalid_format(&pointer, format, instance),
         ValidationErrorKind::UniqueItems => Finding::new(
             Code::DuplicateEntry,
             &pointer,
