@@ -385,15 +385,19 @@ pub fn run_install(args: &InstallArgs, printer: &Printer) -> ExitStatus {
         })
         .filter(|_| !args.source.exists())
     {
+        // Shown without credentials or query, which can hold secrets.
+        let shown = crate::http::Url::parse(url)
+            .map(|parsed| crate::http::redacted(&parsed))
+            .unwrap_or_else(|_| "the URL".to_owned());
         let hint = if url.starts_with("opencorvus://") {
-            format!("an install link joins a project with `squad add '{url}'`")
+            "an install link joins a project with `squad add '<link>'`".to_owned()
         } else {
             format!(
-                "an archive served over HTTPS joins a project with `squad add {url} --sha256 <hex>`, which pins its bytes in squads.lock; or download it and install the file"
+                "an archive served over HTTPS joins a project with `squad add {shown} --sha256 <hex>`, which pins its bytes in squads.lock; or download it and install the file"
             )
         };
         printer.error(
-            &format!("`squad install` does not download `{url}`"),
+            &format!("`squad install` does not download `{shown}`"),
             Some(&hint),
         );
         return ExitStatus::Error;

@@ -77,6 +77,13 @@ impl Reference {
         let rest = text
             .strip_prefix(SCHEME)
             .ok_or_else(|| format!("`{text}` is not an `oci://HOST/PATH` reference"))?;
+        // Never echoed: a `user:password@` in the host part is a secret typed in the wrong place.
+        let authority = rest.split('/').next().unwrap_or_default();
+        if let Some((_, host)) = authority.rsplit_once('@') {
+            return Err(format!(
+                "an oci:// reference carries no credentials (oci://…@{host}/…); run `squad login {host}` instead"
+            ));
+        }
         let (registry, path) = rest.split_once('/').ok_or_else(|| {
             format!("`{text}` has no repository path after the registry host (oci://HOST/PATH)")
         })?;

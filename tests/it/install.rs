@@ -1532,7 +1532,12 @@ fn a_url_is_refused_with_the_project_command_that_takes_it() {
         ),
         (
             "opencorvus://expert-squad/install?x=1",
-            "squad add 'opencorvus://",
+            "squad add '<link>'",
+        ),
+        // Credentials and a query are secrets typed in the wrong place: never printed.
+        (
+            "https://user:s3cr3t@127.0.0.1:9/squad.zip?token=t0ken",
+            "squad add https://127.0.0.1:9/squad.zip?… --sha256",
         ),
     ] {
         let output = sandbox.run(&["install", source, "--scope", "project"]);
@@ -1541,5 +1546,18 @@ fn a_url_is_refused_with_the_project_command_that_takes_it() {
         assert!(stderr.contains("does not download"), "{stderr}");
         assert!(stderr.contains(hint), "{stderr}");
         assert!(!stderr.contains("No such file"), "{stderr}");
+        assert!(
+            !stderr.contains("s3cr3t") && !stderr.contains("t0ken"),
+            "{stderr}"
+        );
     }
+    let output = sandbox.run(&[
+        "install",
+        "oci://bob:hunter2@127.0.0.1:1/squads/a/b:1",
+        "--scope",
+        "project",
+    ]);
+    let stderr = text(&output.stderr);
+    assert!(!stderr.contains("hunter2"), "{stderr}");
+    assert!(stderr.contains("squad login 127.0.0.1:1"), "{stderr}");
 }
