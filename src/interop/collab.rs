@@ -115,8 +115,31 @@ pub fn check_document(
             .collect()
     });
     let input_set: HashSet<String> = inputs.iter().map(|(_, key)| key.clone()).collect();
-    // Stage id → (available evidence, produced evidence), for stages seen so far.
-    let mut earlier: HashMap<String, (HashSet<String>, HashSet<String>)> = HashMap::new();
+    // Stage id → the evidence it and the stages it depends on (transitively) produce, as a set
+    // of bits over the produced keys, so a stage's reach is the union of its dependencies'
+    // (linear in the edges, where copying sets of keys grew with the square of a chain).
+    let mut earlier: HashMap<String, Reach> = HashMap::new();
+    let mut key_bits = KeyBits::default();
+    // The reach sets take at most stages × produced keys bits; past a bound no real
+    // collaboration comes near, evidence is not traced (and that is said) rather than letting a
+    // 16 MiB document take gigabytes.
+    let produced: usize = stages
+        .iter()
+        .filter_map(|stage| stage.get("produces").and_then(Value::as_array))
+        .map(Vec::len)
+        .sum();
+    let trace = stages.len().saturating_mul(produced) <= MAX_REACH_BITS;
+    if !trace {
+        let diagnostic = document.at(
+            Code::DocumentTooLarge,
+            "/stages",
+            format!(
+                "{} stages producing {produced} evidence keys are more than squad traces; evidence connections were not checked",
+                stages.len()
+            ),
+        );
+        fields.push(diagnostic);
+    }
     // Evidence key → the stage that produced it first.
     let mut producers: HashMap<String, String> = HashMap::new();
     for (index, stage) in stages.iter().enumerate() {
@@ -147,13 +170,10 @@ pub fn check_document(
             .get("depends_on")
             .map(|list| keys(&mut fields, &join(&pointer, "depends_on"), list))
             .unwrap_or_default();
-        let mut available: HashSet<String> = input_set.clone();
+        let mut available = Reach::default();
         for (item_pointer, dependency) in &depends_on {
             match earlier.get(dependency) {
-                Some((their_available, their_produced)) => {
-                    available.extend(their_available.iter().cloned());
-                    available.extend(their_produced.iter().cloned());
-                }
+                Some(theirs) => available.union(theirs),
                 None => {
                     let diagnostic = document
                         .at(
@@ -207,7 +227,8 @@ pub fn check_document(
             .map(|list| keys(&mut fields, &join(&pointer, "consumes"), list))
             .unwrap_or_default();
         for (item_pointer, key) in &consumes {
-            if !available.contains(key) {
+            let reached = key_bits.index(key).is_some_and(|bit| available.has(bit));
+            if trace && !input_set.contains(key) && !reached {
                 let diagnostic = document
                     .at(
                         Code::CollabEvidence,
@@ -250,13 +271,13 @@ pub fn check_document(
         if let Some(id) = id
             && !earlier.contains_key(&id)
         {
-            earlier.insert(
-                id,
-                (
-                    available,
-                    produces.into_iter().map(|(_, key)| key).collect(),
-                ),
-            );
+            let mut reach = available;
+            if trace {
+                for (_, key) in produces {
+                    reach.set(key_bits.add(key));
+                }
+            }
+            earlier.insert(id, reach);
         }
     }
     for (item_pointer, key) in &outputs {
@@ -307,10 +328,12 @@ fn keys(fields: &mut Fields, pointer: &str, value: &Value) -> Vec<(String, Strin
     let Some(items) = fields.array(pointer, value, 0, None) else {
         return found;
     };
+    // Looked up in a set: a list of n keys costs n, not n².
+    let mut seen: HashSet<String> = HashSet::with_capacity(items.len());
     for (index, item) in items.iter().enumerate() {
         let item_pointer = join(pointer, index);
         if let Some(key) = canonical(fields, &item_pointer, item) {
-            if found.iter().any(|(_, seen)| *seen == key) {
+            if !seen.insert(key.clone()) {
                 let diagnostic = fields.doc.at(
                     Code::CollabDuplicate,
                     &item_pointer,
@@ -333,4 +356,50 @@ pub fn duplicate_squads(squads: &[Squad]) -> Vec<String> {
         .filter(|squad| !seen.insert(squad.id.as_str()))
         .map(|squad| format!("duplicate expert squad manifest id `{}`", squad.id))
         .collect()
+}
+
+/// 2^31 bits: 256 MiB of reach sets at most.
+const MAX_REACH_BITS: usize = 1 << 31;
+
+/// Produced evidence keys, numbered in the order first seen.
+#[derive(Default)]
+struct KeyBits(HashMap<String, usize>);
+
+impl KeyBits {
+    fn index(&self, key: &str) -> Option<usize> {
+        self.0.get(key).copied()
+    }
+
+    fn add(&mut self, key: String) -> usize {
+        let next = self.0.len();
+        *self.0.entry(key).or_insert(next)
+    }
+}
+
+/// A set of evidence keys, by their [`KeyBits`] number.
+#[derive(Default, Clone)]
+struct Reach(Vec<u64>);
+
+impl Reach {
+    fn has(&self, bit: usize) -> bool {
+        self.0
+            .get(bit / 64)
+            .is_some_and(|word| word & (1 << (bit % 64)) != 0)
+    }
+
+    fn set(&mut self, bit: usize) {
+        if self.0.len() <= bit / 64 {
+            self.0.resize(bit / 64 + 1, 0);
+        }
+        self.0[bit / 64] |= 1 << (bit % 64);
+    }
+
+    fn union(&mut self, other: &Reach) {
+        if self.0.len() < other.0.len() {
+            self.0.resize(other.0.len(), 0);
+        }
+        for (mine, theirs) in self.0.iter_mut().zip(&other.0) {
+            *mine |= theirs;
+        }
+    }
 }
