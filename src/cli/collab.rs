@@ -76,7 +76,11 @@ fn validate(args: &CollabValidateArgs, printer: &Printer) -> ExitStatus {
                     Diagnostic::new(
                         Code::CollabManifest,
                         document::FILE,
-                        format!("squad `{}` is invalid ({errors} errors)", path.display()),
+                        format!(
+                            "squad `{}` is invalid ({errors} error{})",
+                            path.display(),
+                            crate::text::plural(errors)
+                        ),
                     )
                     .help(format!("`squad validate {}` lists them", path.display())),
                 );
@@ -107,8 +111,13 @@ fn validate(args: &CollabValidateArgs, printer: &Printer) -> ExitStatus {
     };
     let mut found = document.notes.clone();
     // Squad and workflow ids cannot be trusted against a partial set of squads; the invalid
-    // squads were reported above.
-    check_document(&document, (!broken).then_some(&squads), &mut found);
+    // squads were reported above. Without any `--squad`, they are not checked either, and the
+    // note says so, as `squad validate --kind collab` does.
+    let checked = !broken && !args.squads.is_empty();
+    check_document(&document, checked.then_some(&squads), &mut found);
+    if args.squads.is_empty() {
+        found.push(crate::interop::collab::squads_unchecked());
+    }
     diagnostics.extend(found);
     finish(printer, args.format, &shown, diagnostics, document.source)
 }

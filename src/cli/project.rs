@@ -279,10 +279,13 @@ fn report_failures(printer: &Printer, failures: &[Failure]) -> ExitStatus {
                 &report.sources,
             );
         }
-        printer.error(
-            &format!("{}: {}", failure.name, failure.message),
-            failure.hint.as_deref(),
-        );
+        // A squad not yet named goes by its source, which a transport error names already.
+        let message = if failure.message.starts_with(&failure.name) {
+            failure.message.clone()
+        } else {
+            format!("{}: {}", failure.name, failure.message)
+        };
+        printer.error(&message, failure.hint.as_deref());
         status = status.max(if failure.refused {
             ExitStatus::Failure
         } else {

@@ -490,6 +490,10 @@ pub fn untrust(
     namespace: Option<&str>,
     on_wait: &mut dyn FnMut(&Path),
 ) -> Result<usize, ProjectError> {
+    // Nothing to take a key out of: no lock file or folder is made either.
+    if !project.declared_path().exists() {
+        return Ok(0);
+    }
     let removed = std::cell::Cell::new(0);
     edit_declared(project, on_wait, &|text| {
         let (text, count) = declared::remove_trusted(text, key, namespace)?;

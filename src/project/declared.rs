@@ -277,7 +277,7 @@ fn known<'n>(
             continue;
         }
         if !key.value.matches(&member.value) {
-            let article = if key.value == ValueType::Object {
+            let article = if key.value.name().starts_with(['a', 'e', 'i', 'o', 'u']) {
                 "an"
             } else {
                 "a"

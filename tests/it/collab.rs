@@ -235,6 +235,21 @@ fn invalid_or_duplicate_squads_are_reported() {
         "{}",
         text(&output.stderr)
     );
+    assert!(
+        text(&output.stderr).contains("(1 error)") || !text(&output.stderr).contains("(1 errors)"),
+        "{}",
+        text(&output.stderr)
+    );
+    // Without any --squad, squad and workflow ids are not checked, and the note says so.
+    let output = squad(
+        &["collab", "validate", file.to_str().unwrap()],
+        dir.path(),
+        dir.path(),
+    );
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("collab-squads-unchecked"), "{stderr}");
+    assert!(!stderr.contains("collab-unknown-squad"), "{stderr}");
     // Plain `squad validate` checks what it can and says what it could not.
     let output = squad(
         &["validate", file.to_str().unwrap()],
