@@ -89,6 +89,16 @@ pub enum DataFormat {
     Json,
 }
 
+/// A data command's failure is reported like a diagnostic command's, in its format.
+impl From<DataFormat> for Format {
+    fn from(format: DataFormat) -> Format {
+        match format {
+            DataFormat::Human => Format::Human,
+            DataFormat::Json => Format::Json,
+        }
+    }
+}
+
 const AFTER_HELP: &str = "\
 Exit status:
   0  success (warnings allowed)

@@ -235,7 +235,7 @@ impl Run {
     }
 }
 
-fn waiting(printer: &Printer) -> impl FnMut(&Path) + '_ {
+pub(super) fn waiting(printer: &Printer) -> impl FnMut(&Path) + '_ {
     move |lock: &Path| {
         printer.status(
             "Blocking",
@@ -478,10 +478,7 @@ pub fn run_remove(args: &RemoveArgs, printer: &Printer) -> ExitStatus {
         Err(status) => return status,
     };
     let settings = run.settings(None, 1);
-    let format = match args.format {
-        DataFormat::Json => Format::Json,
-        DataFormat::Human => Format::Human,
-    };
+    let format = Format::from(args.format);
     let removed = match change::remove(&run.project, &settings, &args.name, &mut waiting(printer)) {
         Ok(removed) => removed,
         Err(error) => return report_error(printer, format, "remove", &run.project, error),
@@ -654,10 +651,7 @@ pub fn run_outdated(args: &OutdatedArgs, printer: &Printer) -> ExitStatus {
         Err(status) => return status,
     };
     let client = args.network.client();
-    let format = match args.format {
-        DataFormat::Json => Format::Json,
-        DataFormat::Human => Format::Human,
-    };
+    let format = Format::from(args.format);
     let (rows, failures) = match crate::project::outdated::outdated(&project, &client, DEFAULT_JOBS)
     {
         Ok(found) => found,
@@ -740,10 +734,7 @@ pub fn run_update(args: &UpdateArgs, printer: &Printer) -> ExitStatus {
     };
     let client = args.network.client();
     let settings = run.settings(Some(&client), args.jobs);
-    let format = match args.format {
-        DataFormat::Json => Format::Json,
-        DataFormat::Human => Format::Human,
-    };
+    let format = Format::from(args.format);
     let (updated, failures) = match change::update(
         &run.project,
         &settings,

@@ -4,8 +4,8 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use super::project::{ProjectArgs, project_of, report_error};
-use super::{DataFormat, ExitStatus, Format};
+use super::project::{ProjectArgs, project_of, report_error, waiting};
+use super::{DataFormat, ExitStatus};
 use crate::output::Printer;
 use crate::sign::{FormatError, PublicKey, SecretKey, SecretKeyFile};
 
@@ -514,6 +514,25 @@ pub fn run_sign(args: &SignArgs, printer: &Printer) -> ExitStatus {
     ExitStatus::Success
 }
 
+/// The project a trust command edits, and the edit itself under the project lock; a failure is
+/// reported in the command's format and becomes the exit status.
+fn edit_policy<T>(
+    args: &ProjectArgs,
+    format: DataFormat,
+    what: &str,
+    printer: &Printer,
+    edit: impl FnOnce(
+        &crate::project::Project,
+        &mut dyn FnMut(&Path),
+    ) -> Result<T, crate::project::ProjectError>,
+) -> Result<(crate::project::Project, T), ExitStatus> {
+    let project = project_of(args, printer)?;
+    match edit(&project, &mut waiting(printer)) {
+        Ok(done) => Ok((project, done)),
+        Err(error) => Err(report_error(printer, format.into(), what, &project, error)),
+    }
+}
+
 pub fn run_trust(args: &TrustArgs, printer: &Printer) -> ExitStatus {
     match &args.command {
         TrustCommand::Add(args) => run_trust_add(args, printer),
@@ -530,30 +549,18 @@ fn run_trust_remove(args: &TrustRemoveArgs, printer: &Printer) -> ExitStatus {
             return status;
         }
     };
-    let project = match project_of(&args.project, printer) {
-        Ok(project) => project,
+    let edited = edit_policy(
+        &args.project,
+        args.format,
+        "trust remove",
+        printer,
+        |project, wait| {
+            crate::project::change::untrust(project, key.id, args.namespace.as_deref(), wait)
+        },
+    );
+    let (project, removed) = match edited {
+        Ok(edited) => edited,
         Err(status) => return status,
-    };
-    let mut wait = |path: &Path| {
-        printer.status(
-            "Blocking",
-            &format!("waiting for another squad command on `{}`", path.display()),
-        )
-    };
-    let removed = match crate::project::change::untrust(
-        &project,
-        key.id,
-        args.namespace.as_deref(),
-        &mut wait,
-    ) {
-        Ok(removed) => removed,
-        Err(error) => {
-            let format = match args.format {
-                DataFormat::Json => Format::Json,
-                DataFormat::Human => Format::Human,
-            };
-            return report_error(printer, format, "trust remove", &project, error);
-        }
     };
     match args.format {
         DataFormat::Json => json(
@@ -606,25 +613,16 @@ fn run_trust_revoke(args: &TrustRevokeArgs, printer: &Printer) -> ExitStatus {
             }
         },
     };
-    let project = match project_of(&args.project, printer) {
-        Ok(project) => project,
+    let edited = edit_policy(
+        &args.project,
+        args.format,
+        "trust revoke",
+        printer,
+        |project, wait| crate::project::change::revoke(project, key_id, wait),
+    );
+    let (project, changed) = match edited {
+        Ok(edited) => edited,
         Err(status) => return status,
-    };
-    let mut wait = |path: &Path| {
-        printer.status(
-            "Blocking",
-            &format!("waiting for another squad command on `{}`", path.display()),
-        )
-    };
-    let changed = match crate::project::change::revoke(&project, key_id, &mut wait) {
-        Ok(changed) => changed,
-        Err(error) => {
-            let format = match args.format {
-                DataFormat::Json => Format::Json,
-                DataFormat::Human => Format::Human,
-            };
-            return report_error(printer, format, "trust revoke", &project, error);
-        }
     };
     match args.format {
         DataFormat::Json => json(
@@ -669,32 +667,25 @@ fn run_trust_add(args: &TrustAddArgs, printer: &Printer) -> ExitStatus {
             }
         },
     };
-    let project = match project_of(&args.project, printer) {
-        Ok(project) => project,
+    let edited = edit_policy(
+        &args.project,
+        args.format,
+        "trust",
+        printer,
+        |project, wait| {
+            crate::project::change::trust(
+                project,
+                &args.namespace,
+                &key,
+                expires,
+                args.require_signatures,
+                wait,
+            )
+        },
+    );
+    let (project, changed) = match edited {
+        Ok(edited) => edited,
         Err(status) => return status,
-    };
-    let mut wait = |path: &Path| {
-        printer.status(
-            "Blocking",
-            &format!("waiting for another squad command on `{}`", path.display()),
-        )
-    };
-    let changed = match crate::project::change::trust(
-        &project,
-        &args.namespace,
-        &key,
-        expires,
-        args.require_signatures,
-        &mut wait,
-    ) {
-        Ok(changed) => changed,
-        Err(error) => {
-            let format = match args.format {
-                DataFormat::Json => Format::Json,
-                DataFormat::Human => Format::Human,
-            };
-            return report_error(printer, format, "trust", &project, error);
-        }
     };
     match args.format {
         DataFormat::Json => json(
