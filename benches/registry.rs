@@ -19,7 +19,7 @@ mod support;
 
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use support::{median, ms, start_registry};
 
@@ -27,29 +27,10 @@ const RUNS: usize = 15;
 
 /// The median time of `runs` squad runs, each with a fresh home.
 fn time_squad(args: &[String], home: &dyn Fn(usize) -> PathBuf, runs: usize) -> Duration {
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
     median(
         (0..runs)
-            .map(|run| {
-                let home = home(run);
-                std::fs::create_dir_all(home.join("project")).unwrap();
-                let start = Instant::now();
-                let output = Command::new(env!("CARGO_BIN_EXE_squad"))
-                    .args(args)
-                    .current_dir(&home)
-                    .env("HOME", &home)
-                    .env("OPENCORVUS_HOME", home.join("opencorvus"))
-                    .stdout(Stdio::piped())
-                    .stderr(Stdio::piped())
-                    .output()
-                    .unwrap();
-                let elapsed = start.elapsed();
-                assert!(
-                    output.status.success(),
-                    "squad {args:?}: {}",
-                    String::from_utf8_lossy(&output.stderr)
-                );
-                elapsed
-            })
+            .map(|run| support::squad(&args, &home(run)).0)
             .collect(),
     )
 }

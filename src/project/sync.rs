@@ -388,7 +388,9 @@ fn prepare(
                 };
                 let label = entry.name.to_string();
                 match step {
-                    Step::Done(locked) => {
+                    // A locked squad is vouched for again (the policy may have changed), then
+                    // fetched if it is not installed as locked.
+                    Step::Done(locked) | Step::Fetch(locked) => {
                         let mut locked = locked.clone();
                         locked.signed_by = context.check_locked(
                             &label,
@@ -396,10 +398,13 @@ fn prepare(
                             &entry.declaration,
                             &locked,
                         )?;
-                        Ok(Ready {
-                            locked,
-                            artifact: None,
-                        })
+                        let artifact = match step {
+                            Step::Fetch(_) => {
+                                Some(context.fetch(&label, &entry.declaration, &locked)?)
+                            }
+                            _ => None,
+                        };
+                        Ok(Ready { locked, artifact })
                     }
                     Step::Resolve => {
                         let resolution = context.resolve(&label, &entry.declaration, false)?;
@@ -412,20 +417,6 @@ fn prepare(
                         Ok(Ready {
                             locked: resolution.locked,
                             artifact: needed.then_some(resolution.artifact),
-                        })
-                    }
-                    Step::Fetch(locked) => {
-                        let mut locked = locked.clone();
-                        locked.signed_by = context.check_locked(
-                            &label,
-                            &entry.name,
-                            &entry.declaration,
-                            &locked,
-                        )?;
-                        let artifact = context.fetch(&label, &entry.declaration, &locked)?;
-                        Ok(Ready {
-                            locked,
-                            artifact: Some(artifact),
                         })
                     }
                 }

@@ -244,7 +244,8 @@ pub fn publish(
         Err(OciError::Unauthorized { .. } | OciError::Denied { .. }) if dry_run => None,
         other => other?,
     };
-    if let Some(existing) = existing {
+    // The manifest a signature is about: the one published already, or the one pushed now.
+    let subject = if let Some(existing) = existing {
         let resolved = check_resolved(&mut session, &tagged, existing)?;
         if resolved.config.package_digest != published.artifact.config.package_digest {
             return Err(ShareError::Conflict {
@@ -255,52 +256,41 @@ pub fn publish(
         }
         published.status = PublishStatus::Unchanged;
         published.pinned = repository.with_digest(&resolved.manifest_digest);
+        Descriptor {
+            annotations: None,
+            artifact_type: None,
+            digest: resolved.manifest_digest.clone(),
+            media_type: IMAGE_MANIFEST.to_owned(),
+            size: resolved.manifest_size,
+        }
+    } else {
         if dry_run {
             return Ok(published);
         }
-        if let Some(signed) = &signed {
-            let subject = Descriptor {
-                annotations: None,
-                artifact_type: None,
-                digest: resolved.manifest_digest.clone(),
-                media_type: IMAGE_MANIFEST.to_owned(),
-                size: resolved.manifest_size,
-            };
-            published.signature = Some(signature::attach(
-                &mut session,
-                &subject,
-                signed,
-                &signature_title(&published.identity),
-            )?);
+        let artifact = &published.artifact;
+        let config = &artifact.manifest.config;
+        if session.push_blob(config, &artifact.config_bytes, &|_| {})? {
+            published.uploaded.push(config.digest.clone());
         }
-        return Ok(published);
-    }
-    if dry_run {
-        return Ok(published);
-    }
-    let artifact = &published.artifact;
-    let config = &artifact.manifest.config;
-    if session.push_blob(config, &artifact.config_bytes, &|_| {})? {
-        published.uploaded.push(config.digest.clone());
-    }
-    let layer = artifact.layer();
-    transfers.begin(
-        &format!(
-            "Uploading {}/{}",
-            published.identity.namespace, published.identity.id
-        ),
-        layer.size,
-    );
-    let pushed = session.push_blob(layer, artifact.archive(), &|done| transfers.advance(done));
-    transfers.end();
-    if pushed? {
-        published.uploaded.push(layer.digest.clone());
-    }
-    let digest = session.put_manifest(&version, &artifact.manifest_bytes, IMAGE_MANIFEST)?;
-    published.status = PublishStatus::Pushed;
-    published.pinned = repository.with_digest(&digest);
-    if let Some(signed) = &signed {
-        let subject = Descriptor::of(IMAGE_MANIFEST, &published.artifact.manifest_bytes);
+        let layer = artifact.layer();
+        transfers.begin(
+            &format!(
+                "Uploading {}/{}",
+                published.identity.namespace, published.identity.id
+            ),
+            layer.size,
+        );
+        let pushed = session.push_blob(layer, artifact.archive(), &|done| transfers.advance(done));
+        transfers.end();
+        if pushed? {
+            published.uploaded.push(layer.digest.clone());
+        }
+        let digest = session.put_manifest(&version, &artifact.manifest_bytes, IMAGE_MANIFEST)?;
+        published.status = PublishStatus::Pushed;
+        published.pinned = repository.with_digest(&digest);
+        Descriptor::of(IMAGE_MANIFEST, &published.artifact.manifest_bytes)
+    };
+    if let Some(signed) = signed.as_ref().filter(|_| !dry_run) {
         published.signature = Some(signature::attach(
             &mut session,
             &subject,
