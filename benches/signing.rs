@@ -10,8 +10,8 @@
 //!   finding and checking a signature costs (goal: under 1 ms each, network included);
 //! - in process, `Policy::check` of one squad's signature (parse, key lookup, Ed25519).
 //!
-//! Run with `cargo bench --bench signing`. Needs `docker-registry` on PATH; the corpus is read
-//! from `SQUAD_CORPUS` when set, else from `../shared/corpus/opencorvus`.
+//! Run with `SQUAD_CORPUS=<corpus folder> cargo bench --bench signing`. Needs `docker-registry`
+//! on PATH; without `SQUAD_CORPUS` it stops and says so.
 
 #[path = "support.rs"]
 mod support;

@@ -653,16 +653,8 @@ fn install_from_registry(
     );
     // Without a policy or an --expect-* flag the archive comes with the config, at once;
     // otherwise only once the squad is judged.
-    let expects = [
-        &options.exact.namespace,
-        &options.exact.id,
-        &options.exact.version,
-    ]
-    .iter()
-    .any(|given| given.is_some())
-        || options.exact.digest.is_some();
     let (resolved, bytes) = match policy {
-        None if !expects => crate::share::fetch(&client, &reference, &progress)
+        None if !options.exact.is_given() => crate::share::fetch(&client, &reference, &progress)
             .map(|(resolved, bytes)| (resolved, Some(bytes)))
             .map_err(report)?,
         _ => (

@@ -376,6 +376,14 @@ pub struct Exact {
 }
 
 impl Exact {
+    /// Whether anything is expected at all.
+    pub fn is_given(&self) -> bool {
+        self.namespace.is_some()
+            || self.id.is_some()
+            || self.version.is_some()
+            || self.digest.is_some()
+    }
+
     /// Compares in the reference's order: namespace, id, version, digest.
     fn check(&self, identity: &Identity, digest: Sha256Digest) -> Result<(), InstallError> {
         let checks = [

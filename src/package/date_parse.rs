@@ -106,7 +106,7 @@ fn legacy_time(text: &str) -> bool {
         Some([hour, minute, second]) => *hour <= 24 && *minute <= 59 && *second <= 59,
         _ => false,
     };
-    in_range && known_words(&text[clock.len()..])
+    in_range && known_words(&words(&text[clock.len()..]))
 }
 
 /// `HH:mm[:ss[.sss]]` then nothing, `Z` or an offset.
@@ -212,18 +212,19 @@ const WORDS: [&str; 29] = [
 ];
 const MORE_ZONES: [&str; 4] = ["mst", "mdt", "pst", "pdt"];
 
-/// Whether every word of `text` is one a legacy date may hold. A parenthesised comment, as
-/// `Date.prototype.toString` ends with, is passed over.
-fn known_words(text: &str) -> bool {
-    words(text).all(|word| {
+/// Whether every word is one a legacy date may hold.
+fn known_words(words: &[String]) -> bool {
+    words.iter().all(|word| {
         WORDS.iter().chain(MORE_ZONES.iter()).any(|known| {
-            *known == word || (word.len() >= 3 && known.len() > 3 && known.starts_with(&word))
+            known == word
+                || (word.len() >= 3 && known.len() > 3 && known.starts_with(word.as_str()))
         })
     })
 }
 
-/// The lower-cased words of `text` outside parentheses.
-fn words(text: &str) -> impl Iterator<Item = String> {
+/// The lower-cased words of `text` outside parentheses (a comment, as `Date.prototype.toString`
+/// ends with, is passed over).
+fn words(text: &str) -> Vec<String> {
     let mut depth = 0usize;
     let outside: String = text
         .chars()
@@ -244,15 +245,15 @@ fn words(text: &str) -> impl Iterator<Item = String> {
         .split(|c: char| !c.is_ascii_alphabetic())
         .filter(|word| !word.is_empty())
         .map(str::to_owned)
-        .collect::<Vec<_>>()
-        .into_iter()
+        .collect()
 }
 
 fn legacy(text: &str) -> bool {
-    if !known_words(text) {
+    let words = words(text);
+    if !known_words(&words) {
         return false;
     }
-    let has_month_word = words(text).any(|word| {
+    let has_month_word = words.iter().any(|word| {
         word.len() >= 3
             && WORDS[..12]
                 .iter()
