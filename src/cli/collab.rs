@@ -111,13 +111,9 @@ fn validate(args: &CollabValidateArgs, printer: &Printer) -> ExitStatus {
     };
     let mut found = document.notes.clone();
     // Squad and workflow ids cannot be trusted against a partial set of squads; the invalid
-    // squads were reported above. Without any `--squad`, they are not checked either, and the
-    // note says so, as `squad validate --kind collab` does.
+    // squads were reported above; without any `--squad` there is nothing to check them with.
     let checked = !broken && !args.squads.is_empty();
     check_document(&document, checked.then_some(&squads), &mut found);
-    if args.squads.is_empty() {
-        found.push(crate::interop::collab::squads_unchecked());
-    }
     diagnostics.extend(found);
     finish(printer, args.format, &shown, diagnostics, document.source)
 }

@@ -31,18 +31,14 @@ const STAGE_KEYS: [&str; 6] = [
 ];
 
 /// Checks a collaboration. With `squads`, stage squad and workflow ids are checked against
-/// them (COL-7, COL-10). Returns whether the stages could be read, that is whether squad ids
-/// were or would have been checked: only then is [`squads_unchecked`] worth saying.
-pub fn check_document(
-    document: &Document,
-    squads: Option<&[Squad]>,
-    out: &mut Vec<Diagnostic>,
-) -> bool {
+/// them (COL-7, COL-10); without, once the stages could be read, [`squads_unchecked`] says
+/// they were not.
+pub fn check_document(document: &Document, squads: Option<&[Squad]>, out: &mut Vec<Diagnostic>) {
     let value = &document.value;
     let mut fields = Fields::new(document, out);
     // COL-S: the definition is a TypeScript interface, so unknown members are only warnings.
     let Some(top) = fields.object("", value, &TOP_LEVEL, &TOP_LEVEL, true) else {
-        return false;
+        return;
     };
     if let Some(version) = top.get("schema_version")
         && version.as_f64() != Some(1.0)
@@ -98,7 +94,7 @@ pub fn check_document(
         .get("stages")
         .and_then(|stages| fields.array("/stages", stages, 0, None))
     else {
-        return false;
+        return;
     };
     if stages.is_empty() {
         let diagnostic = document.at(
@@ -293,11 +289,13 @@ pub fn check_document(
             fields.push(diagnostic);
         }
     }
-    true
+    if squads.is_none() {
+        fields.push(squads_unchecked());
+    }
 }
 
 /// The note for a collaboration checked without its squads (`squad validate`, `squad lint`).
-pub fn squads_unchecked() -> Diagnostic {
+fn squads_unchecked() -> Diagnostic {
     Diagnostic::new(
         Code::CollabSquadsUnchecked,
         super::document::FILE,

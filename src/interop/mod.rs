@@ -202,11 +202,7 @@ pub fn check(document: &Document, kind: Kind, options: &Options) -> Vec<Diagnost
     let mut diagnostics = document.notes.clone();
     match kind {
         Kind::Package | Kind::Unknown => {}
-        Kind::Collab => {
-            if collab::check_document(document, None, &mut diagnostics) {
-                diagnostics.push(collab::squads_unchecked());
-            }
-        }
+        Kind::Collab => collab::check_document(document, None, &mut diagnostics),
         Kind::Play => play::check(document, options.level, &mut diagnostics),
         // R-IMPL needs the contract's folder, so only `squad router contract` runs it.
         Kind::RouterContract => {
