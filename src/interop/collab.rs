@@ -31,7 +31,7 @@ const STAGE_KEYS: [&str; 6] = [
 ];
 
 /// Checks a collaboration. With `squads`, stage squad and workflow ids are checked against
-/// them (COL-7, COL-10); without, once the stages could be read, [`squads_unchecked`] says
+/// them (COL-7, COL-10); without, once the stages could be read, a note says
 /// they were not.
 pub fn check_document(document: &Document, squads: Option<&[Squad]>, out: &mut Vec<Diagnostic>) {
     let value = &document.value;
