@@ -3,6 +3,12 @@
 //! and `squad sync --offline` works from it. An entry is written through a synced temporary file
 //! renamed into place, and its bytes are hashed again on every read: a file whose SHA-256 is not
 //! its name is never used, whatever put it there.
+//!
+//! Beside the archives, the signatures found for a squad (`<cache>/signatures/sha256/<2 hex>/
+//! <64 hex>.json`, by the SHA-256 of the statement they sign): a signature is its own
+//! evidence, checked against the project's keys at every use, so keeping it lets an offline
+//! sync judge a locked squad by its signature as an online one does. A file there that is
+//! not a list of signatures, or whose signatures do not verify, is never believed.
 
 use std::path::{Path, PathBuf};
 
@@ -44,8 +50,11 @@ pub struct Cleaned {
     pub bytes: u64,
 }
 
-/// The subdirectory holding archives; the only one `clean` empties.
+/// The subdirectories `clean` empties: archives and the signatures found for them.
 const ARCHIVES: &str = "archives";
+const SIGNATURES: &str = "signatures";
+/// The largest signature list read back (a minisign signature is about 300 bytes).
+const MAX_SIGNATURES_BYTES: u64 = 64 * 1024;
 /// Temporary files older than this are left over from a killed process.
 const STALE_TEMPORARY: std::time::Duration = std::time::Duration::from_secs(3600);
 
@@ -71,6 +80,43 @@ impl Cache {
             .join("sha256")
             .join(&hex[..2])
             .join(format!("{hex}.zip"))
+    }
+
+    /// Where the signatures of the statement with this SHA-256 are kept.
+    pub fn signatures_path(&self, statement: &Sha256Digest) -> PathBuf {
+        let hex = statement.hex();
+        self.root
+            .join(SIGNATURES)
+            .join("sha256")
+            .join(&hex[..2])
+            .join(format!("{hex}.json"))
+    }
+
+    /// The signatures kept for a statement (their `.minisig` texts); `None` when there are
+    /// none, or the file is not what squad writes.
+    pub fn signatures(&self, statement: &Sha256Digest) -> Option<Vec<String>> {
+        let path = self.signatures_path(statement);
+        let metadata = crate::fs::metadata(&path).ok()?;
+        if metadata.len() > MAX_SIGNATURES_BYTES {
+            return None;
+        }
+        let bytes = crate::fs::read(&path).ok()?;
+        serde_json::from_slice::<Vec<String>>(&bytes).ok()
+    }
+
+    /// Keeps the signatures found for a statement, replacing what was kept.
+    pub fn keep_signatures(
+        &self,
+        statement: &Sha256Digest,
+        signatures: &[String],
+    ) -> Result<(), CacheError> {
+        let path = self.signatures_path(statement);
+        let directory = crate::fs::parent_directory(&path).to_path_buf();
+        let io = |error| CacheError::Io(directory.clone(), error);
+        self.create_root().map_err(io)?;
+        crate::fs::create_dir_all(&directory).map_err(io)?;
+        let text = serde_json::to_vec(signatures).unwrap_or_default();
+        crate::fs::replace_file(&path, &text).map_err(|error| CacheError::Io(path, error))
     }
 
     /// The cached archive with this SHA-256, after checking its bytes; `None` when absent. A
@@ -135,17 +181,20 @@ impl Cache {
         crate::fs::replace_file(&self.root.join("CACHEDIR.TAG"), tag.as_bytes())
     }
 
-    /// Removes every cached archive (and nothing else under the root, which may be a
-    /// directory the user named).
+    /// Removes every cached archive and signature (and nothing else under the root, which may
+    /// be a directory the user named).
     pub fn clean(&self) -> Result<Cleaned, CacheError> {
-        let archives = self.root.join(ARCHIVES);
         let mut cleaned = Cleaned::default();
-        count(&archives, &mut cleaned);
-        match crate::fs::remove_dir_all(&archives) {
-            Ok(()) => Ok(cleaned),
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(cleaned),
-            Err(error) => Err(CacheError::Io(archives, error)),
+        for name in [ARCHIVES, SIGNATURES] {
+            let directory = self.root.join(name);
+            count(&directory, &mut cleaned);
+            match crate::fs::remove_dir_all(&directory) {
+                Ok(()) => {}
+                Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+                Err(error) => return Err(CacheError::Io(directory, error)),
+            }
         }
+        Ok(cleaned)
     }
 }
 

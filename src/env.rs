@@ -50,14 +50,34 @@ pub fn today_utc() -> crate::version::Date {
         .unwrap_or_else(crate::version::Date::today_utc)
 }
 
+/// The system's temporary directory (`TMPDIR` on Unix).
+pub fn temporary_directory() -> PathBuf {
+    std::env::temp_dir()
+}
+
 /// `SQUAD_HTTP_TIMEOUT`: seconds to wait for a connection or for any read (like cargo's
 /// `CARGO_HTTP_TIMEOUT`).
 pub fn http_timeout() -> Option<std::time::Duration> {
-    std::env::var("SQUAD_HTTP_TIMEOUT")
+    seconds("SQUAD_HTTP_TIMEOUT")
+}
+
+/// Seconds from an environment variable: positive, finite, under a day.
+fn seconds(name: &str) -> Option<std::time::Duration> {
+    std::env::var(name)
         .ok()
         .and_then(|text| text.trim().parse::<f64>().ok())
         .filter(|seconds| seconds.is_finite() && *seconds > 0.0 && *seconds < 86_400.0)
         .map(std::time::Duration::from_secs_f64)
+}
+
+/// `SQUAD_HTTP_DEADLINE`: seconds one request may take in all, its body included.
+pub fn http_deadline() -> Option<std::time::Duration> {
+    seconds("SQUAD_HTTP_DEADLINE")
+}
+
+/// `SQUAD_NET_DEADLINE`: seconds all the network work of one command may take.
+pub fn net_deadline() -> Option<std::time::Duration> {
+    seconds("SQUAD_NET_DEADLINE")
 }
 
 /// `SQUAD_NET_RETRY`: retries after a transient network failure (like `CARGO_NET_RETRY`).

@@ -8,11 +8,13 @@
 //! an error it did not have.
 
 use std::collections::HashMap;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
 use crate::diag::{Diagnostic, Severity};
+use crate::fs::dir::{Dir, Tree};
 use crate::jsonc::{self, Kind, Node, edit};
 use crate::manifest::{IdKind, MANIFEST_FILE, RESOURCE_KEYS, id_problem};
 use crate::package::{self, Report};
@@ -200,41 +202,43 @@ pub fn apply(root: &Path, plan: &Plan) -> Result<Report, GenerateError> {
     if !new_errors.is_empty() {
         return Err(GenerateError::Breaks(Box::new(after), new_errors));
     }
-    let mut created: Vec<PathBuf> = Vec::new();
-    let mut directories: Vec<PathBuf> = Vec::new();
+    // Every write is relative to the package folder opened once, one name at a time: a link
+    // anywhere below it (a linked `agents/`) is refused, never written through, and whatever
+    // was created before the refusal is taken back.
+    let package = Dir::open(root).map_err(io(root))?;
+    let mut tree = Tree::writing(&package);
+    let mut created: Vec<&str> = Vec::new();
     let result = (|| {
         for (file, content) in &plan.files {
             let target = root.join(file);
-            if let Some(parent) = target.parent() {
-                // The highest directory that does not exist yet, to remove on failure.
-                let missing = parent
-                    .ancestors()
-                    .take_while(|ancestor| !ancestor.exists())
-                    .last()
-                    .map(Path::to_path_buf);
-                crate::fs::create_dir_all(parent).map_err(io(parent))?;
-                directories.extend(missing);
-            }
-            crate::fs::write_new_synced(&target, content.as_bytes()).map_err(io(&target))?;
-            created.push(target);
+            let mut written = tree.create_file(file).map_err(io(&target))?;
+            created.push(file);
+            written
+                .write_all(content.as_bytes())
+                .and_then(|()| written.sync_all())
+                .map_err(io(&target))?;
         }
         let manifest = root.join(MANIFEST_FILE);
-        let current = crate::fs::read(&manifest).map_err(io(&manifest))?;
+        let mut current = Vec::new();
+        package
+            .open_file(MANIFEST_FILE)
+            .and_then(|mut file| file.read_to_end(&mut current))
+            .map_err(io(&manifest))?;
         if current != plan.before.as_bytes() {
             return Err(GenerateError::Clash(format!(
                 "`{}` changed while the piece was worked out",
                 manifest.display()
             )));
         }
-        crate::fs::replace_file(&manifest, plan.manifest.as_bytes()).map_err(io(&manifest))
+        package
+            .replace_file(MANIFEST_FILE, plan.manifest.as_bytes())
+            .map_err(io(&manifest))
     })();
     if let Err(error) = result {
         for file in created.iter().rev() {
-            let _ = crate::fs::remove_file(file);
+            let _ = tree.remove_file(file);
         }
-        for directory in directories.iter().rev() {
-            let _ = crate::fs::remove_dir_all(directory);
-        }
+        tree.remove_created_directories();
         return Err(error);
     }
     package::validate(root).map_err(|error| {

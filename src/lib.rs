@@ -21,6 +21,7 @@
 //! - [`version`]: `YYYY.MM.DD.N` versions and the calendar.
 //! - [`digest`]: the package digest (package-tree v1) of a folder or of archive entries.
 //! - [`archive`]: the checked ZIP reader and the canonical ZIP writer.
+//! - [`snapshot`]: a package read once into a private copy, which is what is judged and shipped.
 //! - [`pack`]: `squad pack`, a validated folder to its canonical archive.
 //! - [`verify`]: drift between a package on disk and a record of it.
 //! - [`install`]: installing, listing, activating and uninstalling, with the reference's
@@ -34,6 +35,8 @@
 //!   archives and the OpenCorvus install link; signatures attached as OCI referrers.
 //! - [`sign`]: author signatures in minisign's format over a squad's statement, and the
 //!   project policy that decides which keys are trusted.
+//! - [`acquire`]: the one road from any source to judged bytes ready to install (resolve,
+//!   fetch through the cache, validate, check pins and the signature policy).
 //! - [`project`]: a project's squads: `squads.jsonc`, `squads.lock`, add, remove, sync, update.
 //! - [`cache`]: the content-addressed download cache.
 
@@ -41,6 +44,7 @@
 // home for the file system and the environment.
 #![cfg_attr(test, allow(clippy::disallowed_methods))]
 
+pub mod acquire;
 pub mod archive;
 pub mod cache;
 pub mod cli;
@@ -64,6 +68,7 @@ pub mod project;
 pub mod scaffold;
 pub mod share;
 pub mod sign;
+pub mod snapshot;
 pub mod source;
 pub mod tables;
 pub mod text;

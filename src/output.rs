@@ -111,27 +111,39 @@ impl Printer {
         self.human(&self.failure_text(error, hint));
     }
 
+    /// [`Printer::failure`] with `note` after the error's own line (`nothing was installed`).
+    pub fn failure_noting(
+        &self,
+        error: &(dyn std::error::Error + 'static),
+        note: &str,
+        hint: Option<&str>,
+    ) {
+        let causes = causes(error);
+        self.human(&self.error_text(&format!("{error}; {note}"), &causes, hint));
+    }
+
     fn failure_text(
         &self,
         error: &(dyn std::error::Error + 'static),
         hint: Option<&str>,
     ) -> String {
-        let mut causes = Vec::new();
-        let mut source = error.source();
-        while let Some(cause) = source {
-            causes.push(cause.to_string());
-            source = cause.source();
-        }
-        self.error_text(&error.to_string(), &causes, hint)
+        self.error_text(&error.to_string(), &causes(error), hint)
     }
 
+    /// Messages, causes and hints may quote other programs and servers; whatever escaped
+    /// neutralising where it was made is neutralised here (only squad's own line breaks stay).
     fn error_text(&self, message: &str, causes: &[String], hint: Option<&str>) -> String {
-        let mut text = format!("{}: {message}\n", self.paint("error", ERROR));
+        use crate::text::lines_safe_to_show as safe;
+        let mut text = format!("{}: {}\n", self.paint("error", ERROR), safe(message));
         for cause in causes {
-            text.push_str(&format!("  {} {cause}\n", self.paint("caused by:", ERROR)));
+            text.push_str(&format!(
+                "  {} {}\n",
+                self.paint("caused by:", ERROR),
+                safe(cause)
+            ));
         }
         if let Some(hint) = hint {
-            text.push_str(&format!("{}: {hint}\n", self.paint("hint", HINT)));
+            text.push_str(&format!("{}: {}\n", self.paint("hint", HINT), safe(hint)));
         }
         text
     }
@@ -150,8 +162,20 @@ impl Printer {
             return;
         }
         let verb = self.paint(&format!("{verb:>12}"), STATUS);
+        let message = crate::text::lines_safe_to_show(message);
         self.human(&format!("{verb} {message}\n"));
     }
+}
+
+/// The messages of an error's sources, in order.
+fn causes(error: &(dyn std::error::Error + 'static)) -> Vec<String> {
+    let mut causes = Vec::new();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        causes.push(cause.to_string());
+        source = cause.source();
+    }
+    causes
 }
 
 /// A progress line on stderr for long work: shown only on a terminal, only after the work has

@@ -24,6 +24,14 @@ pub struct Packed {
 /// Why packing failed; every variant names what failed.
 #[derive(Debug, thiserror::Error)]
 pub enum PackError {
+    /// The package is invalid: nothing was packed.
+    #[error("package `{}` is invalid; nothing was packed", .0.root.display())]
+    Invalid(Box<Report>),
+    /// The folder could not be read into its private copy.
+    #[error(transparent)]
+    Snapshot(crate::snapshot::SnapshotError),
+    #[error("cannot create the output directory `{}`", .0.display())]
+    OutputDirectory(PathBuf, #[source] std::io::Error),
     #[error("{0}")]
     Limit(String),
     #[error("output `{}` is inside the package being packed", .0.display())]
@@ -43,7 +51,8 @@ impl PackError {
     /// being written.
     pub fn class(&self) -> crate::error::Class {
         match self {
-            PackError::Limit(_) => crate::error::Class::Refused,
+            PackError::Limit(_) | PackError::Invalid(_) => crate::error::Class::Refused,
+            PackError::Snapshot(error) => error.class(),
             _ => crate::error::Class::Failed,
         }
     }
@@ -77,10 +86,46 @@ pub fn output_path(output: Option<&Path>, identity: &Identity) -> std::io::Resul
     Ok(output.to_path_buf())
 }
 
+/// Packs the package folder `folder`: read once into a private copy, validated there, and
+/// packed from that copy (what was validated is what is packed) to `output` (see
+/// [`output_path`]).
+pub fn pack_folder(
+    folder: &Path,
+    output: Option<&Path>,
+    force: bool,
+    limits: &Limits,
+) -> Result<Packed, PackError> {
+    let judged = crate::snapshot::read_folder(folder, &crate::snapshot::scratch_parent()).map_err(
+        |error| match error {
+            crate::snapshot::SnapshotError::Invalid(report) => PackError::Invalid(report),
+            other => PackError::Snapshot(other),
+        },
+    )?;
+    let report = judged.report;
+    let identity = match (&report.identity, report.is_valid()) {
+        (Some(identity), true) => identity.clone(),
+        _ => return Err(PackError::Invalid(Box::new(report))),
+    };
+    let path = output_path(output, &identity).map_err(|error| {
+        PackError::OutputDirectory(output.unwrap_or(Path::new(".")).to_path_buf(), error)
+    })?;
+    pack(
+        &report,
+        judged.snapshot.path(),
+        &identity,
+        &path,
+        force,
+        limits,
+    )
+}
+
 /// Packs a package that `report` found valid, with the `identity` its manifest declares, into
-/// `output`.
+/// `output`. The files are read from `files`, the private copy that was validated (see
+/// [`crate::snapshot`]); `report.root`, the folder the user named, is only where the output
+/// must not be.
 pub fn pack(
     report: &Report,
+    files_root: &Path,
     identity: &Identity,
     output: &Path,
     force: bool,
@@ -89,7 +134,7 @@ pub fn pack(
     check_output(&report.root, output, force)?;
     let mut files: Vec<(String, u64)> = Vec::new();
     for entry in report.tree.files() {
-        let full = report.root.join(&entry.path);
+        let full = files_root.join(&entry.path);
         let size = crate::fs::symlink_metadata(&full)
             .map_err(|error| PackError::Io(full.clone(), error))?
             .len();
@@ -99,7 +144,7 @@ pub fn pack(
     check_lengths(report)?;
     let mut sources = Vec::with_capacity(files.len());
     for (path, size) in &files {
-        let full = report.root.join(path);
+        let full = files_root.join(path);
         let source = if *size > STREAM_THRESHOLD {
             Source::File(full)
         } else {
@@ -117,7 +162,7 @@ pub fn pack(
             Source::File(_) => (path.as_str(), None),
         })
         .collect();
-    let package_digest = digest_mixed(&report.root, &contents).map_err(PackError::Read)?;
+    let package_digest = digest_mixed(files_root, &contents).map_err(PackError::Read)?;
     let prefix = format!("{}/{}/", identity.namespace, identity.id);
     let mut entries: Vec<Entry> = sources
         .into_iter()

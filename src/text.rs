@@ -1,6 +1,6 @@
 //! Small lexical helpers shared by several rules: JavaScript's notion of whitespace and trimming
 //! (the reference trims with `String.prototype.trim`), the kebab-case id pattern, and code-unit
-//! string order.
+//! string order, and text from elsewhere made safe to show ([`remote`]).
 
 use std::cmp::Ordering;
 
@@ -134,6 +134,64 @@ pub fn cmp_code_units(a: &str, b: &str) -> Ordering {
     a.encode_utf16().cmp(b.encode_utf16())
 }
 
+/// The most characters of a server's words squad shows in one place.
+pub const REMOTE_TEXT_CHARS: usize = 300;
+
+/// Whether `c` can change what a terminal shows beyond its own glyph: a control character
+/// (C0, DEL, C1: line breaks, carriage returns, escape sequences), a bidirectional override or
+/// isolate (text that reads in another order than it is stored), or a zero-width character.
+fn is_unsafe_to_show(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}'
+        )
+}
+
+/// Text that came from elsewhere (a server's error message, a header, a tag name, a realm),
+/// made safe to put in a line squad prints: every character that could move the cursor, start
+/// an escape sequence, break the line or reorder it is written as an escape (`\n`, `\r`,
+/// `\t`, `\u{1b}`), and the text is cut to `max` characters with an ellipsis. A server can
+/// then neither forge a line of squad's output nor flood the terminal.
+pub fn remote(text: &str, max: usize) -> String {
+    let mut shown = String::with_capacity(text.len().min(max * 2));
+    for (count, c) in text.chars().enumerate() {
+        if count == max {
+            shown.push('…');
+            break;
+        }
+        match c {
+            '\n' => shown.push_str("\\n"),
+            '\r' => shown.push_str("\\r"),
+            '\t' => shown.push_str("\\t"),
+            c if is_unsafe_to_show(c) => shown.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => shown.push(c),
+        }
+    }
+    shown
+}
+
+/// `text` with its lines kept: every other character [`remote`] escapes is escaped. The last
+/// line of defence of the printer, for a message whose lines are squad's own.
+pub fn lines_safe_to_show(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text
+        .chars()
+        .any(|c| c != '\n' && c != '\t' && is_unsafe_to_show(c))
+    {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let lines: Vec<String> = text
+        .split('\n')
+        .map(|line| remote(line, usize::MAX).replace("\\t", "\t"))
+        .collect();
+    std::borrow::Cow::Owned(lines.join("\n"))
+}
+
+/// Whether [`remote`] would change `text` (short of cutting it).
+pub fn is_safe_to_show(text: &str) -> bool {
+    !text.chars().any(is_unsafe_to_show)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -184,6 +242,21 @@ mod tests {
         assert_eq!(to_kebab_id("review-").as_deref(), Some("review"));
         assert_eq!(to_kebab_id("2fa").as_deref(), None);
         assert_eq!(to_kebab_id("__").as_deref(), None);
+    }
+
+    #[test]
+    fn remote_text_cannot_forge_lines_or_escape_sequences() {
+        let forged = "boom\r\n     Installed evil/evil 1.0\u{1b}[2K\u{202e}txt\u{200b}";
+        let shown = remote(forged, REMOTE_TEXT_CHARS);
+        assert_eq!(
+            shown,
+            "boom\\r\\n     Installed evil/evil 1.0\\u{1b}[2K\\u{202e}txt\\u{200b}"
+        );
+        assert!(is_safe_to_show(&shown));
+        assert!(!is_safe_to_show(forged));
+        assert_eq!(remote("é日😀 plain", 300), "é日😀 plain");
+        assert_eq!(remote(&"x".repeat(1000), 5), "xxxxx…");
+        assert_eq!(remote("\u{85}\u{7f}", 5), "\\u{85}\\u{7f}");
     }
 
     #[test]

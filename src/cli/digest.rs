@@ -3,7 +3,6 @@
 use std::path::{Path, PathBuf};
 
 use super::report::refused_package;
-use super::validate::is_archive;
 use super::{ExitStatus, Format};
 use crate::archive::reader::{Limits, read_package_file};
 use crate::digest::{
@@ -11,6 +10,7 @@ use crate::digest::{
 };
 use crate::output::{Printer, ProgressLine};
 use crate::package::{ContractDigestError, contract_digest};
+use crate::snapshot::is_archive;
 use std::sync::atomic::Ordering;
 
 /// Print the package digest (SHA-256, package-tree v1) of a folder or of a `squad pack` archive.

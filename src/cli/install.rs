@@ -6,16 +6,12 @@ use std::time::Duration;
 use serde::Serialize;
 
 use super::report::refused_package;
-use super::validate::is_archive;
 use super::verify::drift_line;
 use super::{DataFormat, ExitStatus, Format};
 use crate::digest::Sha256Digest;
 use crate::install::activate::{ActivateError, activate};
 use crate::install::scope::Scope;
-use crate::install::{
-    InstallError, Operation, Options, PackageName, Removal, install_archive, install_archive_bytes,
-    install_folder, list, uninstall,
-};
+use crate::install::{InstallError, Operation, Options, PackageName, Removal, list, uninstall};
 use crate::output::Printer;
 use crate::verify::Drift;
 
@@ -101,10 +97,17 @@ is given), checked to be a squad package, downloaded within the import limit and
 against its descriptor, then installed with the registry's namespace, id, version and package
 digest as expectations. The receipt records the reference and the manifest digest.")]
 pub struct InstallArgs {
-    /// A package folder, a `.zip` made by `squad pack`, or a registry reference
-    /// `oci://HOST/BASE/<namespace>/<id>[:VERSION|@sha256:DIGEST]`.
+    /// A package folder, a `.zip` made by `squad pack`, a registry reference
+    /// `oci://HOST/BASE/<namespace>/<id>[:VERSION|@sha256:DIGEST]`, an `https://` archive (with
+    /// --sha256), or an `opencorvus://expert-squad/install?…` link: every source `squad add`
+    /// takes, with the same rules.
     #[arg(value_name = "SOURCE")]
-    pub source: PathBuf,
+    pub source: String,
+
+    /// The SHA-256 of an `https://` archive (64 lowercase hex): its bytes are refused unless
+    /// they hash to it.
+    #[arg(long, value_name = "HEX")]
+    pub sha256: Option<String>,
 
     #[command(flatten)]
     pub network: super::registry::NetworkArgs,
@@ -304,6 +307,10 @@ fn report_error(printer: &Printer, format: Format, error: InstallError) -> ExitS
                 Some("pass --force to remove it with these changes, or copy what you need first"),
             );
         }
+        InstallError::OutsideProject(_) => printer.failure(
+            &error,
+            Some(crate::install::scope::OutsideProject::HINT),
+        ),
         _ => printer.failure(&error, None),
     }
     status
@@ -350,104 +357,120 @@ struct JsonInstall<'a> {
 }
 
 pub fn run_install(args: &InstallArgs, printer: &Printer) -> ExitStatus {
-    // One after the other: a bad --expect is the only error reported.
+    // One after the other: a bad flag is the only error reported.
+    let mut pins = crate::acquire::Pins {
+        by: "the command line",
+        ..Default::default()
+    };
+    for (flag, value, slot) in [
+        (
+            "--expect-digest",
+            args.expect_digest.as_deref(),
+            &mut pins.exact.digest,
+        ),
+        ("--sha256", args.sha256.as_deref(), &mut pins.archive_sha256),
+    ] {
+        match digest_flag(flag, value, printer) {
+            Ok(digest) => {
+                *slot = digest;
+            }
+            Err(status) => return status,
+        }
+    }
     let expect = match digest_flag("--expect", args.expect.as_deref(), printer) {
         Ok(expect) => expect,
         Err(status) => return status,
     };
-    let expect_digest = match digest_flag("--expect-digest", args.expect_digest.as_deref(), printer)
-    {
-        Ok(digest) => digest,
-        Err(status) => return status,
+    pins.exact.namespace = args.expect_namespace.clone();
+    pins.exact.id = args.expect_id.clone();
+    pins.exact.version = args.expect_version.clone();
+    let source = match crate::acquire::Source::argument(&args.source) {
+        Ok(source) => source,
+        Err(message) => {
+            printer.error(&message, None);
+            return ExitStatus::Error;
+        }
     };
-    let exact = crate::install::Exact {
-        namespace: args.expect_namespace.clone(),
-        id: args.expect_id.clone(),
-        version: args.expect_version.clone(),
-        digest: expect_digest,
-    };
-    let mut options = match options(&args.scope, expect, exact, printer) {
+    if matches!(source, crate::acquire::Source::Https(_)) && pins.archive_sha256.is_none() {
+        printer.error(
+            "an https:// source needs the SHA-256 of its archive: pass --sha256 <64 hex>",
+            Some("the SHA-256 pins the bytes: whatever the server sends later, only these install"),
+        );
+        return ExitStatus::Error;
+    }
+    if let (Some(_), false) = (
+        &pins.archive_sha256,
+        matches!(source, crate::acquire::Source::Https(_)),
+    ) {
+        printer.error(
+            &format!(
+                "--sha256 is for https:// sources; a {} source is checked by its own digests",
+                source.kind()
+            ),
+            None,
+        );
+        return ExitStatus::Error;
+    }
+    let mut options = match options(
+        &args.scope,
+        expect,
+        crate::install::Exact::default(),
+        printer,
+    ) {
         Ok(options) => options,
         Err(status) => return status,
     };
     options.replace = args.replace;
     let policy = match project_policy(&options.scope, printer) {
-        Ok(policy) => policy,
+        Ok(policy) => policy.unwrap_or_default(),
         Err(status) => return status,
     };
-    if let Some(url) = args
-        .source
-        .to_str()
-        .filter(|source| {
-            ["https://", "http://", "opencorvus://"]
-                .iter()
-                .any(|scheme| source.starts_with(scheme))
-        })
-        .filter(|_| !args.source.exists())
-    {
-        // Shown without credentials or query, which can hold secrets.
-        let shown = crate::http::Url::parse(url)
-            .map(|parsed| crate::http::redacted(&parsed))
-            .unwrap_or_else(|_| "the URL".to_owned());
-        let hint = if url.starts_with("opencorvus://") {
-            "an install link joins a project with `squad add '<link>'`".to_owned()
-        } else {
-            format!(
-                "an archive served over HTTPS joins a project with `squad add {shown} --sha256 <hex>`, which pins its bytes in squads.lock; or download it and install the file"
-            )
-        };
-        printer.error(
-            &format!("`squad install` does not download `{shown}`"),
-            Some(&hint),
-        );
-        return ExitStatus::Error;
-    }
-    let mut wait = waiting(printer);
-    if let Some(policy) = &policy {
-        let is_registry = args
-            .source
-            .to_str()
-            .is_some_and(crate::oci::reference::is_reference);
-        if !is_registry {
-            match check_local(policy, &args.source, printer) {
-                // What was judged is what gets installed: the folder or archive is read again
-                // to install it, so its identity and digest become the install's expectations
-                // (a change in between is refused as a mismatch).
-                Ok(statement) => {
-                    let exact = &mut options.exact;
-                    exact.namespace.get_or_insert(statement.namespace);
-                    exact.id.get_or_insert(statement.id);
-                    exact.version.get_or_insert(statement.version);
-                    exact.digest.get_or_insert(statement.package_digest);
-                }
-                Err(status) => return status,
-            }
-        }
-    }
-    let result = match args.source.to_str() {
-        Some(reference) if crate::oci::reference::is_reference(reference) => {
-            match install_from_registry(
-                reference,
-                args,
-                &mut options,
-                policy.as_ref(),
-                printer,
-                &mut wait,
-            ) {
-                Ok(result) => result,
-                Err(status) => return status,
-            }
-        }
-        _ if is_archive(&args.source) => install_archive(&args.source, &options, &mut wait),
-        _ => install_folder(&args.source, &options, &mut wait),
+    let client = args.network.client();
+    let cache = crate::cache::Cache::from_env();
+    let progress = super::registry::Progress(crate::output::TransferBar::new(printer));
+    let local = crate::acquire::Local::given(PathBuf::new());
+    let temporary = options.locations().temporary;
+    let context = crate::acquire::Context {
+        cache: cache.as_ref(),
+        client: Some(&client),
+        transfers: &progress,
+        policy: &policy,
+        temporary: &temporary,
+        local: &local,
     };
-    let receipt = match result {
-        Ok(receipt) => receipt,
-        Err(error @ InstallError::Conflict { .. }) => {
+    let label = args.source.clone();
+    let request = crate::acquire::Request {
+        label: &label,
+        source: &source,
+        version: None,
+        newest: false,
+        pins: &pins,
+    };
+    let installed = context.install(&request, &options, &mut waiting(printer));
+    let installed = match installed {
+        Ok(installed) => installed,
+        Err(crate::acquire::AcquireError::Install(error @ InstallError::Conflict { .. })) => {
             return report_conflict(args, printer, &error);
         }
-        Err(error) => return report_error(printer, args.format, error),
+        Err(crate::acquire::AcquireError::Install(error)) => {
+            return report_error(printer, args.format, error);
+        }
+        Err(error) => {
+            if let Some(report) = error.report() {
+                refused_package(
+                    printer,
+                    args.format,
+                    &report.root.display().to_string(),
+                    &report.diagnostics,
+                    &report.sources,
+                );
+            }
+            printer.failure_noting(&error, "nothing was installed", error.hint().as_deref());
+            return error.class().into();
+        }
     };
+    let receipt = installed.receipt;
+    options.origin = installed.origin;
     for warning in &receipt.warnings {
         if !printer.quiet {
             printer.human(&format!("warning: {warning}\n"));
@@ -583,7 +606,7 @@ fn install_command(args: &InstallArgs, expect: Option<&Sha256Digest>) -> String 
     let mut words = vec![
         "squad".to_owned(),
         "install".to_owned(),
-        shell_word(&args.source.to_string_lossy()),
+        shell_word(&args.source),
         "--scope".to_owned(),
         match args.scope.scope {
             ScopeArg::Project => "project",
@@ -627,107 +650,6 @@ fn shell_word(word: &str) -> String {
     }
 }
 
-/// Resolves a registry reference, judges it (the project's signature policy, any `--expect-*`
-/// flag) before anything is downloaded, downloads its archive into memory in the same session,
-/// and installs it with the registry config's identity and package digest as expectations
-/// (ZIP-8). `Err` is the status to exit with, already reported.
-fn install_from_registry(
-    reference: &str,
-    args: &InstallArgs,
-    options: &mut Options,
-    policy: Option<&crate::sign::Policy>,
-    printer: &Printer,
-    wait: &mut dyn FnMut(&Path),
-) -> Result<Result<crate::install::Receipt, InstallError>, ExitStatus> {
-    let report = |error| super::registry::report_share_error(printer, args.format, error);
-    let reference = crate::oci::Reference::parse(reference)
-        .map_err(crate::share::ShareError::Reference)
-        .map_err(report)?;
-    let client = args.network.client();
-    let progress = super::registry::Progress(crate::output::TransferBar::new(printer));
-    let mut session = crate::oci::Repository::new(
-        &client,
-        &reference,
-        crate::oci::Access::Pull,
-        crate::oci::Credentials::Configured,
-    );
-    // Without a policy or an --expect-* flag the archive comes with the config, at once;
-    // otherwise only once the squad is judged.
-    let (resolved, bytes) = match policy {
-        None if !options.exact.is_given() => crate::share::fetch(&client, &reference, &progress)
-            .map(|(resolved, bytes)| (resolved, Some(bytes)))
-            .map_err(report)?,
-        _ => (
-            crate::share::resolve(&mut session, &reference).map_err(report)?,
-            None,
-        ),
-    };
-    let config = &resolved.config;
-    if let Some(policy) = policy {
-        let signatures = crate::share::signatures(&mut session, &resolved).map_err(report)?;
-        let Some(digest) = Sha256Digest::parse(&config.package_digest) else {
-            printer.error("the package digest is not a SHA-256", None);
-            return Err(ExitStatus::Failure);
-        };
-        let statement = crate::project::signed::statement(
-            &config.namespace,
-            &config.id,
-            &config.version,
-            digest,
-        );
-        judge(policy, &statement, &signatures, printer)?;
-    }
-    let given = &options.exact;
-    let package_digest = Sha256Digest::parse(&config.package_digest);
-    for (flag, wanted, published) in [
-        (
-            "--expect-namespace",
-            given.namespace.clone(),
-            config.namespace.clone(),
-        ),
-        ("--expect-id", given.id.clone(), config.id.clone()),
-        (
-            "--expect-version",
-            given.version.clone(),
-            config.version.clone(),
-        ),
-        (
-            "--expect-digest",
-            given.digest.map(|digest| digest.hex()),
-            config.package_digest.clone(),
-        ),
-    ] {
-        if let Some(wanted) = wanted.as_ref().filter(|wanted| **wanted != published) {
-            printer.error(
-                &format!(
-                    "{} is {published}, not the {flag} {wanted} given; nothing was installed",
-                    resolved.pinned
-                ),
-                None,
-            );
-            return Err(ExitStatus::Failure);
-        }
-    }
-    options.exact = crate::install::Exact {
-        namespace: Some(config.namespace.clone()),
-        id: Some(config.id.clone()),
-        version: Some(config.version.clone()),
-        digest: package_digest,
-    };
-    options.origin = Some(crate::install::receipts::Origin {
-        reference: resolved.pinned.to_string(),
-        manifest_digest: resolved.manifest_digest.clone(),
-    });
-    let bytes = match bytes {
-        Some(bytes) => bytes,
-        None => crate::share::download(&mut session, &resolved, &progress).map_err(report)?,
-    };
-    // The archive is checked and extracted from memory, as a local archive is once read: it
-    // is never written whole to disk, so there is no file to sync or to leave behind.
-    let shown = PathBuf::from(resolved.pinned.to_string());
-    Ok(install_archive_bytes(&bytes, &shown, options, wait))
-}
-
 /// The signature policy of the project installed into, when it requires signatures.
 fn project_policy(
     scope: &Scope,
@@ -748,47 +670,6 @@ fn project_policy(
             Err(ExitStatus::Failure)
         }
     }
-}
-
-/// A folder or archive against the policy: its signature is `<archive>.minisig` or
-/// `<folder>.minisig` beside it.
-fn check_local(
-    policy: &crate::sign::Policy,
-    source: &Path,
-    printer: &Printer,
-) -> Result<crate::sign::Statement, ExitStatus> {
-    let statement = crate::sign::statement_of(source).map_err(|message| {
-        printer.error(&message, None);
-        ExitStatus::Failure
-    })?;
-    let signatures = crate::project::signed::sibling_signatures(&statement.identity(), source)
-        .map_err(|failure| {
-            printer.error(&failure.message, None);
-            ExitStatus::Error
-        })?;
-    judge(policy, &statement, &signatures, printer)?;
-    Ok(statement)
-}
-
-fn judge(
-    policy: &crate::sign::Policy,
-    statement: &crate::sign::Statement,
-    signatures: &[String],
-    printer: &Printer,
-) -> Result<(), ExitStatus> {
-    let label = format!("{}/{}", statement.namespace, statement.id);
-    crate::project::signed::judge(policy, &label, statement, signatures)
-        .map(|_| ())
-        .map_err(|failure| {
-            printer.error(
-                &format!(
-                    "{}: {}; nothing was installed",
-                    failure.name, failure.message
-                ),
-                failure.hint.as_deref(),
-            );
-            ExitStatus::Failure
-        })
 }
 
 pub fn run_uninstall(args: &UninstallArgs, printer: &Printer) -> ExitStatus {

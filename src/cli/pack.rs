@@ -8,7 +8,7 @@ use super::report::refused_package;
 use super::{ExitStatus, Format};
 use crate::archive::reader::Limits;
 use crate::output::Printer;
-use crate::pack::{PackError, output_path, pack};
+use crate::pack::{PackError, pack_folder};
 
 /// Validate a package folder and write its canonical ZIP archive.
 ///
@@ -62,52 +62,12 @@ struct JsonPacked {
 }
 
 pub fn run(args: &PackArgs, printer: &Printer) -> ExitStatus {
-    let shown = args.path.display().to_string();
-    let report = match crate::package::validate(&args.path) {
-        Ok(report) => report,
-        Err(error) => {
-            printer.failure(&error, None);
-            return ExitStatus::Error;
-        }
-    };
-    if !report.is_valid() {
-        refused_package(
-            printer,
-            args.format,
-            &shown,
-            &report.diagnostics,
-            &report.sources,
-        );
-        printer.error(
-            &format!("package `{shown}` is invalid; nothing was packed"),
-            Some("run `squad validate` for details"),
-        );
-        return ExitStatus::Failure;
-    }
-    let Some(identity) = &report.identity else {
-        printer.error("the manifest has no namespace, id and version", None);
-        return ExitStatus::Failure;
-    };
-    let output = match output_path(args.output.as_deref(), identity) {
-        Ok(output) => output,
-        Err(error) => {
-            let shown = args.output.as_deref().unwrap_or(std::path::Path::new("."));
-            printer.error(
-                &format!(
-                    "cannot create the output directory `{}`: {error}",
-                    shown.display()
-                ),
-                None,
-            );
-            return ExitStatus::Error;
-        }
-    };
     let limits = if args.no_limits {
         Limits::NONE
     } else {
         Limits::REFERENCE
     };
-    match pack(&report, identity, &output, args.force, &limits) {
+    match pack_folder(&args.path, args.output.as_deref(), args.force, &limits) {
         Ok(packed) => {
             match args.format {
                 Format::Json => {
@@ -147,6 +107,21 @@ pub fn run(args: &PackArgs, printer: &Printer) -> ExitStatus {
                 }
             }
             ExitStatus::Success
+        }
+        Err(PackError::Invalid(report)) => {
+            let shown = args.path.display().to_string();
+            refused_package(
+                printer,
+                args.format,
+                &shown,
+                &report.diagnostics,
+                &report.sources,
+            );
+            printer.error(
+                &format!("package `{shown}` is invalid; nothing was packed"),
+                Some("run `squad validate` for details"),
+            );
+            ExitStatus::Failure
         }
         Err(error) => {
             let hint = match &error {

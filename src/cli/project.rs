@@ -372,6 +372,15 @@ pub(super) fn report_error(
                 Some("`squad add SOURCE` declares a first squad"),
             );
         }
+        ProjectError::OutsideProject(_) => {
+            if machine {
+                json(printer, &document("refused", serde_json::json!({})));
+            }
+            printer.error(
+                &format!("{error}; nothing was changed"),
+                Some(crate::install::scope::OutsideProject::HINT),
+            );
+        }
         ProjectError::Usage(_) | ProjectError::Io(..) => {
             if machine {
                 json(printer, &document("error", serde_json::json!({})));

@@ -558,10 +558,11 @@ fn run_trust_remove(args: &TrustRemoveArgs, printer: &Printer) -> ExitStatus {
             crate::project::change::untrust(project, key.id, args.namespace.as_deref(), wait)
         },
     );
-    let (project, removed) = match edited {
+    let (project, untrusted) = match edited {
         Ok(edited) => edited,
         Err(status) => return status,
     };
+    let removed = untrusted.removed;
     match args.format {
         DataFormat::Json => json(
             printer,
@@ -572,6 +573,7 @@ fn run_trust_remove(args: &TrustRemoveArgs, printer: &Printer) -> ExitStatus {
                 "key_id": key.id.to_string(),
                 "namespace": args.namespace,
                 "removed": removed,
+                "still_trusted_in": untrusted.still_trusted_in,
             }),
         ),
         DataFormat::Human if removed == 0 => printer.status(
@@ -595,6 +597,26 @@ fn run_trust_remove(args: &TrustRemoveArgs, printer: &Printer) -> ExitStatus {
                 project.display(crate::project::declared::FILE)
             ),
         ),
+    }
+    // What the file says now: a key removed for one namespace may still vouch for it.
+    if args.format == DataFormat::Human && !untrusted.still_trusted_in.is_empty() {
+        let lists: Vec<String> = untrusted
+            .still_trusted_in
+            .iter()
+            .map(|namespace| format!("`trust.\"{namespace}\"`"))
+            .collect();
+        let vouches = match args.namespace.as_deref() {
+            Some(namespace) if untrusted.still_trusted_in.iter().any(|n| n == "*") => {
+                format!(" and still vouches for `{namespace}` through `*`")
+            }
+            _ => String::new(),
+        };
+        printer.human(&format!(
+            "warning: key {} is still trusted in {}{vouches}; `squad trust remove {}` without --namespace removes it everywhere, `squad trust revoke` refuses it whatever `trust` says\n",
+            key.id,
+            lists.join(", "),
+            args.key
+        ));
     }
     ExitStatus::Success
 }
@@ -683,16 +705,24 @@ fn run_trust_add(args: &TrustAddArgs, printer: &Printer) -> ExitStatus {
             )
         },
     );
-    let (project, changed) = match edited {
+    let (project, added) = match edited {
         Ok(edited) => edited,
         Err(status) => return status,
     };
+    let changed = added.changed;
+    if added.revoked && args.format == DataFormat::Human {
+        printer.human(&format!(
+            "warning: key {} is also in `revoked`, which wins: it vouches for no squad until it is taken out of `revoked`\n",
+            key.id
+        ));
+    }
     match args.format {
         DataFormat::Json => json(
             printer,
             &serde_json::json!({
                 "schema_version": crate::diag::json::SCHEMA_VERSION,
                 "type": "trust",
+                "revoked": added.revoked,
                 "project": project.shown,
                 "namespace": args.namespace,
                 "key_id": key.id.to_string(),

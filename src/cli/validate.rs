@@ -169,7 +169,7 @@ fn check_path(
         }
         return check_package(path);
     }
-    if is_archive(path) {
+    if crate::snapshot::is_archive(path) {
         return match package::validate_archive(path) {
             Ok(report) => Ok(Inspected::package(report)),
             Err(package::ArchiveValidateError::Archive(error)) => Err(Failure {
@@ -291,10 +291,4 @@ fn is_json_name(path: &Path) -> bool {
     path.extension().is_some_and(|extension| {
         extension.eq_ignore_ascii_case("json") || extension.eq_ignore_ascii_case("jsonc")
     })
-}
-
-pub(super) fn is_archive(path: &Path) -> bool {
-    path.extension()
-        .is_some_and(|extension| extension.eq_ignore_ascii_case("zip"))
-        && !path.is_dir()
 }

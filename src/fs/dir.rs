@@ -12,6 +12,7 @@
 //! Outside Unix the same operations are done by path (no directory descriptors there); only
 //! Linux carries the guarantee.
 
+use std::collections::HashMap;
 use std::ffi::OsString;
 use std::fs::File;
 use std::io;
@@ -585,6 +586,107 @@ mod portable {
         pub fn reading_path(&self) -> PathBuf {
             self.path.clone()
         }
+    }
+}
+
+/// Splits `relative` into its parent directory path (`""` at the root) and its file name.
+fn split(relative: &str) -> (&str, &str) {
+    relative.rsplit_once('/').unwrap_or(("", relative))
+}
+
+/// Package-relative, `/`-separated paths below an open directory, reached one name at a time:
+/// each parent directory is created (when writing) or opened (when reading) once, never
+/// through a link, so a link planted anywhere on the way is refused instead of followed.
+pub struct Tree<'a> {
+    root: &'a Dir,
+    directories: HashMap<String, Dir>,
+    create: bool,
+    /// The directories this writer created, in order (for undoing its work).
+    created: Vec<String>,
+}
+
+impl<'a> Tree<'a> {
+    pub fn writing(root: &'a Dir) -> Tree<'a> {
+        Tree {
+            root,
+            directories: HashMap::new(),
+            create: true,
+            created: Vec::new(),
+        }
+    }
+
+    pub fn reading(root: &'a Dir) -> Tree<'a> {
+        Tree {
+            create: false,
+            ..Tree::writing(root)
+        }
+    }
+
+    /// The directory at `relative`, created if needed when writing.
+    pub fn directory(&mut self, relative: &str) -> io::Result<&Dir> {
+        if relative.is_empty() {
+            return Ok(self.root);
+        }
+        if !self.directories.contains_key(relative) {
+            let (parent, name) = split(relative);
+            let create = self.create;
+            let parent = self.directory(parent)?;
+            let directory = if create {
+                let made = match parent.create_dir(name) {
+                    Ok(()) => true,
+                    Err(error) if error.kind() == io::ErrorKind::AlreadyExists => false,
+                    Err(error) => return Err(error),
+                };
+                let opened = parent
+                    .open_dir(name)?
+                    .ok_or_else(|| io::Error::from(io::ErrorKind::NotFound))?;
+                if made {
+                    self.created.push(relative.to_owned());
+                }
+                opened
+            } else {
+                parent
+                    .open_dir(name)?
+                    .ok_or_else(|| io::Error::from(io::ErrorKind::NotFound))?
+            };
+            self.directories.insert(relative.to_owned(), directory);
+        }
+        Ok(&self.directories[relative])
+    }
+
+    /// Creates the new file at `relative` (`AlreadyExists` when anything is there).
+    pub fn create_file(&mut self, relative: &str) -> io::Result<File> {
+        let (parent, name) = split(relative);
+        self.directory(parent)?.create_file(name)
+    }
+
+    /// Opens the regular file at `relative` for reading.
+    pub fn open_file(&mut self, relative: &str) -> io::Result<File> {
+        let (parent, name) = split(relative);
+        self.directory(parent)?.open_file(name)
+    }
+
+    /// Removes the file at `relative`, reached the same way.
+    pub fn remove_file(&mut self, relative: &str) -> io::Result<()> {
+        let (parent, name) = split(relative);
+        self.directory(parent)?.remove_file(name)
+    }
+
+    /// Removes the directories this writer created, deepest first, when they are empty.
+    pub fn remove_created_directories(&mut self) {
+        let created = std::mem::take(&mut self.created);
+        for relative in created.iter().rev() {
+            self.directories.remove(relative);
+            let (parent, name) = split(relative);
+            if let Ok(parent) = self.directory(parent) {
+                let _ = parent.remove_dir(name);
+            }
+        }
+    }
+
+    /// Every directory opened on the way.
+    pub fn into_directories(self) -> Vec<Dir> {
+        self.directories.into_values().collect()
     }
 }
 

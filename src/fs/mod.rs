@@ -9,8 +9,8 @@ pub mod dir;
 mod plain;
 
 pub use plain::{
-    canonicalize, create_dir, create_dir_all, metadata, open, read, read_dir, read_to_string,
-    remove_dir_all, remove_file, rename, symlink_metadata,
+    canonicalize, create_dir, create_dir_all, metadata, open, read, read_dir, read_link,
+    read_to_string, remove_dir, remove_dir_all, remove_file, rename, symlink_metadata,
 };
 
 use std::io;

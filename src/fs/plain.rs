@@ -37,6 +37,14 @@ pub fn symlink_metadata(path: impl AsRef<Path>) -> io::Result<std::fs::Metadata>
     std::fs::symlink_metadata(path)
 }
 
+pub fn remove_dir(path: impl AsRef<Path>) -> io::Result<()> {
+    std::fs::remove_dir(path)
+}
+
+pub fn read_link(path: impl AsRef<Path>) -> io::Result<PathBuf> {
+    std::fs::read_link(path)
+}
+
 pub fn read_dir(path: impl AsRef<Path>) -> io::Result<std::fs::ReadDir> {
     std::fs::read_dir(path)
 }

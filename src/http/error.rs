@@ -23,6 +23,10 @@ pub enum ErrorKind {
     ConnectionRefused,
     #[error("timed out waiting for the server")]
     Timeout(Duration),
+    /// The request, or the command's network work, took longer than its deadline in all (the
+    /// server kept sending, too slowly).
+    #[error("{0}")]
+    Deadline(Deadline),
     #[error("TLS failed")]
     Tls(#[source] Box<dyn std::error::Error + Send + Sync>),
     #[error("the connection failed")]
@@ -43,6 +47,32 @@ pub enum ErrorKind {
     /// Writing the received bytes failed.
     #[error("could not store the body")]
     Sink(#[source] std::io::Error),
+}
+
+/// Which deadline ended a request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Deadline {
+    /// One request's (`SQUAD_HTTP_DEADLINE`).
+    Request(Duration),
+    /// All of one command's requests' (`SQUAD_NET_DEADLINE`).
+    Total(Duration),
+}
+
+impl std::fmt::Display for Deadline {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Deadline::Request(limit) => write!(
+                f,
+                "the request took more than the {} s one request may take (SQUAD_HTTP_DEADLINE) and was abandoned",
+                limit.as_secs_f64()
+            ),
+            Deadline::Total(limit) => write!(
+                f,
+                "the command's network work took more than the {} s it may take (SQUAD_NET_DEADLINE) and was abandoned",
+                limit.as_secs_f64()
+            ),
+        }
+    }
 }
 
 fn body_too_large(limit: u64, declared: Option<u64>) -> String {
@@ -71,29 +101,36 @@ impl HttpError {
         }
     }
 
-    pub(super) fn from_io(url: &Url, error: std::io::Error) -> HttpError {
+    pub(super) fn from_io(url: &Url, error: std::io::Error, deadline: Deadline) -> HttpError {
         // ureq reports its own failures inside io errors while reading a body.
-        let timed_out = matches!(
-            error.kind(),
-            std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock
-        ) || matches!(
-            error
-                .get_ref()
-                .and_then(|inner| inner.downcast_ref::<ureq::Error>()),
-            Some(ureq::Error::Timeout(_))
-        );
-        let kind = if timed_out {
-            ErrorKind::Timeout(Duration::ZERO)
-        } else {
-            ErrorKind::Io(error)
+        let inner = error
+            .get_ref()
+            .and_then(|inner| inner.downcast_ref::<ureq::Error>());
+        let kind = match inner {
+            Some(ureq::Error::Timeout(ureq::Timeout::Global)) => ErrorKind::Deadline(deadline),
+            Some(ureq::Error::Timeout(_)) => ErrorKind::Timeout(Duration::ZERO),
+            _ if matches!(
+                error.kind(),
+                std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock
+            ) =>
+            {
+                ErrorKind::Timeout(Duration::ZERO)
+            }
+            _ => ErrorKind::Io(error),
         };
         HttpError::new(url, kind)
     }
 
-    pub(super) fn from_ureq(url: &Url, error: ureq::Error, elapsed: Duration) -> HttpError {
+    pub(super) fn from_ureq(
+        url: &Url,
+        error: ureq::Error,
+        elapsed: Duration,
+        deadline: Deadline,
+    ) -> HttpError {
         let kind = match error {
             ureq::Error::HostNotFound => ErrorKind::HostNotFound,
             ureq::Error::ConnectionFailed => ErrorKind::ConnectionRefused,
+            ureq::Error::Timeout(ureq::Timeout::Global) => ErrorKind::Deadline(deadline),
             ureq::Error::Timeout(_) => ErrorKind::Timeout(elapsed),
             ureq::Error::Io(error) => match error.kind() {
                 std::io::ErrorKind::ConnectionRefused => ErrorKind::ConnectionRefused,
@@ -148,7 +185,12 @@ mod tests {
     fn the_url_and_what_failed_come_first_and_the_library_s_words_are_the_cause() {
         let url = Url::parse("https://user:secret@registry.example/v2/").unwrap();
         let reset = std::io::Error::new(std::io::ErrorKind::ConnectionReset, "reset by peer");
-        let error = HttpError::from_ureq(&url, ureq::Error::Io(reset), Duration::ZERO);
+        let error = HttpError::from_ureq(
+            &url,
+            ureq::Error::Io(reset),
+            Duration::ZERO,
+            Deadline::Request(Duration::ZERO),
+        );
         assert!(!error.to_string().contains("secret"), "{error}");
         assert!(
             error
@@ -160,7 +202,12 @@ mod tests {
         assert!(error.is_transient());
 
         let refused = std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "refused");
-        let error = HttpError::from_ureq(&url, ureq::Error::Io(refused), Duration::ZERO);
+        let error = HttpError::from_ureq(
+            &url,
+            ureq::Error::Io(refused),
+            Duration::ZERO,
+            Deadline::Request(Duration::ZERO),
+        );
         assert!(matches!(error.kind, ErrorKind::ConnectionRefused));
         assert!(error.source().is_none());
 

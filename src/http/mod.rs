@@ -6,6 +6,10 @@
 //! - transport: `https://` always; plain `http://` only to loopback hosts or when the caller
 //!   allows it explicitly ([`Transport::plain_http`]);
 //! - timeouts on connect and on every read, so a server that stops sending cannot hang squad;
+//!   a deadline for each whole request, its body included ([`Transport::request_deadline`]),
+//!   so a server that sends one byte a second cannot either; and a deadline for all the
+//!   network work of one command ([`Transport::total_deadline`], counted from the client's
+//!   creation), so a command that holds a lock (a project's sync) always ends;
 //! - bounded retries with backoff on 429 and 5xx answers and on dropped connections, honouring
 //!   `Retry-After` (capped);
 //! - redirects per request ([`Redirects`]): never followed unless asked, at most a few hops,
@@ -25,7 +29,7 @@ use std::io::{Read, Write};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-pub use error::{ErrorKind, HttpError};
+pub use error::{Deadline, ErrorKind, HttpError};
 pub use url::Url;
 pub use url_rules::{authority, is_loopback, redacted};
 
@@ -59,6 +63,12 @@ pub struct Transport {
     pub connect_timeout: Duration,
     /// Longest wait for any single read (response headers or the next body bytes).
     pub read_timeout: Duration,
+    /// Longest time one request may take, from connecting to the body's last byte, each of
+    /// its redirects and retries counted alone.
+    pub request_deadline: Duration,
+    /// Longest time all the requests of one [`Client`] may take together, from its creation:
+    /// retries, redirects and sleeps included.
+    pub total_deadline: Duration,
     /// Retries after the first attempt, for 429, 5xx and dropped connections.
     pub retries: u32,
     /// First backoff; doubled at each retry.
@@ -73,6 +83,9 @@ impl Default for Transport {
             plain_http: false,
             connect_timeout: Duration::from_secs(10),
             read_timeout: Duration::from_secs(30),
+            // An 18 MiB archive at 128 KiB/s, with room to spare.
+            request_deadline: Duration::from_secs(300),
+            total_deadline: Duration::from_secs(1800),
             retries: 3,
             backoff: Duration::from_millis(250),
             max_retry_after: Duration::from_secs(30),
@@ -81,13 +94,20 @@ impl Default for Transport {
 }
 
 impl Transport {
-    /// The defaults, with `SQUAD_HTTP_TIMEOUT` (seconds, for connect and read) and
-    /// `SQUAD_NET_RETRY` (count) applied when set.
+    /// The defaults, with `SQUAD_HTTP_TIMEOUT` (seconds, for connect and read),
+    /// `SQUAD_HTTP_DEADLINE` (seconds, one whole request), `SQUAD_NET_DEADLINE` (seconds, all of
+    /// a command's requests) and `SQUAD_NET_RETRY` (count) applied when set.
     pub fn from_env() -> Transport {
         let mut transport = Transport::default();
         if let Some(seconds) = crate::env::http_timeout() {
             transport.connect_timeout = seconds;
             transport.read_timeout = seconds;
+        }
+        if let Some(seconds) = crate::env::http_deadline() {
+            transport.request_deadline = seconds;
+        }
+        if let Some(seconds) = crate::env::net_deadline() {
+            transport.total_deadline = seconds;
         }
         if let Some(retries) = crate::env::net_retry() {
             transport.retries = retries;
@@ -202,6 +222,8 @@ pub struct Response {
     pub url: Url,
     headers: ureq::http::HeaderMap,
     body: ureq::Body,
+    /// The deadline its body is read under.
+    deadline: Deadline,
 }
 
 impl std::fmt::Debug for Response {
@@ -251,6 +273,7 @@ impl Response {
         progress: &mut dyn FnMut(u64),
     ) -> Result<u64, HttpError> {
         let url = self.url.clone();
+        let self_deadline = self.deadline;
         if let Some(declared) = self.content_length() {
             if declared > limit {
                 return Err(HttpError::new(
@@ -271,7 +294,7 @@ impl Response {
                 Ok(0) => break,
                 Ok(read) => read,
                 Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(error) => return Err(HttpError::from_io(&url, error)),
+                Err(error) => return Err(HttpError::from_io(&url, error, self_deadline)),
             };
             total += read as u64;
             if total > limit {
@@ -295,6 +318,8 @@ impl Response {
 pub struct Client {
     agent: ureq::Agent,
     transport: Transport,
+    /// When the client was made: [`Transport::total_deadline`] counts from here.
+    created: Instant,
 }
 
 impl std::fmt::Debug for Client {
@@ -331,7 +356,31 @@ impl Client {
             .accept_encoding(ureq::config::AutoHeaderValue::None)
             .build()
             .new_agent();
-        Client { agent, transport }
+        Client {
+            agent,
+            transport,
+            created: Instant::now(),
+        }
+    }
+
+    /// How long the next request may take: its own deadline, or what is left of the client's.
+    fn allowance(&self, url: &Url) -> Result<(Duration, Deadline), HttpError> {
+        let left = self
+            .transport
+            .total_deadline
+            .saturating_sub(self.created.elapsed());
+        if left.is_zero() {
+            return Err(HttpError::new(
+                url,
+                ErrorKind::Deadline(Deadline::Total(self.transport.total_deadline)),
+            ));
+        }
+        Ok(if left < self.transport.request_deadline {
+            (left, Deadline::Total(self.transport.total_deadline))
+        } else {
+            let deadline = self.transport.request_deadline;
+            (deadline, Deadline::Request(deadline))
+        })
     }
 
     pub fn transport(&self) -> &Transport {
@@ -421,7 +470,11 @@ impl Client {
                 return result;
             }
             let backoff = self.transport.backoff * 2u32.saturating_pow(attempt);
-            std::thread::sleep(wait.unwrap_or(backoff));
+            let left = self
+                .transport
+                .total_deadline
+                .saturating_sub(self.created.elapsed());
+            std::thread::sleep(wait.unwrap_or(backoff).min(left));
             attempt += 1;
         }
     }
@@ -444,6 +497,7 @@ impl Client {
             builder = builder.header("authorization", secret.expose());
         }
         let started = Instant::now();
+        let (allowed, deadline) = self.allowance(url)?;
         let invalid = |error: ureq::http::Error| HttpError::new(url, ErrorKind::Request(error));
         let result = match request.upload_progress.filter(|_| !body.is_empty()) {
             // A counted reader; the explicit length keeps the upload length-delimited.
@@ -457,20 +511,36 @@ impl Client {
                     .header("content-length", body.len().to_string())
                     .body(ureq::SendBody::from_reader(&mut reader))
                     .map_err(invalid)?;
-                self.agent.run(http_request)
+                run_within(&self.agent, http_request, allowed)
             }
-            None => self.agent.run(builder.body(body).map_err(invalid)?),
+            None => run_within(&self.agent, builder.body(body).map_err(invalid)?, allowed),
         };
-        let response =
-            result.map_err(|error| HttpError::from_ureq(url, error, started.elapsed()))?;
+        let response = result
+            .map_err(|error| HttpError::from_ureq(url, error, started.elapsed(), deadline))?;
         let (parts, body) = response.into_parts();
         Ok(Response {
             status: parts.status.as_u16(),
             url: url.clone(),
             headers: parts.headers,
             body,
+            deadline,
         })
     }
+}
+
+/// Runs a request that must end, its body read, within `allowed`: a body that trickles in
+/// ends there.
+fn run_within<S: ureq::AsSendBody>(
+    agent: &ureq::Agent,
+    request: ureq::http::Request<S>,
+    allowed: Duration,
+) -> Result<ureq::http::Response<ureq::Body>, ureq::Error> {
+    use ureq::RequestExt as _;
+    request
+        .with_agent(agent)
+        .configure()
+        .timeout_global(Some(allowed))
+        .run()
 }
 
 struct ProgressReader<'a> {

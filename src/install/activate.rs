@@ -34,6 +34,8 @@ pub enum ActivateError {
     /// The config exists but cannot be edited without losing something; it was left as is.
     #[error("`{}`: {problem}; nothing was changed", path.display())]
     Config { path: PathBuf, problem: String },
+    #[error(transparent)]
+    OutsideProject(super::scope::OutsideProject),
     #[error("cannot read or write `{}`", .0.display())]
     Io(PathBuf, #[source] std::io::Error),
 }
@@ -44,7 +46,8 @@ impl ActivateError {
             ActivateError::InvalidId(_) | ActivateError::Io(..) => crate::error::Class::Failed,
             ActivateError::NotInstalled { .. }
             | ActivateError::OtherNamespace { .. }
-            | ActivateError::Config { .. } => crate::error::Class::Refused,
+            | ActivateError::Config { .. }
+            | ActivateError::OutsideProject(_) => crate::error::Class::Refused,
         }
     }
 }
@@ -135,6 +138,9 @@ pub fn activate(
     }
     let config = config_path(project);
     let root = config_root(project);
+    super::scope::check_inside(project, &root)
+        .map_err(|error| ActivateError::Io(root.clone(), error))?
+        .map_err(ActivateError::OutsideProject)?;
     crate::fs::create_dir_all(&root).map_err(|error| ActivateError::Io(root.clone(), error))?;
     let directory = Dir::open(&root).map_err(|error| ActivateError::Io(root.clone(), error))?;
     let existing = read_config(&directory)?;

@@ -201,6 +201,8 @@ pub enum InstallError {
         project: PathBuf,
         installed: Box<Installed>,
     },
+    /// The project's config root is a link out of the project.
+    OutsideProject(scope::OutsideProject),
     Lock(LockError),
     Recovery(String),
     Io(PathBuf, std::io::Error),
@@ -307,9 +309,28 @@ impl std::fmt::Display for InstallError {
                 installed.version.as_deref().unwrap_or("(no version)"),
                 installed.package_digest.as_deref().unwrap_or("unreadable")
             ),
+            InstallError::OutsideProject(error) => error.fmt(f),
             InstallError::Lock(error) => error.fmt(f),
             InstallError::Recovery(message) => f.write_str(message),
             InstallError::Io(path, _) => write!(f, "cannot read or write `{}`", path.display()),
+        }
+    }
+}
+
+impl From<crate::snapshot::SnapshotError> for InstallError {
+    fn from(error: crate::snapshot::SnapshotError) -> InstallError {
+        use crate::snapshot::SnapshotError;
+        match error {
+            SnapshotError::Invalid(report) => InstallError::Invalid(report),
+            SnapshotError::Archive(error) => InstallError::Archive(error),
+            SnapshotError::Changed(path) => InstallError::Recovery(format!(
+                "`{}` changed while it was read; nothing was installed",
+                path.display()
+            )),
+            SnapshotError::Validate(path, error) => {
+                InstallError::Io(path, std::io::Error::other(crate::error::chain(&error)))
+            }
+            SnapshotError::Io(path, error) => InstallError::Io(path, error),
         }
     }
 }
@@ -385,7 +406,7 @@ impl Exact {
     }
 
     /// Compares in the reference's order: namespace, id, version, digest.
-    fn check(&self, identity: &Identity, digest: Sha256Digest) -> Result<(), InstallError> {
+    pub fn check(&self, identity: &Identity, digest: Sha256Digest) -> Result<(), InstallError> {
         let checks = [
             (
                 "namespace",
@@ -482,8 +503,9 @@ pub fn install_folder(
     options: &Options,
     on_wait: &mut dyn FnMut(&Path),
 ) -> Result<Receipt, InstallError> {
+    options.locations().check_config_root()?;
     let source = crate::fs::entry_path(source);
-    let copy = source::copy_folder(&source, &options.locations())?;
+    let copy = crate::snapshot::of_folder(&source, &options.locations().temporary)?;
     install_copy(copy, &source, Some(&source), options, on_wait)
 }
 
@@ -494,7 +516,8 @@ pub fn install_archive(
     options: &Options,
     on_wait: &mut dyn FnMut(&Path),
 ) -> Result<Receipt, InstallError> {
-    let copy = source::extract_archive(archive, &options.locations())?;
+    options.locations().check_config_root()?;
+    let copy = crate::snapshot::of_archive(archive, &options.locations().temporary)?;
     install_copy(copy, archive, None, options, on_wait)
 }
 
@@ -506,19 +529,44 @@ pub fn install_archive_bytes(
     options: &Options,
     on_wait: &mut dyn FnMut(&Path),
 ) -> Result<Receipt, InstallError> {
-    let copy = source::extract_archive_bytes(bytes, &options.locations())?;
+    options.locations().check_config_root()?;
+    let copy = crate::snapshot::of_archive_bytes(bytes, &options.locations().temporary)?;
     install_copy(copy, shown, None, options, on_wait)
 }
 
-/// Validates and digests the private copy (reported as `shown`; `folder` is the source folder
-/// whose location VAL rules check), checks the expectations, and publishes the copy.
-fn install_copy(
-    copy: source::Copy,
+/// A package ready to install: its private copy, validated (valid, not a built-in id) and
+/// digested, each file's record kept for the receipt. What judges a package before an install
+/// (expectations, a signature policy) judges this, and this is what gets installed.
+pub struct Ready {
+    pub copy: crate::snapshot::Snapshot,
+    pub report: Report,
+    pub identity: Identity,
+    pub files: Vec<String>,
+    pub tree: TreeDigest,
+}
+
+impl std::fmt::Debug for Ready {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ready")
+            .field("identity", &self.identity)
+            .field("package_digest", &self.tree.package_digest)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Ready {
+    pub fn package_digest(&self) -> Sha256Digest {
+        self.tree.package_digest
+    }
+}
+
+/// Validates and digests a private copy (reported as `shown`; `folder` is the source folder
+/// whose location VAL rules check).
+pub fn ready(
+    copy: crate::snapshot::Snapshot,
     shown: &Path,
     folder: Option<&Path>,
-    options: &Options,
-    on_wait: &mut dyn FnMut(&Path),
-) -> Result<Receipt, InstallError> {
+) -> Result<Ready, InstallError> {
     let report = crate::package::validate_copy(copy.path(), shown, folder).map_err(|error| {
         InstallError::Io(
             shown.to_path_buf(),
@@ -544,6 +592,43 @@ fn install_copy(
     let tree = crate::digest::digest_folder(copy.path(), &files, true).map_err(|error| {
         InstallError::Io(error.path.clone(), std::io::Error::other(error.message))
     })?;
-    options.exact.check(&identity, tree.package_digest)?;
-    transaction::publish(copy, &files, tree, &identity, options, on_wait)
+    Ok(Ready {
+        copy,
+        report,
+        identity,
+        files,
+        tree,
+    })
+}
+
+/// Installs a package made [`Ready`]: the expectations are checked against what was validated
+/// and digested, and that copy is published.
+pub fn install_ready(
+    ready: Ready,
+    options: &Options,
+    on_wait: &mut dyn FnMut(&Path),
+) -> Result<Receipt, InstallError> {
+    options.locations().check_config_root()?;
+    options
+        .exact
+        .check(&ready.identity, ready.tree.package_digest)?;
+    transaction::publish(
+        ready.copy,
+        &ready.files,
+        ready.tree,
+        &ready.identity,
+        options,
+        on_wait,
+    )
+}
+
+/// Validates and digests the private copy, checks the expectations, and publishes the copy.
+fn install_copy(
+    copy: crate::snapshot::Snapshot,
+    shown: &Path,
+    folder: Option<&Path>,
+    options: &Options,
+    on_wait: &mut dyn FnMut(&Path),
+) -> Result<Receipt, InstallError> {
+    install_ready(ready(copy, shown, folder)?, options, on_wait)
 }

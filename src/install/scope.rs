@@ -58,6 +58,50 @@ pub struct Locations {
     pub locks: PathBuf,
     /// `<R>/tmp`: private extraction directories of archive imports.
     pub temporary: PathBuf,
+    /// The project directory, for a project scope: its config root must stay inside it.
+    pub project: Option<PathBuf>,
+}
+
+/// A project's `.opencorvus` (or another directory squad writes below a project) that is a
+/// link leading out of the project. A clone can carry such a link; following it would write
+/// the lock and the installs wherever it points (the global scope, another project), so
+/// squad refuses it. A link that stays inside the project is followed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{}` is a link to `{}`, outside the project: squad writes a project's files only inside the project", link.display(), target.display())]
+pub struct OutsideProject {
+    pub link: PathBuf,
+    pub target: PathBuf,
+}
+
+impl OutsideProject {
+    pub const HINT: &'static str = "a link committed to a repository is not followed out of it; if you made the link, use the folder it points to as a real `.opencorvus` folder, or point --project at the project that owns it";
+}
+
+/// Refuses `path` (below `project`) when it is a link whose target is outside `project`. A
+/// path that is absent, a real directory or a link that stays inside is fine.
+pub fn check_inside(project: &Path, path: &Path) -> io::Result<Result<(), OutsideProject>> {
+    match crate::fs::symlink_metadata(path) {
+        Ok(metadata) if metadata.file_type().is_symlink() => {}
+        Ok(_) => return Ok(Ok(())),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(Ok(())),
+        Err(error) => return Err(error),
+    }
+    let project = crate::fs::canonicalize(project)?;
+    let outside = |target: PathBuf| {
+        Ok(Err(OutsideProject {
+            link: path.to_path_buf(),
+            target,
+        }))
+    };
+    match crate::fs::canonicalize(path) {
+        Ok(target) if target.starts_with(&project) && target != project => Ok(Ok(())),
+        Ok(target) => outside(target),
+        // A dangling link: where it would lead, as written.
+        Err(error) if error.kind() == io::ErrorKind::NotFound => {
+            outside(crate::fs::read_link(path)?)
+        }
+        Err(error) => Err(error),
+    }
 }
 
 impl Locations {
@@ -68,6 +112,10 @@ impl Locations {
             Scope::Global => opencorvus_root.join("config"),
         };
         Locations {
+            project: match scope {
+                Scope::Project(project) => Some(project.clone()),
+                Scope::Global => None,
+            },
             packages_root: config_root.join(PACKAGES_ROOT),
             scratch: config_root.join(SCRATCH),
             locks: opencorvus_root
@@ -76,6 +124,17 @@ impl Locations {
             temporary: opencorvus_root.join("tmp"),
             config_root,
         }
+    }
+
+    /// For a project scope, refuses a config root that is a link out of the project
+    /// ([`OutsideProject`]); the global scope's is the user's to place.
+    pub fn check_config_root(&self) -> Result<(), InstallError> {
+        let Some(project) = &self.project else {
+            return Ok(());
+        };
+        check_inside(project, &self.config_root)
+            .map_err(super::io(&self.config_root))?
+            .map_err(InstallError::OutsideProject)
     }
 
     /// `<packages root>/<namespace>/<id>`.
@@ -99,6 +158,7 @@ impl OpenScope {
     /// directory are opened if present ([`OpenScope::ensure_packages`] and
     /// [`OpenScope::ensure_scratch`] create them once the install is going ahead).
     pub fn for_install(locations: &Locations) -> Result<OpenScope, InstallError> {
+        locations.check_config_root()?;
         let root = &locations.config_root;
         crate::fs::create_dir_all(root).map_err(super::io(root))?;
         OpenScope::opened(locations, Dir::open(root).map_err(super::io(root))?)
@@ -107,6 +167,7 @@ impl OpenScope {
     /// For an uninstall, a recovery or a listing: nothing is created; `None` when the scope has
     /// no config root.
     pub fn existing(locations: &Locations) -> Result<Option<OpenScope>, InstallError> {
+        locations.check_config_root()?;
         let root = &locations.config_root;
         match Dir::open(root) {
             Ok(config) => OpenScope::opened(locations, config).map(Some),

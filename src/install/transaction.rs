@@ -13,11 +13,11 @@ use crate::package::Identity;
 use super::journal::{self, Journal};
 use super::lock::IdLock;
 use super::scope::{OpenScope, Scope};
-use super::source::Copy;
 use super::{
     InstallError, Operation, Options, Receipt, failpoint, io, listing, projects, receipts,
     recovery, tree_at, uuid,
 };
+use crate::snapshot::Snapshot as Copy;
 
 /// The scratch names of one operation (LOC-2), as the reference makes them.
 struct Names {

@@ -76,6 +76,16 @@ fn parse_params(text: &str) -> BTreeMap<String, String> {
     params
 }
 
+/// Whether the stored credentials of the registry at `registry` may go to the token endpoint
+/// `realm` that its challenge names: always to the registry's own host, and to another host
+/// only over HTTPS. Docker sends them wherever the realm points, even over plain HTTP to a
+/// loopback address; a registry (or whoever answers in its name) cannot make squad send a
+/// password in the clear to a host of its choosing.
+pub fn may_receive_credentials(registry: &Url, realm: &Url) -> bool {
+    let host = |url: &Url| url.host_str().map(str::to_ascii_lowercase);
+    realm.scheme() == "https" || host(realm) == host(registry)
+}
+
 /// Why a token could not be had.
 #[derive(Debug)]
 pub enum TokenError {

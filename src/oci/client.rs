@@ -63,9 +63,14 @@ pub struct Repository<'c> {
 
 /// Longest error body read for its message.
 const ERROR_BODY_LIMIT: u64 = 64 * 1024;
-/// Tag list pages followed at most (each page is bounded too).
-const MAX_TAG_PAGES: usize = 1000;
-const TAG_PAGE_BYTES: u64 = 4 * 1024 * 1024;
+/// What one tag list may hold, in all of its pages: a registry that pages forever, or sends
+/// huge pages, is refused at these bounds, never followed until memory runs out. A squad
+/// publishes one tag per version (and one per signed version on registries without the
+/// referrers API), so 100,000 tags is years of daily releases.
+pub const MAX_TAG_PAGES: usize = 1000;
+pub const MAX_TAGS: usize = 100_000;
+/// The bytes of all the pages together (one page may be all of them).
+pub const MAX_TAG_LIST_BYTES: u64 = 16 * 1024 * 1024;
 
 impl<'c> Repository<'c> {
     pub fn new(
@@ -155,6 +160,12 @@ impl<'c> Repository<'c> {
                 None => return Err(self.unauthorized(401)),
             },
             Some(Challenge::Bearer { realm, service, .. }) => {
+                let realm_url = Url::parse(&realm).ok();
+                let withheld = credential.is_some()
+                    && realm_url.as_ref().is_some_and(|realm| {
+                        !super::auth::may_receive_credentials(&self.base, realm)
+                    });
+                let credential = credential.filter(|_| !withheld);
                 let scope = scoped.then(|| {
                     format!(
                         "repository:{}:{}",
@@ -171,6 +182,10 @@ impl<'c> Repository<'c> {
                 )
                 .map_err(|error| match error {
                     TokenError::Http(error) => OciError::Http(error),
+                    TokenError::Status(401 | 403, url) if withheld => self.protocol(format!(
+                        "its token endpoint {url} is on another host over plain HTTP, and refused an anonymous token; squad sends the credentials stored for {} to another host only over HTTPS",
+                        self.registry()
+                    )),
                     TokenError::Status(401 | 403, _) => self.unauthorized(401),
                     TokenError::Status(status, url) => {
                         self.protocol(format!("the token endpoint {url} answered {status}"))
@@ -487,11 +502,22 @@ impl<'c> Repository<'c> {
         Ok(Some(body))
     }
 
-    /// Every tag, following `Link: <…>; rel="next"` pages when the registry paginates.
+    /// Every tag, following `Link: <…>; rel="next"` pages when the registry paginates, within
+    /// [`MAX_TAG_PAGES`], [`MAX_TAGS`] and [`MAX_TAG_LIST_BYTES`]. A next page on another
+    /// host, or one already read (a loop), is refused.
     pub fn tags(&mut self) -> Result<Vec<String>, OciError> {
         let mut url = self.url("tags/list");
+        let mut seen = std::collections::HashSet::new();
         let mut tags = Vec::new();
+        let mut bytes_left = MAX_TAG_LIST_BYTES;
+        let too_many = |session: &Repository<'_>, what: String| {
+            session.protocol(format!(
+                "the tag list of {} {what}; squad reads no further (a registry that pages forever is refused)",
+                session.reference.repository
+            ))
+        };
         for _ in 0..MAX_TAG_PAGES {
+            seen.insert(url.to_string());
             let response = self.send(Request::new(Method::Get, url.clone()))?;
             match response.status {
                 200 => {}
@@ -504,23 +530,49 @@ impl<'c> Repository<'c> {
                 .find_map(next_link)
                 .and_then(|link| url.join(&link).ok());
             let body = response
-                .read_to_vec(TAG_PAGE_BYTES)
-                .map_err(|error| self.protocol(format!("the tag list: {error}")))?;
+                .read_to_vec(bytes_left)
+                .map_err(|error| match error.kind {
+                    crate::http::ErrorKind::BodyTooLarge { .. } => too_many(
+                        self,
+                        format!("is more than {MAX_TAG_LIST_BYTES} bytes in all"),
+                    ),
+                    _ => OciError::Http(error),
+                })?;
+            bytes_left -= body.len() as u64;
             let page: serde_json::Value = serde_json::from_slice(&body)
                 .map_err(|_| self.protocol("answered a tag list that is not JSON"))?;
             if let Some(page_tags) = page.get("tags").and_then(|v| v.as_array()) {
+                if tags.len() + page_tags.len() > MAX_TAGS {
+                    return Err(too_many(self, format!("has more than {MAX_TAGS} tags")));
+                }
                 tags.extend(
                     page_tags
                         .iter()
                         .filter_map(|tag| tag.as_str().map(str::to_owned)),
                 );
             }
-            match next {
-                Some(next) if next != url => url = next,
-                _ => return Ok(tags),
+            // No next page, or a last page that names itself.
+            let Some(next) = next.filter(|next| *next != url) else {
+                return Ok(tags);
+            };
+            if authority(&next) != authority(&self.base) {
+                return Err(self.protocol(format!(
+                    "the tag list's next page is on another host ({}); squad follows pages on the registry only",
+                    crate::http::redacted(&next)
+                )));
             }
+            if seen.contains(next.as_str()) {
+                return Err(too_many(
+                    self,
+                    "links back to a page already read".to_owned(),
+                ));
+            }
+            url = next;
         }
-        Err(self.protocol(format!("the tag list has more than {MAX_TAG_PAGES} pages")))
+        Err(too_many(
+            self,
+            format!("has more than {MAX_TAG_PAGES} pages"),
+        ))
     }
 }
 

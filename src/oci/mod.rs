@@ -111,11 +111,21 @@ impl std::fmt::Display for OciError {
             } => {
                 write!(f, "{registry} answered {status} for {what}")?;
                 match detail {
-                    Some(detail) => write!(f, " ({detail})"),
+                    // The registry's own words: shown neutralised, never as they came.
+                    Some(detail) => write!(
+                        f,
+                        " ({})",
+                        crate::text::remote(detail, crate::text::REMOTE_TEXT_CHARS)
+                    ),
                     None => Ok(()),
                 }
             }
-            OciError::Protocol { registry, message } => write!(f, "{registry}: {message}"),
+            // Messages quote what the registry served (media types, config fields, digests).
+            OciError::Protocol { registry, message } => write!(
+                f,
+                "{registry}: {}",
+                crate::text::remote(message, 4 * crate::text::REMOTE_TEXT_CHARS)
+            ),
         }
     }
 }

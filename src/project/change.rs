@@ -9,10 +9,12 @@ use crate::digest::Sha256Digest;
 use crate::install::Options;
 
 use super::declared::{self, Declaration, Name};
-use super::resolve::{self, Context, Downloads, Resolution};
-use super::source::Source;
+use super::lockfile::Locked;
+use super::resolve::{self, Downloads};
 use super::sync::{Installed, Outcome, install, unchanged};
 use super::{Failure, Files, Project, ProjectError, Settings, Task, run_jobs};
+use crate::acquire::Acquired;
+use crate::acquire::source::Source;
 
 /// A source as given on the command line, and the SHA-256 given with it.
 pub struct AddRequest<'a> {
@@ -118,20 +120,21 @@ fn same_id<'f>(files: &'f Files, name: &Name) -> Option<&'f Name> {
         .find(|other| other.id == name.id && other.namespace != name.namespace)
 }
 
-/// Installs a resolved squad unless it is installed already.
+/// Installs an acquired squad unless it is installed already.
 fn bring_in(
     project: &Project,
     settings: &Settings<'_>,
     name: &Name,
     declaration: &Declaration,
-    resolution: &Resolution,
+    locked: &Locked,
+    acquired: Acquired,
     on_wait: &mut dyn FnMut(&Path),
 ) -> Result<Outcome, Failure> {
     let locations = project.locations(&settings.opencorvus_root);
     let entry = (name, declaration);
     match Installed::of(&locations, name) {
-        Installed::Digest(digest) if digest == resolution.locked.package_digest => {
-            Ok(unchanged(project, settings, entry, &resolution.locked))
+        Installed::Digest(digest) if digest == locked.package_digest => {
+            Ok(unchanged(project, settings, entry, locked))
         }
         Installed::Unreadable(target, problem) => Err(Failure::refused(
             name.to_string(),
@@ -144,8 +147,8 @@ fn bring_in(
             settings,
             project,
             entry,
-            &resolution.locked,
-            &resolution.artifact,
+            locked,
+            acquired,
             installed.digest(),
             on_wait,
         ),
@@ -162,17 +165,21 @@ pub fn add(
     let (_guard, files) = project.lock_and_read(false, on_wait)?;
     let downloads = Downloads::new(settings.transfers);
     let job = downloads.job();
-    let context = Context {
+    let acquired = resolve::Acquirer {
         project,
-        cache: &settings.cache,
-        client: settings.client,
-        transfers: &job,
+        settings,
         policy: &files.declared.policy,
-    };
-    let resolved = context.resolve(&declaration.source_text, &declaration, false);
+    }
+    .acquire(
+        &job,
+        &declaration.source_text,
+        &declaration,
+        &resolve::declared_pins(&declaration),
+        false,
+    );
     downloads.end();
-    let resolution = resolved.map_err(|failure| ProjectError::Failed(vec![failure]))?;
-    let identity = &resolution.identity;
+    let acquired = acquired.map_err(|failure| ProjectError::Failed(vec![failure]))?;
+    let identity = acquired.identity();
     let name = Name {
         namespace: identity.namespace.clone(),
         id: identity.id.clone(),
@@ -186,8 +193,17 @@ pub fn add(
         )
         .hint(format!("`squad remove {other}` first"))]));
     }
-    let outcome = bring_in(project, settings, &name, &declaration, &resolution, on_wait)
-        .map_err(|failure| ProjectError::Failed(vec![failure]))?;
+    let locked = resolve::locked(&declaration, &acquired);
+    let outcome = bring_in(
+        project,
+        settings,
+        &name,
+        &declaration,
+        &locked,
+        acquired,
+        on_wait,
+    )
+    .map_err(|failure| ProjectError::Failed(vec![failure]))?;
     let declared_state = match files.declared.get(&name) {
         None => Declared::Added,
         Some(entry) if entry.declaration == declaration => Declared::Unchanged,
@@ -205,8 +221,7 @@ pub fn add(
     }
     crate::env::failpoint("add-declared");
     let mut lock = files.lock.clone();
-    lock.squads
-        .insert(name.to_string(), resolution.locked.clone());
+    lock.squads.insert(name.to_string(), locked);
     if lock != files.lock || files.lock_text.is_none() {
         project.write_lock(&lock)?;
     }
@@ -327,17 +342,16 @@ pub struct Updated {
 
 /// The declaration that asks for a registry squad's new resolution: a declared version, tag or
 /// digest moves with it; a source that names none stays as written.
-fn moved(declaration: &Declaration, resolution: &Resolution) -> Declaration {
+fn moved(declaration: &Declaration, locked: &Locked) -> Declaration {
     let Source::Registry(reference) = &declaration.source else {
         return declaration.clone();
     };
-    let version = &resolution.locked.version;
+    let version = &locked.version;
     let mut moved = declaration.clone();
     let source = if reference.tag.is_some() {
         Some(reference.repository_only().with_tag(version))
     } else if reference.digest.is_some() {
-        resolution
-            .locked
+        locked
             .manifest_digest()
             .map(|digest| reference.repository_only().with_digest(digest))
     } else {
@@ -371,37 +385,40 @@ pub fn update(
     };
     let downloads = Downloads::new(settings.transfers);
     let policy = &files.declared.policy;
-    let tasks: Vec<Task<'_, Result<Resolution, Failure>>> = entries
+    let tasks: Vec<Task<'_, Result<Acquired, Failure>>> = entries
         .iter()
         .map(|entry| {
             let downloads = &downloads;
             Box::new(move || {
                 let job = downloads.job();
-                let context = Context {
+                let acquired = resolve::Acquirer {
                     project,
-                    cache: &settings.cache,
-                    client: settings.client,
-                    transfers: &job,
+                    settings,
                     policy,
-                };
-                let resolution =
-                    context.resolve(&entry.name.to_string(), &entry.declaration, true)?;
+                }
+                .acquire(
+                    &job,
+                    &entry.name.to_string(),
+                    &entry.declaration,
+                    &resolve::declared_pins(&entry.declaration),
+                    true,
+                )?;
                 resolve::check_name(
                     &entry.name,
-                    &resolution.identity,
+                    acquired.identity(),
                     &entry.declaration.source_text,
                 )?;
-                Ok(resolution)
-            }) as Task<'_, Result<Resolution, Failure>>
+                Ok(acquired)
+            }) as Task<'_, Result<Acquired, Failure>>
         })
         .collect();
     let results = run_jobs(settings.jobs, tasks);
     downloads.end();
-    let mut resolutions = Vec::new();
+    let mut acquisitions = Vec::new();
     let mut failures = Vec::new();
     for (entry, result) in entries.iter().zip(results) {
         match result {
-            Ok(resolution) => resolutions.push((*entry, resolution)),
+            Ok(acquired) => acquisitions.push((*entry, acquired)),
             Err(failure) => failures.push(failure),
         }
     }
@@ -411,15 +428,17 @@ pub fn update(
     let mut text = files.declared_text.clone().unwrap_or_default();
     let mut lock = files.lock.clone();
     let mut updated = Vec::new();
-    for (entry, mut resolution) in resolutions {
-        let declaration = moved(&entry.declaration, &resolution);
-        resolution.locked.source = declaration.source_text.clone();
+    for (entry, acquired) in acquisitions {
+        let mut locked = resolve::locked(&entry.declaration, &acquired);
+        let declaration = moved(&entry.declaration, &locked);
+        locked.source = declaration.source_text.clone();
         let outcome = match bring_in(
             project,
             settings,
             &entry.name,
             &declaration,
-            &resolution,
+            &locked,
+            acquired,
             on_wait,
         ) {
             Ok(outcome) => outcome,
@@ -440,7 +459,7 @@ pub fn update(
             .squads
             .get(&key)
             .map(|locked| locked.version.clone());
-        lock.squads.insert(key.clone(), resolution.locked);
+        lock.squads.insert(key.clone(), locked);
         updated.push(Updated {
             name: key,
             from,
@@ -458,9 +477,17 @@ pub fn update(
     Ok((updated, failures))
 }
 
+/// What `trust add` did, read back from the file it wrote.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TrustAdded {
+    pub changed: bool,
+    /// The key is in `revoked` too, which wins: it vouches for nothing.
+    pub revoked: bool,
+}
+
 /// Trusts `key` for `namespace` (`*`: every namespace) in `squads.jsonc`, edited in place
-/// (created when absent); with `require`, also sets `require_signatures`. Returns whether the
-/// file changed.
+/// (created when absent); with `require`, also sets `require_signatures`. The report is made
+/// from the policy of the file as written.
 pub fn trust(
     project: &Project,
     namespace: &str,
@@ -468,7 +495,7 @@ pub fn trust(
     expires: Option<crate::version::Date>,
     require: bool,
     on_wait: &mut dyn FnMut(&Path),
-) -> Result<bool, ProjectError> {
+) -> Result<TrustAdded, ProjectError> {
     if namespace != crate::sign::policy::ANY_NAMESPACE {
         if let Some((_, problem)) =
             crate::manifest::id_problem(namespace, crate::manifest::IdKind::Package)
@@ -478,29 +505,63 @@ pub fn trust(
             )));
         }
     }
-    edit_declared(project, on_wait, &|text| {
-        declared::add_trusted(text, namespace, key, expires, require)
+    let written = std::cell::RefCell::new(String::new());
+    let changed = edit_declared(project, on_wait, &|text| {
+        let text = declared::add_trusted(text, namespace, key, expires, require)?;
+        written.replace(text.clone());
+        Ok(text)
+    })?;
+    let (after, _) = declared::parse(&written.borrow());
+    Ok(TrustAdded {
+        changed,
+        revoked: after.policy.revoked.contains(&key.id),
     })
 }
 
-/// Stops trusting `key` for `namespace` (every namespace when `None`): how many entries went.
+/// What `trust remove` did, read back from the file it wrote.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Untrusted {
+    /// Entries of the key that went.
+    pub removed: usize,
+    /// The trust lists that still hold the key afterwards (`*` among them when it is trusted
+    /// for every namespace): with `--namespace`, a key may still vouch for that namespace
+    /// through `*`.
+    pub still_trusted_in: Vec<String>,
+}
+
+/// Stops trusting `key` for `namespace` (every namespace when `None`). The report is made
+/// from the policy of the file as written, so it says what is true afterwards.
 pub fn untrust(
     project: &Project,
     key: crate::sign::KeyId,
     namespace: Option<&str>,
     on_wait: &mut dyn FnMut(&Path),
-) -> Result<usize, ProjectError> {
+) -> Result<Untrusted, ProjectError> {
     // Nothing to take a key out of: no lock file or folder is made either.
     if !project.declared_path().exists() {
-        return Ok(0);
+        return Ok(Untrusted::default());
     }
     let removed = std::cell::Cell::new(0);
+    let written = std::cell::RefCell::new(String::new());
     edit_declared(project, on_wait, &|text| {
         let (text, count) = declared::remove_trusted(text, key, namespace)?;
         removed.set(count);
+        written.replace(text.clone());
         Ok(text)
     })?;
-    Ok(removed.get())
+    let (after, _) = declared::parse(&written.borrow());
+    let mut still_trusted_in: Vec<String> = after
+        .policy
+        .trusted
+        .iter()
+        .filter(|trusted| trusted.key.id == key)
+        .map(|trusted| trusted.namespace.clone())
+        .collect();
+    still_trusted_in.dedup();
+    Ok(Untrusted {
+        removed: removed.get(),
+        still_trusted_in,
+    })
 }
 
 /// Refuses `key` in the project's policy whatever `trust` says (`revoked`): `true` when

@@ -11,7 +11,7 @@ use crate::digest::Sha256Digest;
 use crate::jsonc::{self, Kind, Member, Node, edit};
 use crate::version::Version;
 
-use super::source::Source;
+use crate::acquire::source::Source;
 
 /// The file, relative to the project, as diagnostics name it.
 pub const FILE: &str = ".opencorvus/squads.jsonc";
@@ -443,7 +443,33 @@ fn read_policy(
             .help("a key is the `RW…` line of a minisign .pub file (`squad trust add` writes it); see docs/signatures.md")
     };
     if let Some(Kind::Object(namespaces)) = trust.map(|member| &member.value.kind) {
-        for namespace in namespaces {
+        for (index, namespace) in namespaces.iter().enumerate() {
+            // Two lists for one namespace would both be trusted, and an edit of one would leave
+            // the other: the file is refused until there is one.
+            if let Some(first) = namespaces[..index]
+                .iter()
+                .find(|earlier| earlier.key == namespace.key)
+            {
+                diagnostics.push(
+                    diagnostic(
+                        Code::SquadsDuplicate,
+                        namespace.key_span.clone(),
+                        format!(
+                            "`trust` lists the namespace `{}` twice; give its keys in one list",
+                            namespace.key
+                        ),
+                    )
+                    .label(first.key_span.clone(), "first listed here")
+                    .pointer(format!(
+                        "/trust/{}",
+                        namespace.key.replace('~', "~0").replace('/', "~1")
+                    ))
+                    .help(
+                        "move the keys of the second list into the first, then delete the second",
+                    ),
+                );
+                continue;
+            }
             if namespace.key != ANY_NAMESPACE {
                 if let Some((_, problem)) =
                     crate::manifest::id_problem(&namespace.key, crate::manifest::IdKind::Package)
@@ -472,6 +498,24 @@ fn read_policy(
                     Kind::Object(fields) => {
                         let field =
                             |name: &str| fields.iter().rev().find(|field| field.key == name);
+                        if let Some((later, first)) =
+                            fields.iter().enumerate().find_map(|(at, later)| {
+                                fields[..at]
+                                    .iter()
+                                    .find(|earlier| earlier.key == later.key)
+                                    .map(|first| (later, first))
+                            })
+                        {
+                            diagnostics.push(
+                                diagnostic(
+                                    Code::SquadsDuplicate,
+                                    later.key_span.clone(),
+                                    format!("`{}` is given twice; give it once", later.key),
+                                )
+                                .label(first.key_span.clone(), "first given here"),
+                            );
+                            continue;
+                        }
                         if let Some(other) = fields
                             .iter()
                             .find(|field| field.key != "key" && field.key != "expires")

@@ -32,10 +32,14 @@ impl ProjectGuard {
         #[cfg(unix)]
         {
             use rustix::fs::{FlockOperation, flock};
+            use std::os::unix::fs::OpenOptionsExt;
+            // Never through a link planted at the lock's name: it would create a file wherever
+            // the link points.
             let file = std::fs::OpenOptions::new()
                 .create(true)
                 .truncate(false)
                 .write(true)
+                .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
                 .open(&path)?;
             match flock(&file, FlockOperation::NonBlockingLockExclusive) {
                 Ok(()) => {}

@@ -17,7 +17,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::digest::Sha256Digest;
 
 use super::declared::{Declaration, Name};
-use super::source::Source;
+use crate::acquire::source::Source;
 
 /// The file, relative to the project, as diagnostics name it.
 pub const FILE: &str = ".opencorvus/squads.lock";
@@ -58,9 +58,14 @@ impl Locked {
 
     /// Whether this lock entry is still what `declaration` asks for: the same source text, and
     /// the declared version, tag, digest and SHA-256 where it names them.
+    ///
+    /// What the entry resolved to must be the declared source's own (the declared repository
+    /// at a digest, the declared URL, the declared path): a lock naming another registry or
+    /// another URL is not believed, it disagrees.
     pub fn agrees_with(&self, declaration: &Declaration) -> bool {
         let pinned = match &declaration.source {
             Source::Registry(reference) => {
+                let repository = format!("{}@", reference.repository_only());
                 reference
                     .tag
                     .as_ref()
@@ -69,8 +74,21 @@ impl Locked {
                         .digest
                         .as_ref()
                         .is_none_or(|digest| Some(digest.as_str()) == self.manifest_digest())
+                    && self.resolved.starts_with(&repository)
+                    && self
+                        .manifest_digest()
+                        .is_some_and(crate::oci::reference::is_valid_digest)
+                    && self.archive_sha256.is_some()
             }
-            _ => true,
+            Source::Https(url) => self.resolved == url.as_str() && self.archive_sha256.is_some(),
+            Source::Link(link) => {
+                self.resolved == link.archive_url.as_str()
+                    && self.archive_sha256 == Some(link.archive_sha256)
+                    && self.package_digest == link.package_digest
+                    && self.version == link.version
+            }
+            Source::Folder(path) => self.resolved == *path,
+            Source::Archive(path) => self.resolved == *path && self.archive_sha256.is_some(),
         };
         self.source == declaration.source_text
             && pinned

@@ -15,8 +15,6 @@ pub mod guard;
 pub mod lockfile;
 pub mod outdated;
 pub mod resolve;
-pub mod signed;
-pub mod source;
 pub mod sync;
 
 use std::collections::HashMap;
@@ -126,6 +124,9 @@ pub enum ProjectError {
     /// A command-line argument that cannot be used.
     #[error("{0}")]
     Usage(String),
+    /// `.opencorvus` is a link out of the project; nothing was written.
+    #[error(transparent)]
+    OutsideProject(crate::install::scope::OutsideProject),
     #[error("cannot read or write `{}`", .0.display())]
     Io(PathBuf, #[source] std::io::Error),
 }
@@ -136,7 +137,8 @@ impl ProjectError {
         match self {
             ProjectError::Invalid { .. }
             | ProjectError::NotDeclared(_)
-            | ProjectError::Disagree(_) => crate::error::Class::Refused,
+            | ProjectError::Disagree(_)
+            | ProjectError::OutsideProject(_) => crate::error::Class::Refused,
             ProjectError::Failed(failures) if failures.iter().all(|f| f.refused) => {
                 crate::error::Class::Refused
             }
@@ -204,6 +206,47 @@ impl Project {
         Locations::new(&self.scope(), opencorvus_root)
     }
 
+    /// How far a folder or archive source may lead: the root of the git work tree holding the
+    /// project (the nearest folder at or above it with a `.git`), else the project itself. A
+    /// committed `squads.jsonc` may name a package elsewhere in its repository (`../squads/x`
+    /// in a monorepo), never one elsewhere on the disk of whoever clones it.
+    pub fn boundary(&self) -> PathBuf {
+        let root = crate::fs::canonicalize(&self.root).unwrap_or_else(|_| self.root.clone());
+        root.ancestors()
+            .find(|folder| crate::fs::symlink_metadata(folder.join(".git")).is_ok())
+            .unwrap_or(&root)
+            .to_path_buf()
+    }
+
+    /// The folder or archive a local source names, resolved (links and `..` included) and
+    /// checked to stay within [`Project::boundary`]; the message says where it leads.
+    pub fn local_source(&self, relative: &str) -> Result<PathBuf, String> {
+        let path = self.root.join(relative);
+        let shown = self.display(relative);
+        let resolved = match crate::fs::canonicalize(&path) {
+            Ok(resolved) => resolved,
+            // Missing: said by whoever reads it; `..` is still judged as written.
+            Err(_) => lexically_normal(
+                &crate::fs::canonicalize(&self.root)
+                    .unwrap_or_else(|_| self.root.clone())
+                    .join(relative),
+            ),
+        };
+        let boundary = self.boundary();
+        if resolved.starts_with(&boundary) {
+            return Ok(path);
+        }
+        Err(format!(
+            "`{shown}` leads to `{}`, outside {}: a project's squads.jsonc names packages inside its own repository only",
+            resolved.display(),
+            if boundary == crate::fs::canonicalize(&self.root).unwrap_or_default() {
+                format!("the project `{}`", boundary.display())
+            } else {
+                format!("the repository `{}`", boundary.display())
+            }
+        ))
+    }
+
     /// A project-relative path as the user reads it (`shown/…`).
     pub fn display(&self, relative: &str) -> String {
         crate::diag::sarif::display_file(&self.shown, relative)
@@ -251,11 +294,14 @@ impl Project {
         declared_only: bool,
         on_wait: &mut dyn FnMut(&Path),
     ) -> Result<(guard::ProjectGuard, Files), ProjectError> {
+        let config_root = self.config_root();
+        crate::install::scope::check_inside(&self.root, &config_root)
+            .map_err(|error| ProjectError::Io(config_root.clone(), error))?
+            .map_err(ProjectError::OutsideProject)?;
         let undeclared = |files: &Files| declared_only && files.declared_text.is_none();
         if undeclared(&self.read()?) {
             return Err(ProjectError::Undeclared(self.declared_path()));
         }
-        let config_root = self.config_root();
         let guard = guard::ProjectGuard::acquire(&config_root, on_wait)
             .map_err(|error| ProjectError::Io(guard::path(&config_root), error))?;
         remove_stale_temporaries(&config_root);
@@ -283,6 +329,22 @@ impl Project {
         })
         .map_err(|error| ProjectError::Io(path, error))
     }
+}
+
+/// `path` with `.` and `..` taken away as written (no link followed): where a path that does
+/// not exist would lead.
+fn lexically_normal(path: &Path) -> PathBuf {
+    let mut normal = PathBuf::new();
+    for component in path.components() {
+        match component {
+            std::path::Component::ParentDir => {
+                normal.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => normal.push(other),
+        }
+    }
+    normal
 }
 
 /// Temporary files a killed command left beside `squads.jsonc` and `squads.lock`. Every writer

@@ -7,8 +7,8 @@ use serde::Serialize;
 use crate::http::Client;
 use crate::version::Version;
 
-use super::source::Source;
 use super::{Failure, Project, ProjectError, Task, run_jobs};
+use crate::acquire::source::Source;
 
 /// One declared squad and what is newer.
 #[derive(Debug, Clone, Serialize)]

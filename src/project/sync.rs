@@ -9,13 +9,14 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use crate::acquire::Acquired;
 use crate::digest::Sha256Digest;
 use crate::install::scope::Locations;
-use crate::install::{Exact, InstallError, Operation, Options, install_archive, install_folder};
+use crate::install::{InstallError, Operation, Options, install_ready};
 
 use super::declared::{Declaration, Entry, Name};
 use super::lockfile::{Lock, Locked};
-use super::resolve::{self, Artifact, Context, Downloads};
+use super::resolve::{self, Downloads};
 use super::{Failure, Files, Project, ProjectError, Settings, Task, run_jobs};
 
 /// What one squad's installation was, and what it is now.
@@ -103,13 +104,14 @@ fn install_failure(name: &str, error: InstallError) -> Failure {
     }
 }
 
-/// Installs a squad's checked bytes, replacing `before` (the digest observed, or nothing).
+/// Installs an acquired squad (its judged copy, with what was judged as the expectations),
+/// replacing `before` (the digest observed, or nothing).
 pub(crate) fn install(
     settings: &Settings<'_>,
     project: &Project,
     entry: (&Name, &Declaration),
     locked: &Locked,
-    artifact: &Artifact,
+    acquired: Acquired,
     before: Option<Sha256Digest>,
     on_wait: &mut dyn FnMut(&Path),
 ) -> Result<Outcome, Failure> {
@@ -120,19 +122,14 @@ pub(crate) fn install(
         expect: before,
         replace: false,
         lock_timeout: settings.lock_timeout,
-        exact: Exact {
-            namespace: Some(name.namespace.clone()),
-            id: Some(name.id.clone()),
-            version: Some(locked.version.clone()),
-            digest: Some(locked.package_digest),
-        },
-        origin: resolve::origin(declaration, locked),
+        exact: acquired.exact(),
+        origin: acquired
+            .origin
+            .clone()
+            .or_else(|| resolve::origin(declaration, locked)),
     };
-    let receipt = match artifact {
-        Artifact::Folder(path) => install_folder(path, &options, on_wait),
-        Artifact::Archive(path) => install_archive(path, &options, on_wait),
-    }
-    .map_err(|error| install_failure(&name.to_string(), error))?;
+    let receipt = install_ready(acquired.ready, &options, on_wait)
+        .map_err(|error| install_failure(&name.to_string(), error))?;
     Ok(Outcome {
         name: name.to_string(),
         operation: receipt.operation,
@@ -176,6 +173,21 @@ fn disagreements(files: &Files) -> Vec<String> {
         let name = entry.name.to_string();
         match files.lock.squads.get(&name) {
             None => lines.push(format!("{name} is declared but not locked")),
+            Some(locked)
+                if !locked.agrees_with(&entry.declaration)
+                    && locked.source == entry.declaration.source_text
+                    && entry
+                        .declaration
+                        .version
+                        .as_ref()
+                        .is_none_or(|version| *version == locked.version) =>
+            {
+                lines.push(format!(
+                    "{name}: squads.lock resolves it to {}, which is not what its declared source {} can resolve to",
+                    crate::text::remote(&locked.resolved, crate::text::REMOTE_TEXT_CHARS),
+                    entry.declaration.source_text
+                ))
+            }
             Some(locked) if !locked.agrees_with(&entry.declaration) => lines.push(format!(
                 "{name}: squads.jsonc asks for {}{}, squads.lock has {} {}",
                 entry.declaration.source_text,
@@ -201,18 +213,18 @@ fn disagreements(files: &Files) -> Vec<String> {
 
 /// The work one squad needs before anything is installed.
 enum Step {
-    /// Installed as locked, from a source that needs no check.
+    /// Installed as locked: vouched for again, nothing fetched (unless its local source moved).
     Done(Locked),
     /// Resolve anew: not locked, or the lock no longer agrees.
     Resolve,
-    /// Fetch the locked bytes (and check a local source against the lock).
+    /// Acquire the locked bytes.
     Fetch(Locked),
 }
 
 /// A squad whose bytes are in hand: what to lock, and what to install (if anything).
 struct Ready {
     locked: Locked,
-    artifact: Option<Artifact>,
+    acquired: Option<Acquired>,
 }
 
 pub fn sync(
@@ -254,10 +266,7 @@ pub fn sync(
                 .filter(|locked| locked.agrees_with(&entry.declaration));
             match locked {
                 None => Step::Resolve,
-                Some(locked)
-                    if installed.digest() == Some(locked.package_digest)
-                        && entry.declaration.source.is_remote() =>
-                {
+                Some(locked) if installed.digest() == Some(locked.package_digest) => {
                     Step::Done(locked.clone())
                 }
                 Some(locked) => Step::Fetch(locked.clone()),
@@ -286,53 +295,51 @@ pub fn sync(
     // Installs of different ids are independent transactions: run at once, their syncs to
     // disk overlap.
     let on_wait = std::sync::Mutex::new(on_wait);
-    let tasks: Vec<Task<'_, Result<Outcome, Failure>>> = prepared
-        .iter()
-        .zip(&installed)
-        .map(|((entry, ready), installed)| {
-            let on_wait = &on_wait;
-            Box::new(move || {
-                let key = (&entry.name, &entry.declaration);
-                match (&ready.artifact, installed) {
-                    (_, Installed::Digest(digest)) if *digest == ready.locked.package_digest => {
-                        Ok(unchanged(project, settings, key, &ready.locked))
-                    }
-                    (_, Installed::Unreadable(target, problem)) => Err(Failure::refused(
-                        entry.name.to_string(),
-                        format!(
-                            "the package installed at `{}` cannot be read ({problem}); squad does not replace it",
-                            target.display()
-                        ),
-                    )
-                    .hint("repair or remove it by hand, then sync again")),
-                    (Some(artifact), installed) => install(
-                        settings,
-                        project,
-                        key,
-                        &ready.locked,
-                        artifact,
-                        installed.digest(),
-                        &mut |path: &Path| {
-                            if let Ok(mut on_wait) = on_wait.lock() {
-                                on_wait(path);
-                            }
-                        },
-                    ),
-                    (None, _) => Err(Failure::operational(
-                        entry.name.to_string(),
-                        "nothing to install from",
-                    )),
+    let mut locks = Vec::new();
+    let mut tasks: Vec<Task<'_, Result<Outcome, Failure>>> = Vec::new();
+    for ((entry, ready), installed) in prepared.into_iter().zip(&installed) {
+        let on_wait = &on_wait;
+        locks.push((entry, ready.locked.clone()));
+        tasks.push(Box::new(move || {
+            let key = (&entry.name, &entry.declaration);
+            match (ready.acquired, installed) {
+                (_, Installed::Digest(digest)) if *digest == ready.locked.package_digest => {
+                    Ok(unchanged(project, settings, key, &ready.locked))
                 }
-            }) as Task<'_, Result<Outcome, Failure>>
-        })
-        .collect();
+                (_, Installed::Unreadable(target, problem)) => Err(Failure::refused(
+                    entry.name.to_string(),
+                    format!(
+                        "the package installed at `{}` cannot be read ({problem}); squad does not replace it",
+                        target.display()
+                    ),
+                )
+                .hint("repair or remove it by hand, then sync again")),
+                (Some(acquired), installed) => install(
+                    settings,
+                    project,
+                    key,
+                    &ready.locked,
+                    acquired,
+                    installed.digest(),
+                    &mut |path: &Path| {
+                        if let Ok(mut on_wait) = on_wait.lock() {
+                            on_wait(path);
+                        }
+                    },
+                ),
+                (None, _) => Err(Failure::operational(
+                    entry.name.to_string(),
+                    "nothing to install from",
+                )),
+            }
+        }));
+    }
     let outcomes = run_jobs(settings.jobs, tasks);
     let mut lock = Lock::default();
-    for ((entry, ready), outcome) in prepared.iter().zip(outcomes) {
+    for ((entry, locked), outcome) in locks.into_iter().zip(outcomes) {
         match outcome {
             Ok(outcome) => {
-                lock.squads
-                    .insert(entry.name.to_string(), ready.locked.clone());
+                lock.squads.insert(entry.name.to_string(), locked);
                 report.outcomes.push(outcome);
             }
             Err(failure) => {
@@ -361,6 +368,23 @@ pub fn sync(
     Ok(report)
 }
 
+/// Whether a squad's local source (a folder or an archive) still holds the bytes locked; a
+/// remote source's bytes are fixed by their digests.
+fn local_unchanged(project: &Project, declaration: &Declaration, locked: &Locked) -> bool {
+    use crate::acquire::Source;
+    let local = resolve::local(project);
+    match &declaration.source {
+        Source::Folder(path) => local.resolve(path).is_ok_and(|folder| {
+            crate::install::directory_digest(&folder)
+                .is_ok_and(|digest| digest == locked.package_digest)
+        }),
+        Source::Archive(path) => local.resolve(path).is_ok_and(|archive| {
+            Sha256Digest::of_file(&archive).is_ok_and(|sha| Some(sha) == locked.archive_sha256)
+        }),
+        _ => true,
+    }
+}
+
 /// Resolves or fetches every squad that needs it, on `settings.jobs` threads.
 fn prepare(
     project: &Project,
@@ -379,44 +403,77 @@ fn prepare(
             let downloads = &downloads;
             Box::new(move || {
                 let job = downloads.job();
-                let context = Context {
-                    project,
-                    cache: &settings.cache,
-                    client: settings.client,
-                    transfers: &job,
-                    policy,
-                };
                 let label = entry.name.to_string();
+                let declaration = &entry.declaration;
                 match step {
-                    // A locked squad is vouched for again (the policy may have changed), then
-                    // fetched if it is not installed as locked.
-                    Step::Done(locked) | Step::Fetch(locked) => {
+                    // Installed as locked: vouched for again over the installed digest (the
+                    // policy may have changed; the lock's `signed_by` is only a record). A local
+                    // source is checked still to hold the locked bytes.
+                    Step::Done(locked) if local_unchanged(project, declaration, locked) => {
                         let mut locked = locked.clone();
-                        locked.signed_by = context.check_locked(
-                            &label,
-                            &entry.name,
-                            &entry.declaration,
-                            &locked,
-                        )?;
-                        let artifact = match step {
-                            Step::Fetch(_) => {
-                                Some(context.fetch(&label, &entry.declaration, &locked)?)
+                        if policy.applies() {
+                            locked.signed_by = resolve::Acquirer {
+                                project,
+                                settings,
+                                policy,
                             }
-                            _ => None,
-                        };
-                        Ok(Ready { locked, artifact })
+                            .vouch(
+                                &entry.name,
+                                declaration,
+                                &locked,
+                            )?;
+                        }
+                        Ok(Ready {
+                            locked,
+                            acquired: None,
+                        })
+                    }
+                    Step::Done(locked) | Step::Fetch(locked) => {
+                        let pins = resolve::pins(&entry.name, locked);
+                        let acquired = resolve::Acquirer {
+                            project,
+                            settings,
+                            policy,
+                        }
+                        .acquire(
+                            &job,
+                            &label,
+                            declaration,
+                            &pins,
+                            false,
+                        )?;
+                        let mut locked = locked.clone();
+                        if policy.applies() {
+                            locked.signed_by = acquired.signed_by.map(|id| id.to_string());
+                        }
+                        Ok(Ready {
+                            locked,
+                            acquired: Some(acquired),
+                        })
                     }
                     Step::Resolve => {
-                        let resolution = context.resolve(&label, &entry.declaration, false)?;
+                        let pins = resolve::declared_pins(declaration);
+                        let acquired = resolve::Acquirer {
+                            project,
+                            settings,
+                            policy,
+                        }
+                        .acquire(
+                            &job,
+                            &label,
+                            declaration,
+                            &pins,
+                            false,
+                        )?;
                         resolve::check_name(
                             &entry.name,
-                            &resolution.identity,
-                            &entry.declaration.source_text,
+                            acquired.identity(),
+                            &declaration.source_text,
                         )?;
-                        let needed = installed.digest() != Some(resolution.locked.package_digest);
+                        let needed = installed.digest() != Some(acquired.package_digest());
                         Ok(Ready {
-                            locked: resolution.locked,
-                            artifact: needed.then_some(resolution.artifact),
+                            locked: resolve::locked(declaration, &acquired),
+                            acquired: needed.then_some(acquired),
                         })
                     }
                 }

@@ -44,7 +44,8 @@ pub enum DownloadError {
     #[error("{url} answered {status}")]
     Status { url: String, status: u16 },
     /// The server answered, with something that is not the archive expected.
-    #[error("{url}: {message}")]
+    /// `message` may quote what the server sent (a content type); it is shown neutralised.
+    #[error("{url}: {}", crate::text::remote(.message, 4 * crate::text::REMOTE_TEXT_CHARS))]
     Refused { url: String, message: String },
 }
 

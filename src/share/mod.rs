@@ -55,7 +55,8 @@ pub enum ShareError {
     #[error("{0} was not found")]
     NotFound(String),
     /// The registry holds something that is not an acceptable squad package.
-    #[error("{reference} was refused: {message}")]
+    /// `message` quotes what the registry served; it is shown neutralised.
+    #[error("{reference} was refused: {}", crate::text::remote(.message, 4 * crate::text::REMOTE_TEXT_CHARS))]
     Refused { reference: String, message: String },
     /// The version is published with another package digest.
     #[error(
@@ -175,12 +176,15 @@ impl Drop for Scratch {
 /// The artifact of the package folder `package`: validated, then packed to the exact bytes
 /// `squad pack` writes.
 pub fn prepare(package: &Path) -> Result<(Identity, Artifact), ShareError> {
-    let report = crate::package::validate(package).map_err(|error| {
-        ShareError::Io(
-            package.to_path_buf(),
-            std::io::Error::other(error.to_string()),
-        )
-    })?;
+    let judged = crate::snapshot::read_folder(package, &crate::snapshot::scratch_parent())
+        .map_err(|error| match error {
+            crate::snapshot::SnapshotError::Invalid(report) => ShareError::Invalid(report),
+            other => ShareError::Io(
+                package.to_path_buf(),
+                std::io::Error::other(crate::error::chain(&other)),
+            ),
+        })?;
+    let report = judged.report;
     if !report.is_valid() {
         return Err(ShareError::Invalid(Box::new(report)));
     }
@@ -195,8 +199,15 @@ pub fn prepare(package: &Path) -> Result<(Identity, Artifact), ShareError> {
     let scratch = Scratch::new()?;
     let name = crate::pack::default_file_name(&identity);
     let archive_path = scratch.0.join(&name);
-    let packed = crate::pack::pack(&report, &identity, &archive_path, false, &Limits::REFERENCE)
-        .map_err(ShareError::Pack)?;
+    let packed = crate::pack::pack(
+        &report,
+        judged.snapshot.path(),
+        &identity,
+        &archive_path,
+        false,
+        &Limits::REFERENCE,
+    )
+    .map_err(ShareError::Pack)?;
     let archive = crate::fs::read(&archive_path)
         .map_err(|error| ShareError::Io(archive_path.clone(), error))?;
     let artifact = artifact::build(&identity, packed.package_digest, &archive, &name, &about);
@@ -660,34 +671,4 @@ pub fn versions(
         listed.push(entry);
     }
     Ok(listed)
-}
-
-/// Who the package in an archive is and its package digest, read within the import limits (the
-/// archive is only read, never extracted).
-pub fn identify_archive(bytes: &[u8]) -> Result<(Identity, crate::digest::Sha256Digest), String> {
-    let package = crate::archive::reader::read_package(bytes, &Limits::REFERENCE)
-        .map_err(|error| format!("the archive: {error}"))?;
-    let declared = package
-        .files
-        .iter()
-        .find(|(path, _)| path == crate::manifest::MANIFEST_FILE)
-        .and_then(|(_, text)| crate::manifest::declared(&String::from_utf8_lossy(text)))
-        .unwrap_or_default();
-    let (Some(namespace), Some(id), Some(version)) =
-        (declared.namespace, declared.id, declared.version)
-    else {
-        return Err(format!(
-            "the archive has no {} declaring a namespace, id and version",
-            crate::manifest::MANIFEST_FILE
-        ));
-    };
-    let digest = crate::digest::digest_entries(&package.files);
-    Ok((
-        Identity {
-            namespace,
-            id,
-            version,
-        },
-        digest,
-    ))
 }

@@ -27,23 +27,10 @@ pub fn default_signature_name(id: &str, version: &str) -> String {
 /// archive (read within the import limits, never extracted).
 pub fn statement_of(path: &Path) -> Result<Statement, String> {
     let shown = path.display();
-    let is_archive = !path.is_dir()
-        && path
-            .extension()
-            .is_some_and(|extension| extension.eq_ignore_ascii_case("zip"));
-    if is_archive {
-        let limit = crate::archive::reader::Limits::REFERENCE.archive_bytes;
-        let size = crate::fs::metadata(path)
-            .map_err(|error| format!("cannot read `{shown}`: {error}"))?
-            .len();
-        if size > limit {
-            return Err(format!(
-                "`{shown}` is {size} bytes, more than the import limit of {limit}"
-            ));
-        }
-        let bytes =
-            crate::fs::read(path).map_err(|error| format!("cannot read `{shown}`: {error}"))?;
-        let (identity, package_digest) = crate::share::identify_archive(&bytes)
+    if crate::snapshot::is_archive(path) {
+        let bytes = crate::snapshot::read_archive(path)
+            .map_err(|error| format!("`{shown}`: {}", crate::error::chain(&error)))?;
+        let (identity, package_digest) = crate::snapshot::identify_archive(&bytes)
             .map_err(|message| format!("`{shown}`: {message}"))?;
         return Ok(Statement {
             namespace: identity.namespace,
@@ -52,7 +39,16 @@ pub fn statement_of(path: &Path) -> Result<Statement, String> {
             package_digest,
         });
     }
-    let report = crate::package::validate(path).map_err(|error| format!("`{shown}`: {error}"))?;
+    // Read once: the digest signed is the digest of the copy that was validated.
+    let judged = crate::snapshot::read_folder(path, &crate::snapshot::scratch_parent()).map_err(
+        |error| match error {
+            crate::snapshot::SnapshotError::Invalid(_) => {
+                format!("the package `{shown}` is invalid; run `squad validate` on it for details")
+            }
+            other => format!("`{shown}`: {}", crate::error::chain(&other)),
+        },
+    )?;
+    let report = &judged.report;
     let identity = match (&report.identity, report.is_valid()) {
         (Some(identity), true) => identity.clone(),
         _ => {
@@ -66,7 +62,7 @@ pub fn statement_of(path: &Path) -> Result<Statement, String> {
         .files()
         .map(|entry| entry.path.clone())
         .collect();
-    let digest = crate::digest::digest_folder(path, &files, false)
+    let digest = crate::digest::digest_folder(judged.snapshot.path(), &files, false)
         .map_err(|error| format!("`{shown}`: {}", error.message))?;
     Ok(Statement {
         namespace: identity.namespace,

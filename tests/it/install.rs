@@ -431,6 +431,7 @@ fn every_corpus_package_installs_from_its_folder_and_its_archive() {
         let archive = sandbox.root.join(format!("{name}.zip"));
         squad::pack::pack(
             &report,
+            package,
             report.identity.as_ref().unwrap(),
             &archive,
             false,
@@ -1131,18 +1132,21 @@ fn a_crash_before_the_receipt_leaves_an_installed_package_without_one() {
     );
 }
 
-/// security-cases §3.3 #36: a linked OpenCorvus root or project `.opencorvus` is followed once;
-/// only the packages root, namespace and target may not be links.
+/// security-cases §3.3 #36: a linked OpenCorvus root is followed once, and so is a project's
+/// `.opencorvus` that stays inside the project; one that leads out of the project is refused
+/// (a clone can carry it). Only the packages root, namespace and target may never be links.
 #[cfg(unix)]
 #[test]
 fn linked_roots_are_followed_once() {
     let sandbox = Sandbox::new();
     let package = sandbox.package("valid/minimal", "pkg", "");
     let real_home = sandbox.root.join("real-opencorvus");
-    let real_project = sandbox.root.join("real-project-state");
+    let outside = sandbox.root.join("real-project-state");
+    let real_project = sandbox.root.join("project/state/opencorvus");
     fs::create_dir_all(&real_home).unwrap();
+    fs::create_dir_all(&outside).unwrap();
     fs::create_dir_all(&real_project).unwrap();
-    std::os::unix::fs::symlink(&real_project, sandbox.root.join("project/.opencorvus")).unwrap();
+    std::os::unix::fs::symlink(&outside, sandbox.root.join("project/.opencorvus")).unwrap();
     let output = sandbox
         .command(&["install", package.to_str().unwrap(), "--scope", "global"])
         .env("OPENCORVUS_HOME", &real_home)
@@ -1158,6 +1162,20 @@ fn linked_roots_are_followed_once() {
         .unwrap();
     let document: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(document["packages"][0]["id"], "minimal-squad", "{document}");
+    let output = sandbox.run(&["install", package.to_str().unwrap(), "--scope", "project"]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    assert!(
+        text(&output.stderr).contains("outside the project"),
+        "{}",
+        text(&output.stderr)
+    );
+    assert!(
+        listing(&outside).is_empty(),
+        "nothing was written through the link"
+    );
+    fs::remove_file(sandbox.root.join("project/.opencorvus")).unwrap();
+    std::os::unix::fs::symlink("state/opencorvus", sandbox.root.join("project/.opencorvus"))
+        .unwrap();
     let output = sandbox.run(&["install", package.to_str().unwrap(), "--scope", "project"]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     assert!(
@@ -1523,28 +1541,32 @@ fn a_scope_on_another_file_system_gets_a_checked_copy() {
 }
 
 #[test]
-fn a_url_is_refused_with_the_project_command_that_takes_it() {
+fn a_url_needs_its_pin_and_never_prints_a_secret() {
     let sandbox = Sandbox::new();
-    for (source, hint) in [
+    for (source, needle) in [
         (
             "https://127.0.0.1:9/squad.zip",
-            "squad add https://127.0.0.1:9/squad.zip --sha256",
+            "needs the SHA-256 of its archive",
         ),
         (
             "opencorvus://expert-squad/install?x=1",
-            "squad add '<link>'",
+            "only namespace, id, version",
         ),
         // Credentials and a query are secrets typed in the wrong place: never printed.
         (
             "https://user:s3cr3t@127.0.0.1:9/squad.zip?token=t0ken",
-            "squad add https://127.0.0.1:9/squad.zip?… --sha256",
+            "credentials",
         ),
     ] {
         let output = sandbox.run(&["install", source, "--scope", "project"]);
-        assert_eq!(output.status.code(), Some(2), "{source}");
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{source}: {}",
+            text(&output.stderr)
+        );
         let stderr = text(&output.stderr);
-        assert!(stderr.contains("does not download"), "{stderr}");
-        assert!(stderr.contains(hint), "{stderr}");
+        assert!(stderr.contains(needle), "{stderr}");
         assert!(!stderr.contains("No such file"), "{stderr}");
         assert!(
             !stderr.contains("s3cr3t") && !stderr.contains("t0ken"),

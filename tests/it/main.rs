@@ -15,6 +15,7 @@ mod fixture_cases;
 mod fixtures;
 mod handoff;
 mod hardening;
+mod hostile;
 mod http_support;
 mod install;
 mod interop;

@@ -164,7 +164,7 @@ impl Sandbox {
     }
 
     pub fn command(&self, args: &[&str]) -> Command {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_squad"));
+        let mut command = Command::new(crate::support::binary());
         command
             .args(args)
             .current_dir(self.dir.path())

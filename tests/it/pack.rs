@@ -56,6 +56,7 @@ fn every_corpus_package_has_the_same_digest_packed() {
         ));
         let packed = squad::pack::pack(
             &report,
+            package,
             report.identity.as_ref().unwrap(),
             &archive,
             false,
@@ -74,6 +75,7 @@ fn every_corpus_package_has_the_same_digest_packed() {
         let _ = fs::remove_file(&second);
         squad::pack::pack(
             &copied,
+            &copy,
             copied.identity.as_ref().unwrap(),
             &second,
             false,

@@ -676,8 +676,9 @@ fn offline_sync_works_from_a_warm_cache_and_names_what_a_cold_one_misses() {
     let output = cold.run(&["sync", "--offline"]);
     assert_code(&output, 2, "offline resolution");
     assert!(
-        stderr(&output)
-            .contains("is not in squads.lock, and resolving it needs the registry (--offline)"),
+        stderr(&output).contains(
+            "resolving oci://127.0.0.1:1/squads/example/other needs the registry (--offline)"
+        ),
         "{}",
         stderr(&output)
     );

@@ -821,7 +821,7 @@ fn a_registry_with_the_referrers_api_indexes_the_signature_itself() {
     refused(
         &output,
         "a wrong --expect-version",
-        "not the --expect-version 2099.01.01.1 given",
+        "version mismatch for example/minimal 2026.12.01.1: expected 2099.01.01.1",
     );
     assert_eq!(
         downloads(),

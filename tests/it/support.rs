@@ -77,6 +77,12 @@ pub fn skipped(reason: &str) {
     let _ = writeln!(std::io::stderr().lock(), "SKIPPED {test}: {reason}");
 }
 
+/// The binary under test: this build's, or `SQUAD_TEST_BINARY` (to see a regression test fail
+/// on an older squad, as each hardening test was).
+pub fn binary() -> std::ffi::OsString {
+    std::env::var_os("SQUAD_TEST_BINARY").unwrap_or_else(|| env!("CARGO_BIN_EXE_squad").into())
+}
+
 /// Runs the real binary with a clean, sandboxed environment.
 pub fn squad(args: &[&str], cwd: &Path, home: &Path) -> Output {
     squad_command(args, cwd, home)
@@ -86,7 +92,7 @@ pub fn squad(args: &[&str], cwd: &Path, home: &Path) -> Output {
 
 /// The command [`squad`] runs.
 pub fn squad_command(args: &[&str], cwd: &Path, home: &Path) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_squad"));
+    let mut command = Command::new(binary());
     command
         .args(args)
         .current_dir(cwd)

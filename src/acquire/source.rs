@@ -1,6 +1,9 @@
-//! Where a squad comes from, as `squads.jsonc` writes it (PRJ-4…PRJ-8): a package folder or a
-//! `squad pack` archive relative to the project, an `oci://` registry reference, an
-//! `https://` archive (with its SHA-256 in the entry), or the OpenCorvus website's install link.
+//! Where a squad comes from (PRJ-4…PRJ-8): a package folder or a `squad pack` archive, an
+//! `oci://` registry reference, an `https://` archive (pinned by its SHA-256), or the
+//! OpenCorvus website's install link. [`Source::parse`] reads one as `squads.jsonc` writes it
+//! (local paths relative to the project, `/`-separated); [`Source::argument`] reads one as a
+//! command line gives it (local paths as the shell gives them). Every command that takes a
+//! source takes every kind, with the same rules.
 
 use crate::http::Url;
 use crate::oci::Reference;
@@ -56,7 +59,7 @@ impl Source {
         let drive = bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':';
         if text.starts_with('/') || text.starts_with('\\') || drive || text.starts_with('~') {
             return Err(format!(
-                "`{text}` is not relative to the project: an absolute path does not exist on another machine"
+                "`{text}` is not relative to the project: an absolute path does not exist on another machine, and a committed file must not name one on whoever clones it"
             ));
         }
         if text.contains('\\') {
@@ -79,6 +82,35 @@ impl Source {
             Source::Registry(_) => "registry",
             Source::Https(_) => "https",
             Source::Link(_) => "link",
+        }
+    }
+
+    /// Reads a source given on the command line: the remote kinds as [`Source::parse`] reads
+    /// them, anything else a path to a folder or an archive (absolute or relative to the
+    /// current directory, as the shell gives it).
+    pub fn argument(text: &str) -> Result<Source, String> {
+        let lower = text.to_ascii_lowercase();
+        let remote = crate::oci::reference::is_reference(text)
+            || crate::share::link::is_link(text)
+            || lower.starts_with("https://")
+            || lower.starts_with("http://");
+        if remote {
+            return Source::parse(text);
+        }
+        if text.trim().is_empty() {
+            return Err("the source is empty".to_owned());
+        }
+        if let Some((scheme, _)) = text.split_once("://") {
+            if !std::path::Path::new(text).exists() {
+                return Err(format!(
+                    "the `{scheme}://` scheme is not a source: use a folder or archive path, oci://, https:// or an opencorvus:// install link"
+                ));
+            }
+        }
+        if crate::snapshot::is_archive(std::path::Path::new(text)) {
+            Ok(Source::Archive(text.to_owned()))
+        } else {
+            Ok(Source::Folder(text.to_owned()))
         }
     }
 
