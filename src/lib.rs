@@ -11,6 +11,7 @@
 //! - [`diag`]: diagnostics as data (codes, rules, severities) and their human, JSON, SARIF and
 //!   GitHub renderings.
 //! - [`manifest`]: the `expert-squad.jsonc` schema, checked into a spanned model.
+//! - [`path_rules`]: the package path rules (PATH-S) the validator and the ZIP reader share.
 //! - [`package`]: validation of a package folder: tree capture, files, resources, references,
 //!   tools.
 //! - [`fix`]: `squad fix`, the machine-applicable suggestions of diagnostics applied in place.
@@ -64,6 +65,7 @@ pub mod oci;
 pub mod output;
 pub mod pack;
 pub mod package;
+pub mod path_rules;
 pub mod project;
 pub mod scaffold;
 pub mod share;

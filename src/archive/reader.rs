@@ -10,7 +10,7 @@ use std::io::Read;
 use flate2::read::DeflateDecoder;
 
 use crate::manifest::MANIFEST_FILE;
-use crate::package::fold_path;
+use crate::path_rules::fold as fold_path;
 use crate::source::decode_lossy;
 
 /// The reference's import limits (LIM-2).
@@ -319,10 +319,10 @@ fn check_names(entries: &[CentralEntry]) -> Result<(), ArchiveError> {
         if segments.len() > MAX_DEPTH {
             return fail(Some(name), format!("more than {MAX_DEPTH} path segments"));
         }
-        if let Some(problem) = crate::package::path_problem(path) {
+        if let Some(problem) = crate::path_rules::path_problem(path) {
             return fail(Some(name), format!("path {problem}"));
         }
-        if let Some(problem) = crate::package::length_problem(path) {
+        if let Some(problem) = crate::path_rules::length_problem(path) {
             return fail(Some(name), format!("path {problem}"));
         }
         if let Some((first, _)) = folded.insert(fold_path(path), (name, entry.is_directory)) {

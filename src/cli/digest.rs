@@ -1,17 +1,13 @@
 //! `squad digest`: the package's identity, computed exactly as the reference does.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use super::report::refused_package;
+use super::inputs::digest_path;
 use super::{ExitStatus, Format};
-use crate::archive::reader::{Limits, read_package_file};
-use crate::digest::{
-    DigestDocument, Progress, TreeDigest, digest_entries, digest_entries_with_files,
-};
-use crate::output::{Printer, ProgressLine};
-use crate::package::{ContractDigestError, contract_digest};
+use crate::archive::reader::Limits;
+use crate::digest::DigestDocument;
+use crate::output::Printer;
 use crate::snapshot::is_archive;
-use std::sync::atomic::Ordering;
 
 /// Print the package digest (SHA-256, package-tree v1) of a folder or of a `squad pack` archive.
 ///
@@ -43,66 +39,6 @@ pub struct DigestArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
-}
-
-/// Digests a folder under the raw tree contract, rendering contract violations on failure.
-/// The root `.opencorvus-meta.json` of an installed package is excluded, not refused (DG-1).
-pub(super) fn digest_path(
-    printer: &Printer,
-    format: Format,
-    path: &Path,
-    with_files: bool,
-    check_root: bool,
-    limits: &Limits,
-) -> Result<TreeDigest, ExitStatus> {
-    let shown = path.display().to_string();
-    if is_archive(path) {
-        let package = read_package_file(path, limits).map_err(|error| {
-            printer.error(
-                &format!("`{shown}` is not a usable package archive: {error}"),
-                Some("archives are read within the reference's import limits; pass --no-limits for one packed with --no-limits"),
-            );
-            ExitStatus::Failure
-        })?;
-        return Ok(if with_files {
-            digest_entries_with_files(&package.files)
-        } else {
-            TreeDigest {
-                package_digest: digest_entries(&package.files),
-                files: Vec::new(),
-            }
-        });
-    }
-    let progress = std::sync::Arc::new(Progress::default());
-    let display = {
-        let progress = progress.clone();
-        ProgressLine::start(move || {
-            format!(
-                "    Digesting {}/{} files, {} MiB",
-                progress.files.load(Ordering::Relaxed),
-                progress.total.load(Ordering::Relaxed),
-                progress.bytes.load(Ordering::Relaxed) >> 20
-            )
-        })
-    };
-    let result = contract_digest(path, check_root, with_files, &progress);
-    // The progress line is erased before anything else is printed.
-    drop(display);
-    match result {
-        Ok(tree) => Ok(tree),
-        Err(ContractDigestError::Contract(diagnostics)) => {
-            refused_package(printer, format, &shown, &diagnostics, &Default::default());
-            printer.error(
-                &format!("`{shown}` breaks the package tree contract; it has no digest"),
-                None,
-            );
-            Err(ExitStatus::Failure)
-        }
-        Err(error) => {
-            printer.failure(&error, None);
-            Err(ExitStatus::Error)
-        }
-    }
 }
 
 pub fn run(args: &DigestArgs, printer: &Printer) -> ExitStatus {

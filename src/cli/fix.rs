@@ -51,7 +51,7 @@ pub fn run(args: &FixArgs, printer: &Printer) -> ExitStatus {
     let shown = args.path.display().to_string();
     if package::locate(&args.path) != Located::Package {
         printer.error(
-            &super::validate::not_a_package(&args.path),
+            &super::inputs::not_a_package(&args.path),
             Some("`squad fix` works on one package folder at a time"),
         );
         return ExitStatus::Error;

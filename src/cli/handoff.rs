@@ -3,9 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
+use super::inputs::check_document;
+use super::report::{FIX_PACKAGE, write_output};
 use super::report::{Failure, load_squad, report};
-use super::router::{FIX_PACKAGE, write_output};
-use super::validate::check_document;
 use super::{ExitStatus, Format};
 use crate::interop::external::ExternalSchema;
 use crate::interop::handoff::scaffold::{self, Extras};

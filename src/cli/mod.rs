@@ -1,14 +1,39 @@
 //! The command line: argument types (clap derive) and dispatch. Each command lives in its own
 //! file, turns its arguments into library calls and reports through [`Printer`].
 
+/// The exit statuses of the signing commands' `--help` (a literal: help text is not formatted
+/// at start-up).
+macro_rules! signing_exit_help {
+    () => {
+        "\n\nExit status: 0 done, 1 refused (a wrong password, a malformed key, an invalid package), \
+2 usage or I/O error (a file that exists already, no terminal to ask for the password)."
+    };
+}
+
+/// The exit statuses every project command's `--help` ends with (a literal: help text is not
+/// formatted at start-up).
+macro_rules! project_exit_help {
+    () => {
+        "\n\nExit status: 0 done, 1 refused (squads.jsonc or squads.lock cannot be used, the files \
+disagree under --locked, bytes that differ from the lock, an invalid package), 2 usage, network or \
+I/O error (an offline sync that misses an archive in the cache)."
+    };
+}
+
+mod activate;
+mod args;
 mod cache;
 mod collab;
 mod digest;
 mod explain;
+mod failures;
 mod fix;
 mod handoff;
+mod inputs;
 mod install;
+mod key;
 mod lint;
+mod list;
 mod meta;
 mod new;
 mod ofp;
@@ -20,6 +45,9 @@ mod report;
 mod router;
 mod scaffold;
 mod sign;
+mod trust;
+mod uninstall;
+mod update;
 mod validate;
 mod verify;
 mod version;
@@ -110,6 +138,8 @@ Environment:
   OPENCORVUS_HOME   OpenCorvus data root (default: the per-OS data directory)
   SQUAD_TODAY       YYYY-MM-DD to use as today's UTC date (for reproducible tests)
   SQUAD_HTTP_TIMEOUT  seconds to wait to connect to a registry or for any read (default 10 / 30)
+  SQUAD_HTTP_DEADLINE seconds one whole request may take, its body included (default 300)
+  SQUAD_NET_DEADLINE  seconds all of a command's requests may take (default 1800)
   SQUAD_NET_RETRY   retries after 429, 5xx or a dropped connection (default 3)
   SQUAD_CACHE_DIR   squad's download cache (default: the per-OS user cache directory)
   DOCKER_CONFIG, REGISTRY_AUTH_FILE  where registry credentials are read and written";
@@ -146,25 +176,25 @@ pub enum Command {
     Digest(digest::DigestArgs),
     Pack(pack::PackArgs),
     Verify(verify::VerifyArgs),
-    Key(sign::KeyArgs),
+    Key(key::KeyArgs),
     Sign(sign::SignArgs),
-    Trust(sign::TrustArgs),
+    Trust(trust::TrustArgs),
     Install(install::InstallArgs),
     Publish(registry::PublishArgs),
     Pull(registry::PullArgs),
     Versions(registry::VersionsArgs),
     Login(registry::LoginArgs),
     Logout(registry::LogoutArgs),
-    Uninstall(install::UninstallArgs),
+    Uninstall(uninstall::UninstallArgs),
     Add(project::AddArgs),
     Remove(project::RemoveArgs),
     Sync(project::SyncArgs),
-    Outdated(project::OutdatedArgs),
-    Update(project::UpdateArgs),
+    Outdated(update::OutdatedArgs),
+    Update(update::UpdateArgs),
     Cache(cache::CacheArgs),
-    List(install::ListArgs),
-    Activate(install::ActivateArgs),
-    Projects(install::ProjectsArgs),
+    List(list::ListArgs),
+    Activate(activate::ActivateArgs),
+    Projects(list::ProjectsArgs),
     New(new::NewArgs),
     Scaffold(scaffold::ScaffoldArgs),
     Version(version::VersionArgs),
@@ -200,25 +230,25 @@ fn dispatch(command: Command, printer: &Printer) -> ExitStatus {
         Command::Digest(args) => digest::run(&args, printer),
         Command::Pack(args) => pack::run(&args, printer),
         Command::Verify(args) => verify::run(&args, printer),
-        Command::Key(args) => sign::run_key(&args, printer),
+        Command::Key(args) => key::run_key(&args, printer),
         Command::Sign(args) => sign::run_sign(&args, printer),
-        Command::Trust(args) => sign::run_trust(&args, printer),
+        Command::Trust(args) => trust::run_trust(&args, printer),
         Command::Install(args) => install::run_install(&args, printer),
         Command::Publish(args) => registry::run_publish(&args, printer),
         Command::Pull(args) => registry::run_pull(&args, printer),
         Command::Versions(args) => registry::run_versions(&args, printer),
         Command::Login(args) => registry::run_login(&args, printer),
         Command::Logout(args) => registry::run_logout(&args, printer),
-        Command::Uninstall(args) => install::run_uninstall(&args, printer),
+        Command::Uninstall(args) => uninstall::run_uninstall(&args, printer),
         Command::Add(args) => project::run_add(&args, printer),
         Command::Remove(args) => project::run_remove(&args, printer),
         Command::Sync(args) => project::run_sync(&args, printer),
-        Command::Outdated(args) => project::run_outdated(&args, printer),
-        Command::Update(args) => project::run_update(&args, printer),
+        Command::Outdated(args) => update::run_outdated(&args, printer),
+        Command::Update(args) => update::run_update(&args, printer),
         Command::Cache(args) => cache::run(&args, printer),
-        Command::List(args) => install::run_list(&args, printer),
-        Command::Activate(args) => install::run_activate(&args, printer),
-        Command::Projects(args) => install::run_projects(&args, printer),
+        Command::List(args) => list::run_list(&args, printer),
+        Command::Activate(args) => activate::run_activate(&args, printer),
+        Command::Projects(args) => list::run_projects(&args, printer),
         Command::New(args) => new::run(&args, printer),
         Command::Scaffold(args) => scaffold::run(&args, printer),
         Command::Version(args) => version::run(&args, printer),

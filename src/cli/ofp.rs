@@ -153,16 +153,19 @@ pub fn run(args: &OfpArgs, printer: &Printer) -> ExitStatus {
                 OfpKind::Manifest => crate::interop::Kind::OfpManifest,
                 OfpKind::DialogEvent => crate::interop::Kind::OfpDialogEvent,
             });
-            let validate = super::validate::ValidateArgs {
-                paths: args.files.clone(),
-                kind,
+            let options = crate::interop::Options {
                 level: args.level,
                 schema_variant: args.schema_variant,
-                schema: None,
-                deny_warnings: args.deny_warnings,
-                format: args.format,
             };
-            super::validate::run(&validate, printer)
+            super::inputs::validate(
+                &args.files,
+                kind,
+                &options,
+                None,
+                args.deny_warnings,
+                args.format,
+                printer,
+            )
         }
     }
 }

@@ -5,62 +5,15 @@
 use std::io::Read;
 use std::path::PathBuf;
 
-use super::report::refused_package;
+use super::args::NetworkArgs;
+use super::failures::report_share_error;
+use super::report::Progress;
 use super::{DataFormat, ExitStatus, Format};
-use crate::http::{Client, Secret, Transport};
+use crate::http::Secret;
 use crate::oci::credentials::{self, Credential};
 use crate::oci::{Access, Credentials, Reference, Repository};
 use crate::output::{Printer, TransferBar};
-use crate::share::{self, PublishStatus, Resolved, ShareError, Transfers};
-
-/// Transport flags shared by the registry commands.
-#[derive(Debug, Clone, clap::Args)]
-pub struct NetworkArgs {
-    /// Speak plain HTTP to a registry that is not on this machine (loopback registries always
-    /// may): for a registry without TLS on a trusted network only.
-    #[arg(long)]
-    pub plain_http: bool,
-}
-
-impl NetworkArgs {
-    pub fn client(&self) -> Client {
-        Client::new(Transport {
-            plain_http: self.plain_http,
-            ..Transport::from_env()
-        })
-    }
-}
-
-/// The progress bar as [`Transfers`].
-pub struct Progress(pub TransferBar);
-
-impl Transfers for Progress {
-    fn begin(&self, label: &str, total: u64) {
-        self.0.begin(label, total);
-    }
-    fn advance(&self, done: u64) {
-        self.0.advance(done);
-    }
-    fn end(&self) {
-        self.0.end();
-    }
-}
-
-/// Reports a sharing error and returns the status to exit with.
-pub fn report_share_error(printer: &Printer, format: Format, error: ShareError) -> ExitStatus {
-    if let ShareError::Invalid(report) = &error {
-        let shown = report.root.display().to_string();
-        refused_package(
-            printer,
-            format,
-            &shown,
-            &report.diagnostics,
-            &report.sources,
-        );
-    }
-    printer.failure(&error, error.hint().as_deref());
-    error.class().into()
-}
+use crate::share::{self, PublishStatus, Resolved, ShareError};
 
 /// Resolves and downloads a reference's package archive, with a progress bar.
 pub fn fetch(
@@ -143,9 +96,9 @@ pub fn run_publish(args: &PublishArgs, printer: &Printer) -> ExitStatus {
         Err(error) => return report_share_error(printer, args.format, error),
     };
     let signer = match &args.sign {
-        Some(path) => match super::sign::unlock(path, args.password_stdin, printer) {
+        Some(path) => match crate::sign::keys::unlock(path, args.password_stdin) {
             Ok(key) => Some(key),
-            Err(status) => return status,
+            Err(error) => return super::failures::key_error(printer, &error),
         },
         None => None,
     };

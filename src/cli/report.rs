@@ -16,9 +16,11 @@ use crate::diag::render::{Style, held_back, render};
 use crate::diag::sarif::{PackageDiagnostics, display_file};
 use crate::diag::{Diagnostic, Severity};
 use crate::interop::squad::{LoadError, Squad};
-use crate::output::Printer;
+use crate::output::{Printer, TransferBar};
 use crate::package::Report;
+use crate::share::Transfers;
 use crate::source::SourceFile;
+use crate::verify::{Drift, DriftKind};
 
 /// What happened to one PATH argument.
 pub struct Outcome<'a> {
@@ -557,4 +559,130 @@ fn json<'a>(outcomes: &'a [Outcome<'a>]) -> JsonDocument<'a> {
         },
         packages,
     }
+}
+
+/// The progress bar as [`Transfers`].
+pub struct Progress(pub TransferBar);
+
+impl Transfers for Progress {
+    fn begin(&self, label: &str, total: u64) {
+        self.0.begin(label, total);
+    }
+    fn advance(&self, done: u64) {
+        self.0.advance(done);
+    }
+    fn end(&self) {
+        self.0.end();
+    }
+}
+
+pub(super) fn waiting(printer: &Printer) -> impl FnMut(&Path) + '_ {
+    move |lock: &Path| {
+        printer.status(
+            "Blocking",
+            &format!("waiting for another squad command on `{}`", lock.display()),
+        );
+    }
+}
+
+/// Prints one JSON document on stdout.
+pub fn print_json(printer: &Printer, value: &impl serde::Serialize) {
+    printer.data(&(serde_json::to_string_pretty(value).unwrap_or_default() + "\n"));
+}
+
+/// A drifted file as `verify` lists it: `{kind:>8}  {path}`.
+pub(super) fn drift_line(drift: &Drift) -> String {
+    let kind = match drift.kind {
+        DriftKind::Added => "added",
+        DriftKind::Removed => "removed",
+        DriftKind::Changed => "changed",
+    };
+    format!("{kind:>8}  {}\n", drift.path)
+}
+
+/// What to do about an invalid package given to an interop command.
+pub(super) const FIX_PACKAGE: &str =
+    "fix the errors above; `squad validate` checks the package alone";
+
+/// Writes `text` to `path` atomically, or to stdout without a path.
+pub(super) fn write_output(printer: &Printer, path: Option<&Path>, text: &str) -> ExitStatus {
+    match path {
+        None => {
+            printer.data(text);
+            ExitStatus::Success
+        }
+        Some(path) => match crate::fs::replace_file(path, text.as_bytes()) {
+            Ok(()) => {
+                printer.status("Wrote", &path.display().to_string());
+                ExitStatus::Success
+            }
+            Err(error) => {
+                printer.error(&format!("cannot write `{}`: {error}", path.display()), None);
+                ExitStatus::Error
+            }
+        },
+    }
+}
+
+/// "1 file changed", "3 files changed".
+pub fn files_changed(count: usize) -> String {
+    crate::install::files_changed(Some(u32::try_from(count).unwrap_or(u32::MAX)))
+}
+
+/// The `squad verify` command line for an installed package.
+pub fn verify_command(name: &str, scope: &str, project: Option<&Path>) -> String {
+    let mut command = format!("squad verify {name} --scope {scope}");
+    if let Some(project) = project.filter(|_| scope == "project") {
+        command.push_str(&format!(
+            " --project {}",
+            shell_word(&project.to_string_lossy())
+        ));
+    }
+    command
+}
+
+/// `word` as a POSIX shell reads it back: unchanged when it is plain, else single-quoted.
+pub fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_-./:@%+=,".contains(c));
+    if plain {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+pub fn short(digest: &crate::digest::Sha256Digest) -> String {
+    digest.hex()[..12].to_owned()
+}
+
+pub fn verb(operation: crate::install::Operation) -> &'static str {
+    match operation {
+        crate::install::Operation::Installed => "Installed",
+        crate::install::Operation::Replaced => "Replaced",
+        crate::install::Operation::Unchanged => "Unchanged",
+    }
+}
+
+/// The status line of one squad's outcome; unchanged ones only with --verbose.
+pub fn outcome_line(printer: &Printer, outcome: &crate::project::sync::Outcome) {
+    let what = format!(
+        "{} {} ({})",
+        outcome.name, outcome.version, outcome.resolved
+    );
+    match (outcome.operation, outcome.before) {
+        (crate::install::Operation::Unchanged, _) => printer.detail(&format!("unchanged {what}")),
+        (crate::install::Operation::Replaced, Some(before)) => {
+            printer.status("Replaced", &format!("{what}, was {}…", short(&before)))
+        }
+        (operation, _) => printer.status(verb(operation), &what),
+    }
+}
+
+pub fn outcome_json(outcome: &crate::project::sync::Outcome) -> serde_json::Value {
+    let mut value = serde_json::to_value(outcome).unwrap_or_default();
+    value["target"] = serde_json::json!(outcome.target);
+    value
 }

@@ -147,35 +147,11 @@ pub enum Expect {
     Unrouted,
 }
 
-/// What to do about an invalid package given to an interop command.
-pub(super) const FIX_PACKAGE: &str =
-    "fix the errors above; `squad validate` checks the package alone";
-
 pub fn run(args: &RouterArgs, printer: &Printer) -> ExitStatus {
     match &args.command {
         RouterCommand::Routes(args) => run_routes(args, printer),
         RouterCommand::Contract(args) => run_contract(args, printer),
         RouterCommand::Check(args) => run_check(args, printer),
-    }
-}
-
-/// Writes `text` to `path` atomically, or to stdout without a path.
-pub(super) fn write_output(printer: &Printer, path: Option<&Path>, text: &str) -> ExitStatus {
-    match path {
-        None => {
-            printer.data(text);
-            ExitStatus::Success
-        }
-        Some(path) => match crate::fs::replace_file(path, text.as_bytes()) {
-            Ok(()) => {
-                printer.status("Wrote", &path.display().to_string());
-                ExitStatus::Success
-            }
-            Err(error) => {
-                printer.error(&format!("cannot write `{}`: {error}", path.display()), None);
-                ExitStatus::Error
-            }
-        },
     }
 }
 
@@ -185,7 +161,7 @@ fn run_routes(args: &RoutesArgs, printer: &Printer) -> ExitStatus {
         &args.package,
         printer,
         &format!("package `{shown}` is invalid"),
-        Some(FIX_PACKAGE),
+        Some(super::report::FIX_PACKAGE),
     ) {
         Ok(loaded) => loaded,
         Err(status) => return status,
@@ -208,7 +184,7 @@ fn run_routes(args: &RoutesArgs, printer: &Printer) -> ExitStatus {
         }),
         None => serde_json::to_string_pretty(&routes),
     };
-    write_output(
+    super::report::write_output(
         printer,
         args.output.as_deref(),
         &(json.unwrap_or_default() + "\n"),

@@ -282,7 +282,7 @@ pub fn run(args: &ScaffoldArgs, printer: &Printer) -> ExitStatus {
     };
     if package::locate(root) != Located::Package || !root.is_dir() {
         printer.error(
-            &super::validate::not_a_package(root),
+            &super::inputs::not_a_package(root),
             Some("pass the package folder with --package DIR"),
         );
         return ExitStatus::Error;

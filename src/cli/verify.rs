@@ -4,14 +4,15 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use super::digest::digest_path;
-use super::install::{LookupArgs, opencorvus_root, package_name};
+use super::args::{LookupArgs, opencorvus_root, package_name};
+use super::inputs::digest_path;
+use super::report::drift_line;
 use super::{DataFormat, ExitStatus};
 use crate::digest::{Sha256Digest, TreeDigest};
 use crate::install::scope::Scope;
 use crate::install::{InstallError, PackageName};
 use crate::output::Printer;
-use crate::verify::{Drift, DriftKind, Record, load_record};
+use crate::verify::{Drift, Record, load_record};
 
 /// Recompute a package's digest and report every added, removed and changed file.
 ///
@@ -84,16 +85,6 @@ struct JsonVerify {
     actual_digest: String,
     unchanged: bool,
     drift: Vec<Drift>,
-}
-
-/// A drifted file as `verify` lists it: `{kind:>8}  {path}`.
-pub(super) fn drift_line(drift: &Drift) -> String {
-    let kind = match drift.kind {
-        DriftKind::Added => "added",
-        DriftKind::Removed => "removed",
-        DriftKind::Changed => "changed",
-    };
-    format!("{kind:>8}  {}\n", drift.path)
 }
 
 /// What is verified.
@@ -355,10 +346,10 @@ fn run_signature(
     key: &str,
     printer: &Printer,
 ) -> ExitStatus {
-    let key = match super::sign::public_key(key) {
+    let key = match crate::sign::keys::public_key(key) {
         Ok(key) => key,
-        Err((message, _)) => {
-            printer.error(&message, None);
+        Err(error) => {
+            printer.failure(&error, error.hint());
             return ExitStatus::Error;
         }
     };
@@ -369,10 +360,10 @@ fn run_signature(
             return ExitStatus::Error;
         }
     };
-    let text = match super::sign::read_small(signature_path) {
+    let text = match crate::sign::keys::read_small(signature_path) {
         Ok(text) => text,
-        Err(message) => {
-            printer.error(&message, None);
+        Err(error) => {
+            printer.failure(&error, None);
             return ExitStatus::Error;
         }
     };

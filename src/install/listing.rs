@@ -137,7 +137,7 @@ pub fn inspect(
         else {
             continue;
         };
-        if !name.names(&installed) {
+        if !name.names(&installed.namespace, &installed.id) {
             return Err(InstallError::OtherNamespace {
                 wanted: name.to_string(),
                 installed: format!("{}/{}", installed.namespace, installed.id),
@@ -183,7 +183,7 @@ pub fn list(
     lock_timeout: Option<Duration>,
 ) -> Listing {
     let mut warnings = Vec::new();
-    let active = match project.map(super::activate::selected) {
+    let active = match project.map(super::config::selected) {
         Some(Ok(active)) => active,
         Some(Err(error)) => {
             warnings.push(crate::error::chain(&error));

@@ -82,6 +82,7 @@
 //! package's data.
 
 pub mod activate;
+pub mod config;
 pub mod journal;
 pub mod listing;
 pub mod lock;

@@ -1,8 +1,6 @@
 //! How a user names an installed package: `namespace/id`, as `squad list` prints it, or the
 //! bare `id` (an id is unique in a scope, UNQ-1, so it is enough).
 
-use super::listing::Installed;
-
 /// `namespace/id` or `id`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PackageName {
@@ -40,13 +38,13 @@ impl PackageName {
         }
     }
 
-    /// Whether `installed` is the package this name means.
-    pub fn names(&self, installed: &Installed) -> bool {
-        installed.id == self.id
+    /// Whether the package `namespace/id` is the one this name means.
+    pub fn names(&self, namespace: &str, id: &str) -> bool {
+        id == self.id
             && self
                 .namespace
                 .as_ref()
-                .is_none_or(|namespace| *namespace == installed.namespace)
+                .is_none_or(|wanted| wanted == namespace)
     }
 }
 

@@ -10,9 +10,7 @@ use super::listing::{self, Installed};
 use super::lock::IdLock;
 use super::name::PackageName;
 use super::scope::{Locations, OpenScope, Scope};
-use super::{
-    InstallError, Options, activate, failpoint, io, journal, projects, receipts, recovery,
-};
+use super::{InstallError, Options, failpoint, io, journal, projects, receipts, recovery};
 
 /// How to uninstall.
 #[derive(Debug, Clone, Default)]
@@ -60,7 +58,7 @@ pub fn uninstall(
         .into_iter()
         .find(|installed| installed.id == id)
         .ok_or_else(not_installed)?;
-    if !name.names(&installed) {
+    if !name.names(&installed.namespace, &installed.id) {
         return Err(InstallError::OtherNamespace {
             wanted: name.to_string(),
             installed: format!("{}/{}", installed.namespace, installed.id),
@@ -170,11 +168,11 @@ fn reset_selections(id: &str, options: &Options, scope: &OpenScope) -> (Vec<Path
     for project in projects {
         // This uninstall's own project: through the config root it opened.
         let outcome = match &options.scope {
-            Scope::Project(_) => activate::reset_in(scope.config(), id),
-            Scope::Global => activate::reset_if_active(&project, id),
+            Scope::Project(_) => super::config::reset_in(scope.config(), id),
+            Scope::Global => super::config::reset_if_active(&project, id),
         };
         match outcome {
-            Ok(true) => reset.push(activate::config_path(&project)),
+            Ok(true) => reset.push(super::config::config_path(&project)),
             Ok(false) => {}
             Err(message) => warnings.push(message),
         }

@@ -577,7 +577,7 @@ impl<'c> Repository<'c> {
 }
 
 /// The target of a `Link` header value with `rel="next"`.
-fn next_link(value: &str) -> Option<String> {
+pub fn next_link(value: &str) -> Option<String> {
     value.split(',').find_map(|part| {
         let (target, params) = part.trim().split_once(';')?;
         let target = target.trim().strip_prefix('<')?.strip_suffix('>')?;

@@ -28,7 +28,7 @@ use crate::digest::{DigestError, Progress, TreeDigest, digest_folder_with_progre
 use crate::manifest::{self, MANIFEST_FILE, Manifest};
 use crate::source::{SourceFile, decode_lossy};
 
-pub use paths::{fold as fold_path, length_problem, path_problem};
+pub use crate::path_rules::{fold as fold_path, length_problem, path_problem};
 pub use tree::Tree;
 
 /// Who owns a resource: the whole package, or one agent (`orchestrator` for the scheduler).

@@ -11,6 +11,7 @@
 
 pub mod change;
 pub mod declared;
+pub mod direct;
 pub mod guard;
 pub mod lockfile;
 pub mod outdated;

@@ -1,0 +1,222 @@
+//! The argument groups several commands share (where to install, which project, how to reach a
+//! registry) and their resolution into the library's values, with the errors said once.
+
+use std::path::{Path, PathBuf};
+
+use super::ExitStatus;
+use crate::http::{Client, Transport};
+use crate::install::PackageName;
+use crate::install::scope::Scope;
+use crate::output::Printer;
+use crate::project::Project;
+
+/// Which scope to work in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ScopeArg {
+    /// `<project>/.opencorvus/expert-squads`.
+    Project,
+    /// `<OPENCORVUS_HOME or the per-OS data directory>/config/expert-squads`.
+    Global,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ScopeArgs {
+    /// The scope.
+    #[arg(long, value_enum)]
+    pub scope: ScopeArg,
+
+    /// The project directory for `--scope project` [default: the current directory].
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
+
+    /// Give up waiting for another install of the same id after this many seconds.
+    #[arg(long, value_name = "SECONDS")]
+    pub lock_timeout: Option<u64>,
+}
+
+/// Where to look for an installed package named on the command line.
+#[derive(Debug, clap::Args)]
+pub struct LookupArgs {
+    /// Look only in this scope [default: the project, then the global scope, as OpenCorvus
+    /// does].
+    #[arg(long, value_enum)]
+    pub scope: Option<ScopeArg>,
+
+    /// The project directory [default: the current directory].
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
+}
+
+impl LookupArgs {
+    /// The project, and the scopes to look in, in order.
+    pub(super) fn scopes(&self, printer: &Printer) -> Result<(PathBuf, Vec<Scope>), ExitStatus> {
+        let Scope::Project(project) =
+            scope_of(ScopeArg::Project, self.project.as_deref(), printer)?
+        else {
+            unreachable!("a project scope")
+        };
+        let scopes = match self.scope {
+            Some(ScopeArg::Project) => vec![Scope::Project(project.clone())],
+            Some(ScopeArg::Global) => vec![Scope::Global],
+            None => vec![Scope::Project(project.clone()), Scope::Global],
+        };
+        Ok((project, scopes))
+    }
+}
+
+/// The package name argument, or the status to exit with after saying why.
+pub(super) fn package_name(text: &str, printer: &Printer) -> Result<PackageName, ExitStatus> {
+    PackageName::parse(text).map_err(|problem| {
+        printer.error(&problem, Some("name a package as `squad list` prints it"));
+        ExitStatus::Error
+    })
+}
+
+/// The scope; a project directory is made absolute (so it is registered the same from any
+/// directory, GLB-4) and must exist: squad never creates a project.
+pub(super) fn scope_of(
+    scope: ScopeArg,
+    project: Option<&Path>,
+    printer: &Printer,
+) -> Result<Scope, ExitStatus> {
+    match scope {
+        ScopeArg::Project => {
+            let given = project.map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+            match given.canonicalize() {
+                Ok(path) if path.is_dir() => Ok(Scope::Project(path)),
+                Ok(path) => {
+                    printer.error(
+                        &format!("project directory `{}` is not a directory", path.display()),
+                        None,
+                    );
+                    Err(ExitStatus::Error)
+                }
+                Err(error) => {
+                    printer.error(
+                        &format!(
+                            "project directory `{}` cannot be used: {error}",
+                            given.display()
+                        ),
+                        Some("pass --project with an existing directory"),
+                    );
+                    Err(ExitStatus::Error)
+                }
+            }
+        }
+        ScopeArg::Global => Ok(Scope::Global),
+    }
+}
+
+/// OpenCorvus's data root `<R>`, or the status to exit with after saying why.
+pub(super) fn opencorvus_root(printer: &Printer) -> Result<PathBuf, ExitStatus> {
+    crate::env::opencorvus_root().ok_or_else(|| {
+        printer.error(
+            "cannot tell where OpenCorvus keeps its data",
+            Some("set OPENCORVUS_HOME to an absolute directory"),
+        );
+        ExitStatus::Error
+    })
+}
+
+/// Transport flags shared by the registry commands.
+#[derive(Debug, Clone, clap::Args)]
+pub struct NetworkArgs {
+    /// Speak plain HTTP to a registry that is not on this machine (loopback registries always
+    /// may): for a registry without TLS on a trusted network only.
+    #[arg(long)]
+    pub plain_http: bool,
+}
+
+impl NetworkArgs {
+    pub fn client(&self) -> Client {
+        Client::new(Transport {
+            plain_http: self.plain_http,
+            ..Transport::from_env()
+        })
+    }
+}
+
+/// Where the project is.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ProjectArgs {
+    /// The project directory, which holds `.opencorvus/` [default: the current directory].
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
+}
+
+pub(super) fn project_of(args: &ProjectArgs, printer: &Printer) -> Result<Project, ExitStatus> {
+    let Scope::Project(root) = scope_of(ScopeArg::Project, args.project.as_deref(), printer)?
+    else {
+        return Err(ExitStatus::Error);
+    };
+    let shown = args
+        .project
+        .as_ref()
+        .map_or_else(|| ".".to_owned(), |path| path.display().to_string());
+    Ok(Project::new(root, shown))
+}
+
+/// Where and how to install or uninstall, from `--scope`, `--project` and `--lock-timeout`.
+pub(super) fn install_options(
+    scope: &ScopeArgs,
+    expect: Option<crate::digest::Sha256Digest>,
+    printer: &Printer,
+) -> Result<crate::install::Options, ExitStatus> {
+    let root = opencorvus_root(printer)?;
+    Ok(crate::install::Options {
+        scope: scope_of(scope.scope, scope.project.as_deref(), printer)?,
+        opencorvus_root: root,
+        expect,
+        replace: false,
+        lock_timeout: scope.lock_timeout.map(std::time::Duration::from_secs),
+        exact: crate::install::Exact::default(),
+        origin: None,
+    })
+}
+
+/// Downloads at once unless `--jobs` says otherwise.
+pub(super) const DEFAULT_JOBS: usize = 8;
+
+fn cache(printer: &Printer) -> Result<crate::cache::Cache, ExitStatus> {
+    crate::cache::Cache::from_env().ok_or_else(|| {
+        printer.error(
+            "cannot tell where squad's download cache is",
+            Some("set SQUAD_CACHE_DIR to a directory"),
+        );
+        ExitStatus::Error
+    })
+}
+
+/// What every project command needs, built once per run.
+pub(super) struct ProjectRun {
+    pub(super) project: Project,
+    pub(super) opencorvus_root: PathBuf,
+    pub(super) cache: crate::cache::Cache,
+    pub(super) progress: super::report::Progress,
+}
+
+impl ProjectRun {
+    pub(super) fn new(args: &ProjectArgs, printer: &Printer) -> Result<ProjectRun, ExitStatus> {
+        Ok(ProjectRun {
+            project: project_of(args, printer)?,
+            opencorvus_root: opencorvus_root(printer)?,
+            cache: cache(printer)?,
+            progress: super::report::Progress(crate::output::TransferBar::new(printer)),
+        })
+    }
+
+    pub(super) fn settings<'a>(
+        &'a self,
+        client: Option<&'a crate::http::Client>,
+        jobs: usize,
+    ) -> crate::project::Settings<'a> {
+        crate::project::Settings {
+            opencorvus_root: self.opencorvus_root.clone(),
+            cache: self.cache.clone(),
+            client,
+            jobs: jobs.max(1),
+            transfers: &self.progress,
+            lock_timeout: None,
+        }
+    }
+}

@@ -1,0 +1,223 @@
+//! `squad list` and `squad projects`: what is installed where, and the projects squad knows.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Serialize;
+
+use super::args::{ScopeArg, opencorvus_root, scope_of};
+use super::report::{files_changed, print_json, verify_command};
+use super::{DataFormat, ExitStatus};
+use crate::install::list;
+use crate::install::scope::Scope;
+use crate::output::Printer;
+use crate::verify::Drift;
+
+/// List installed packages with their versions and digests.
+///
+/// The package the project selects (`squad activate`) is marked `(active)`; one whose files
+/// changed since it was installed is marked `(modified)` (`squad verify NAME` names the files).
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  squad list
+  squad list --project ../app
+  squad list --scope global --format json")]
+pub struct ListArgs {
+    /// Only this scope [default: the project and the global scope].
+    #[arg(long, value_enum)]
+    pub scope: Option<ScopeArg>,
+
+    /// The project directory [default: the current directory].
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
+
+    /// How long to wait for an install holding an id whose crash leftovers need recovering;
+    /// after that the listing goes on and says what it could not recover.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30)]
+    pub lock_timeout: u64,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DataFormat::Human)]
+    pub format: DataFormat,
+}
+
+/// The document of `squad list --format json` (docs/json-output.md).
+#[derive(Serialize)]
+struct JsonList<'a> {
+    schema_version: u32,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    /// The project whose packages and selection were read (`null`: the global scope alone).
+    project: Option<&'a Path>,
+    /// The project's `prompt_profile.active`.
+    active: Option<&'a str>,
+    packages: Vec<JsonListed<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonListed<'a> {
+    scope: &'static str,
+    namespace: &'a str,
+    id: &'a str,
+    version: Option<&'a str>,
+    package_digest: Option<&'a str>,
+    root: &'a Path,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    problem: Option<&'a str>,
+    active: bool,
+    /// `null` when there is no install receipt to compare with.
+    modified: Option<bool>,
+    changes: Vec<Drift>,
+    /// The registry reference and manifest digest the receipt recorded (`null`: a local
+    /// install, or no receipt).
+    origin: Option<crate::install::receipts::Origin>,
+}
+
+pub fn run_list(args: &ListArgs, printer: &Printer) -> ExitStatus {
+    let root = match opencorvus_root(printer) {
+        Ok(root) => root,
+        Err(status) => return status,
+    };
+    let project = || match scope_of(ScopeArg::Project, args.project.as_deref(), printer) {
+        Ok(Scope::Project(project)) => Ok(project),
+        Ok(Scope::Global) => unreachable!("a project scope"),
+        Err(status) => Err(status),
+    };
+    // The global scope alone reads a project's selection only when one is named.
+    let selected = match (args.scope, &args.project) {
+        (Some(ScopeArg::Global), None) => Ok(None),
+        _ => project().map(Some),
+    };
+    let project = match selected {
+        Ok(project) => project,
+        Err(status) => return status,
+    };
+    let scopes: Vec<Scope> = match (args.scope, &project) {
+        (Some(ScopeArg::Global), _) | (None, None) => vec![Scope::Global],
+        (Some(ScopeArg::Project), Some(project)) => vec![Scope::Project(project.clone())],
+        (None, Some(project)) => vec![Scope::Project(project.clone()), Scope::Global],
+        (Some(ScopeArg::Project), None) => unreachable!("a project was resolved"),
+    };
+    let listing = list(
+        &scopes,
+        project.as_deref(),
+        &root,
+        Some(Duration::from_secs(args.lock_timeout)),
+    );
+    for warning in &listing.warnings {
+        printer.human(&format!("warning: {warning}\n"));
+    }
+    match args.format {
+        DataFormat::Json => {
+            let document = JsonList {
+                schema_version: crate::diag::json::SCHEMA_VERSION,
+                kind: "list",
+                project: listing.project.as_deref(),
+                active: listing.active.as_deref(),
+                packages: listing
+                    .packages
+                    .iter()
+                    .map(|listed| {
+                        let installed = &listed.package.installed;
+                        JsonListed {
+                            scope: listed.scope.name(),
+                            namespace: &installed.namespace,
+                            id: &installed.id,
+                            version: installed.version.as_deref(),
+                            package_digest: installed.package_digest.as_deref(),
+                            root: &installed.root,
+                            problem: installed.problem.as_deref(),
+                            active: listed.active,
+                            modified: listed.package.modified(),
+                            changes: listed.package.changes().unwrap_or_default(),
+                            origin: crate::install::receipts::origin(&root, &installed.root),
+                        }
+                    })
+                    .collect(),
+            };
+            print_json(printer, &document);
+        }
+        DataFormat::Human => {
+            let mut text = String::new();
+            for listed in &listing.packages {
+                let installed = &listed.package.installed;
+                let marks: Vec<&str> = [
+                    listed.active.then_some("active"),
+                    (listed.package.modified() == Some(true)).then_some("modified"),
+                ]
+                .into_iter()
+                .flatten()
+                .collect();
+                text.push_str(&format!(
+                    "{:<8} {}/{} {} {}{}\n",
+                    listed.scope.name(),
+                    installed.namespace,
+                    installed.id,
+                    installed.version.as_deref().unwrap_or("-"),
+                    installed
+                        .package_digest
+                        .as_deref()
+                        .unwrap_or("(unreadable)"),
+                    if marks.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({})", marks.join(", "))
+                    }
+                ));
+            }
+            printer.data(&text);
+            if listing.packages.is_empty() && !printer.quiet {
+                let places: Vec<String> = scopes.iter().map(Scope::to_string).collect();
+                printer.human(&format!(
+                    "no packages installed in {}\n",
+                    places.join(" or in ")
+                ));
+            }
+            for listed in &listing.packages {
+                let installed = &listed.package.installed;
+                if let Some(problem) = &installed.problem {
+                    printer.human(&format!(
+                        "warning: {}: {problem}\n",
+                        installed.root.display()
+                    ));
+                }
+                let changes = listed.package.changes().unwrap_or_default();
+                if listed.package.modified() == Some(true) && !printer.quiet {
+                    let command = verify_command(
+                        &format!("{}/{}", installed.namespace, installed.id),
+                        listed.scope.name(),
+                        args.project.as_deref(),
+                    );
+                    printer.human(&format!(
+                        "note: {}/{} ({}) has {} since it was installed; `{command}` names them\n",
+                        installed.namespace,
+                        installed.id,
+                        listed.scope.name(),
+                        files_changed(changes.len()),
+                    ));
+                }
+            }
+        }
+    }
+    ExitStatus::Success
+}
+
+/// List the project directories squad has worked in; global installs check their ids.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  squad projects                     every registered project, `(missing)` when it is gone")]
+pub struct ProjectsArgs {}
+
+pub fn run_projects(_args: &ProjectsArgs, printer: &Printer) -> ExitStatus {
+    let root = match opencorvus_root(printer) {
+        Ok(root) => root,
+        Err(status) => return status,
+    };
+    let mut text = String::new();
+    for project in crate::install::projects::registered(&root) {
+        let note = if project.is_dir() { "" } else { "  (missing)" };
+        text.push_str(&format!("{}{note}\n", project.display()));
+    }
+    printer.data(&text);
+    ExitStatus::Success
+}

@@ -1,0 +1,216 @@
+//! `squad outdated` and `squad update`: newer versions of a project's registry squads, and moving
+//! to them.
+
+use super::args::{DEFAULT_JOBS, NetworkArgs, ProjectArgs, ProjectRun, project_of};
+use super::failures::{failures_json, project_error as report_error, report_failures};
+use super::report::{outcome_json, print_json as json, short, waiting};
+use super::{DataFormat, ExitStatus, Format};
+use crate::install::Operation;
+use crate::output::Printer;
+use crate::project::change;
+
+/// List the project's registry squads that have newer versions published.
+#[derive(Debug, clap::Args)]
+#[command(after_help = concat!("Examples:
+  squad outdated
+  squad outdated --format json", project_exit_help!()))]
+pub struct OutdatedArgs {
+    #[command(flatten)]
+    pub project: ProjectArgs,
+
+    #[command(flatten)]
+    pub network: NetworkArgs,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DataFormat::Human)]
+    pub format: DataFormat,
+}
+
+/// Move squads to their newest version and lock it.
+///
+/// Registry squads resolve to the newest version published; a `version`, tag or digest that
+/// squads.jsonc declares moves with it (edited in place). Other sources are locked again as
+/// they are now (a folder's or an archive's current content). The new versions are installed
+/// (compare-and-swap on the installed digest), then both files are written.
+#[derive(Debug, clap::Args)]
+#[command(after_help = concat!("Examples:
+  squad update                     every squad
+  squad update acme/review", project_exit_help!()))]
+pub struct UpdateArgs {
+    /// Only this squad: `<namespace>/<id>`, or its id.
+    #[arg(value_name = "NAME")]
+    pub name: Option<String>,
+
+    /// Downloads at once.
+    #[arg(long, short = 'j', value_name = "N", default_value_t = DEFAULT_JOBS)]
+    pub jobs: usize,
+
+    #[command(flatten)]
+    pub project: ProjectArgs,
+
+    #[command(flatten)]
+    pub network: NetworkArgs,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DataFormat::Human)]
+    pub format: DataFormat,
+}
+
+pub fn run_outdated(args: &OutdatedArgs, printer: &Printer) -> ExitStatus {
+    let project = match project_of(&args.project, printer) {
+        Ok(project) => project,
+        Err(status) => return status,
+    };
+    let client = args.network.client();
+    let format = Format::from(args.format);
+    let (rows, failures) = match crate::project::outdated::outdated(&project, &client, DEFAULT_JOBS)
+    {
+        Ok(found) => found,
+        Err(error) => return report_error(printer, format, "outdated", &project, error),
+    };
+    match args.format {
+        DataFormat::Json => json(
+            printer,
+            &serde_json::json!({
+                "schema_version": crate::diag::json::SCHEMA_VERSION,
+                "type": "outdated",
+                "project": project.shown,
+                "status": if failures.is_empty() { "ok" } else { "failed" },
+                "squads": rows,
+                "failures": failures_json(&failures),
+            }),
+        ),
+        DataFormat::Human => {
+            let cells: Vec<[String; 4]> = rows
+                .iter()
+                .map(|row| {
+                    let note = match (row.kind, row.newer.len(), row.pinned_by) {
+                        ("registry", 0, _) => "up to date".to_owned(),
+                        ("registry", count, pinned) => format!(
+                            "{count} newer{}",
+                            pinned
+                                .map(|pin| format!(" (`squad update` moves the {pin})"))
+                                .unwrap_or_default()
+                        ),
+                        (kind, _, _) => format!("{kind} source: not checked"),
+                    };
+                    [
+                        row.name.clone(),
+                        row.locked.clone().unwrap_or_else(|| "-".to_owned()),
+                        row.latest.clone().unwrap_or_else(|| "-".to_owned()),
+                        note,
+                    ]
+                })
+                .collect();
+            let header = [
+                "name".to_owned(),
+                "locked".to_owned(),
+                "latest".to_owned(),
+                "".to_owned(),
+            ];
+            let widths: Vec<usize> = (0..3)
+                .map(|column| {
+                    std::iter::once(&header)
+                        .chain(&cells)
+                        .map(|row| row[column].chars().count())
+                        .max()
+                        .unwrap_or(0)
+                })
+                .collect();
+            let mut text = String::new();
+            for row in std::iter::once(&header).chain(&cells) {
+                let line = format!(
+                    "{:<w0$}  {:<w1$}  {:<w2$}  {}",
+                    row[0],
+                    row[1],
+                    row[2],
+                    row[3],
+                    w0 = widths[0],
+                    w1 = widths[1],
+                    w2 = widths[2]
+                );
+                text.push_str(line.trim_end());
+                text.push('\n');
+            }
+            printer.data(&text);
+        }
+    }
+    report_failures(printer, &failures)
+}
+
+pub fn run_update(args: &UpdateArgs, printer: &Printer) -> ExitStatus {
+    let run = match ProjectRun::new(&args.project, printer) {
+        Ok(run) => run,
+        Err(status) => return status,
+    };
+    let client = args.network.client();
+    let settings = run.settings(Some(&client), args.jobs);
+    let format = Format::from(args.format);
+    let (updated, failures) = match change::update(
+        &run.project,
+        &settings,
+        args.name.as_deref(),
+        &mut waiting(printer),
+    ) {
+        Ok(done) => done,
+        Err(error) => return report_error(printer, format, "update", &run.project, error),
+    };
+    match args.format {
+        DataFormat::Json => {
+            let squads: Vec<serde_json::Value> = updated
+                .iter()
+                .map(|updated| {
+                    let mut value = outcome_json(&updated.outcome);
+                    value["from"] = serde_json::json!(updated.from);
+                    value["declaration_changed"] = serde_json::json!(updated.declaration_changed);
+                    value
+                })
+                .collect();
+            json(
+                printer,
+                &serde_json::json!({
+                    "schema_version": crate::diag::json::SCHEMA_VERSION,
+                    "type": "update",
+                    "project": run.project.shown,
+                    "status": if failures.is_empty() { "ok" } else { "failed" },
+                    "squads": squads,
+                    "failures": failures_json(&failures),
+                }),
+            );
+        }
+        DataFormat::Human => {
+            for updated in &updated {
+                let outcome = &updated.outcome;
+                let from = updated.from.as_deref().unwrap_or("unlocked");
+                if outcome.operation == Operation::Unchanged && from == outcome.version {
+                    printer.status(
+                        "Unchanged",
+                        &format!("{} {} (the newest)", outcome.name, outcome.version),
+                    );
+                } else if from == outcome.version {
+                    let before = outcome
+                        .before
+                        .map_or("none".to_owned(), |digest| short(&digest));
+                    printer.status(
+                        "Updated",
+                        &format!(
+                            "{} {from}: package digest {before}… -> {}… ({})",
+                            outcome.name,
+                            short(&outcome.after),
+                            outcome.resolved
+                        ),
+                    );
+                } else {
+                    printer.status(
+                        "Updated",
+                        &format!(
+                            "{} {from} -> {} ({})",
+                            outcome.name, outcome.version, outcome.resolved
+                        ),
+                    );
+                }
+            }
+        }
+    }
+    report_failures(printer, &failures)
+}
