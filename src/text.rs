@@ -154,7 +154,7 @@ fn is_unsafe_to_show(c: char) -> bool {
 /// `\t`, `\u{1b}`), and the text is cut to `max` characters with an ellipsis. A server can
 /// then neither forge a line of squad's output nor flood the terminal.
 pub fn remote(text: &str, max: usize) -> String {
-    let mut shown = String::with_capacity(text.len().min(max * 2));
+    let mut shown = String::with_capacity(text.len().min(max.saturating_mul(2)));
     for (count, c) in text.chars().enumerate() {
         if count == max {
             shown.push('…');
@@ -257,6 +257,9 @@ mod tests {
         assert_eq!(remote("é日😀 plain", 300), "é日😀 plain");
         assert_eq!(remote(&"x".repeat(1000), 5), "xxxxx…");
         assert_eq!(remote("\u{85}\u{7f}", 5), "\\u{85}\\u{7f}");
+        // Found by the registry_text fuzz target: no bound at all must not overflow.
+        assert_eq!(remote("\u{2c2}", usize::MAX), "\u{2c2}");
+        assert_eq!(lines_safe_to_show("a\rb\nc"), "a\\rb\nc");
     }
 
     #[test]
