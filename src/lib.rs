@@ -15,7 +15,7 @@
 //! - [`package`]: validation of a package folder: tree capture, files, resources, references,
 //!   tools.
 //! - [`fix`]: `squad fix`, the machine-applicable suggestions of diagnostics applied in place.
-//! - [`generate`]: `squad scaffold`, new agents, skills, tools, MCP servers and workflow nodes
+//! - [`scaffold`]: `squad scaffold`, new agents, skills, tools, MCP servers and workflow nodes
 //!   added to a package in place.
 //! - [`tables`]: the reference runtime's tool and role tables.
 //! - [`text`]: JavaScript-compatible whitespace, ids and string order.
@@ -27,7 +27,8 @@
 //! - [`verify`]: drift between a package on disk and a record of it.
 //! - [`install`]: installing, listing, activating and uninstalling, with the reference's
 //!   transaction.
-//! - [`scaffold`]: new packages from embedded templates, staged and published atomically.
+//! - [`new_package`]: `squad new`, new packages from embedded templates, staged and published
+//!   atomically.
 //! - [`interop`]: the neighbouring formats (plays, router contracts, Open Floor, handoffs,
 //!   collaborations) and the conversions between them and squads.
 //! - [`http`]: the HTTP client every network access goes through (transport rules, limits).
@@ -55,12 +56,12 @@ pub mod env;
 pub mod error;
 pub mod fix;
 pub mod fs;
-pub mod generate;
 pub mod http;
 pub mod install;
 pub mod interop;
 pub mod jsonc;
 pub mod manifest;
+pub mod new_package;
 pub mod oci;
 pub mod output;
 pub mod pack;

@@ -1,418 +1,872 @@
-//! `squad new`: a package from an embedded template, renamed consistently, validated, and
-//! published through a same-parent staging directory and a no-replace rename (WR-1…WR-9).
+//! `squad scaffold`: new pieces of an existing package — an agent with its prompt, a skill, a
+//! tool, an MCP server declaration, a workflow node — written as a person would write them.
+//!
+//! The manifest is edited in place through [`crate::jsonc::edit`], so its comments and layout
+//! stay as they were; new files are created, never replaced. A piece that clashes with an id or
+//! a file of the package is refused before anything is touched, and the result is validated on
+//! a copy of the package before the real one is written: a scaffold never leaves a package with
+//! an error it did not have.
 
-use std::ops::Range;
+use std::collections::HashMap;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-use crate::jsonc::{self, Kind, Node};
-use crate::manifest::{IdKind, MANIFEST_FILE, id_problem};
-use crate::package::Report;
-use crate::version::Version;
+use serde_json::{Map, Value, json};
 
-/// A template's files: (package-relative path, bytes).
-pub type TemplateFiles = &'static [(&'static str, &'static [u8])];
+use crate::diag::{Diagnostic, Severity};
+use crate::fs::dir::{Dir, Tree};
+use crate::jsonc::{self, Kind, Node, edit};
+use crate::manifest::{IdKind, MANIFEST_FILE, RESOURCE_KEYS, id_problem};
+use crate::package::{self, Report};
+use crate::tables::RUNTIME_TEMPLATE_IDS;
+use crate::text::{closest, cmp_code_units, is_kebab_id};
 
-include!(concat!(env!("OUT_DIR"), "/templates.rs"));
+/// The scheduler's owner id, as `--for` and `--agent` name it.
+pub const SCHEDULER: &str = "orchestrator";
 
-/// A template's name and what it is for.
-pub const DESCRIPTIONS: &[(&str, &str)] = &[
-    ("minimal", "a scheduler and one worker, no workflow"),
-    (
-        "planner-parallel",
-        "a planner, then a researcher and a developer in parallel, then a tester",
-    ),
-    (
-        "delivery",
-        "requirements, architecture, two parallel builds, then tests and an independent integrity review; every resource kind",
-    ),
-];
-
-/// The embedded template called `name`.
-pub fn template(name: &str) -> Option<TemplateFiles> {
-    TEMPLATES
-        .iter()
-        .find(|(template, _)| *template == name)
-        .map(|(_, files)| *files)
-}
-
-/// What to put into the new package.
+/// What to add.
 #[derive(Debug, Clone)]
-pub struct NewOptions {
-    pub template: String,
-    pub namespace: String,
-    pub id: String,
-    pub label: Option<String>,
-    pub version: String,
+pub enum Piece {
+    Agent(AgentSpec),
+    Skill(ResourceSpec),
+    Tool(ResourceSpec),
+    Mcp(McpSpec),
+    Node(NodeSpec),
 }
 
-/// Why `squad new` refused or failed; nothing is left behind in any case.
+/// A new agent: its projection and its prompt, and optionally a node that runs it.
+#[derive(Debug, Clone)]
+pub struct AgentSpec {
+    pub id: String,
+    pub role: String,
+    pub label: Option<String>,
+    pub description: Option<String>,
+    /// A node of this id in that workflow, after those nodes.
+    pub workflow: Option<String>,
+    pub depends_on: Vec<String>,
+}
+
+/// A new skill or tool: shared, or local to `owner`, projected by `projections` (all
+/// projections for a shared one, the owner for a local one, when empty).
+#[derive(Debug, Clone)]
+pub struct ResourceSpec {
+    pub name: String,
+    pub owner: Option<String>,
+    pub projections: Vec<String>,
+    pub description: Option<String>,
+}
+
+/// A new remote MCP server declaration, mounted whole by its projections.
+#[derive(Debug, Clone)]
+pub struct McpSpec {
+    pub resource: ResourceSpec,
+    pub url: String,
+    pub transport: String,
+    pub tools: Vec<String>,
+    pub prompts: Vec<String>,
+    pub resources: Vec<String>,
+}
+
+/// A new node of a workflow (and the workflow, when it does not exist yet).
+#[derive(Debug, Clone)]
+pub struct NodeSpec {
+    pub workflow: String,
+    /// The node id [default: the agent's id].
+    pub node: Option<String>,
+    pub agent: String,
+    pub depends_on: Vec<String>,
+    pub description: Option<String>,
+    pub workflow_label: Option<String>,
+    pub workflow_description: Option<String>,
+}
+
+/// The package as the piece would leave it: the new manifest text, the new files, and what
+/// was done, in words.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub before: String,
+    pub manifest: String,
+    pub files: Vec<(String, String)>,
+    pub actions: Vec<String>,
+}
+
+/// Why a piece was not added. Nothing was written in any case.
 #[derive(Debug, thiserror::Error)]
-pub enum NewError {
-    #[error("there is no template `{0}`")]
-    UnknownTemplate(String),
+pub enum GenerateError {
+    /// The manifest cannot be read or edited (missing, not UTF-8, not JSONC, no id, …).
     #[error("{0}")]
-    InvalidArgument(String),
-    #[error("destination `{}` already exists", .0.display())]
-    Exists(PathBuf),
-    #[error("the scaffolded package is not valid")]
-    Invalid(Box<Report>),
+    Manifest(String),
+    /// An argument is not valid (an id that is not kebab-case, a URL that is not http…).
+    #[error("{0}")]
+    Argument(String),
+    /// Something of that name exists already.
+    #[error("{0}; nothing was changed")]
+    Clash(String),
+    /// A name that should exist does not; with its closest match, or what exists.
+    #[error("{message}")]
+    Unknown {
+        message: String,
+        close: Option<String>,
+        /// What the known names are, and the names.
+        listing: &'static str,
+        known: Vec<String>,
+    },
+    /// The result would have errors the package did not have: those errors, on the copy.
+    #[error("the result would not be a valid package; nothing was changed")]
+    Breaks(Box<Report>, Vec<Diagnostic>),
     #[error("cannot write `{}`", .0.display())]
     Io(PathBuf, #[source] std::io::Error),
 }
 
-impl NewError {
+impl GenerateError {
+    /// Only a change that would break the package is refused; the rest is a request that
+    /// cannot be carried out.
     pub fn class(&self) -> crate::error::Class {
         match self {
-            NewError::Invalid(_) => crate::error::Class::Refused,
+            GenerateError::Breaks(..) => crate::error::Class::Refused,
             _ => crate::error::Class::Failed,
         }
     }
+
+    /// The hint for the error, when there is one worth giving.
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            GenerateError::Unknown {
+                close: Some(close), ..
+            } => Some(format!("did you mean `{close}`?")),
+            GenerateError::Unknown { known, .. } if known.is_empty() => None,
+            GenerateError::Unknown { known, listing, .. } => Some(format!(
+                "{listing}: {}",
+                known
+                    .iter()
+                    .map(|name| format!("`{name}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+            GenerateError::Manifest(_) => {
+                Some("`squad validate` shows what is wrong; `squad fix` repairs what it can".into())
+            }
+            _ => None,
+        }
+    }
 }
 
-/// Checks the options before anything is touched.
-pub fn check_options(options: &NewOptions) -> Result<(), NewError> {
-    for (what, value) in [("namespace", &options.namespace), ("id", &options.id)] {
-        if let Some((_, problem)) = id_problem(value, IdKind::Package) {
-            return Err(NewError::InvalidArgument(format!(
-                "invalid {what}: {problem}; ids match ^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$ (lower-kebab-case, 1-64 characters)"
+/// Works out the edits and files for `piece` in the package at `root`; writes nothing.
+pub fn plan(root: &Path, piece: &Piece) -> Result<Plan, GenerateError> {
+    let path = root.join(MANIFEST_FILE);
+    let bytes = crate::fs::read(&path).map_err(|error| {
+        GenerateError::Manifest(format!("cannot read `{}`: {error}", path.display()))
+    })?;
+    let text = String::from_utf8(bytes).map_err(|_| {
+        GenerateError::Manifest(format!(
+            "`{}` is not valid UTF-8; it cannot be edited safely",
+            path.display()
+        ))
+    })?;
+    let mut draft = Draft::new(root, text)?;
+    match piece {
+        Piece::Agent(spec) => draft.agent(spec)?,
+        Piece::Skill(spec) => draft.skill(spec)?,
+        Piece::Tool(spec) => draft.tool(spec)?,
+        Piece::Mcp(spec) => draft.mcp(spec)?,
+        Piece::Node(spec) => draft.node(spec)?,
+    }
+    Ok(draft.finish())
+}
+
+/// Checks `plan` on a copy of the package, then writes it: new files first (never replacing
+/// one), then the manifest, atomically and only if it still holds the text the plan edited.
+/// Returns the package's validation afterwards.
+pub fn apply(root: &Path, plan: &Plan) -> Result<Report, GenerateError> {
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |error| GenerateError::Io(path, error)
+    };
+    let before = package::validate(root).map_err(|error| {
+        GenerateError::Manifest(format!("cannot validate `{}`: {error}", root.display()))
+    })?;
+    let scratch =
+        crate::fs::ScratchDirectory::new("scaffold").map_err(io(&std::env::temp_dir()))?;
+    scratch.copy_tree(root).map_err(io(root))?;
+    scratch
+        .write(MANIFEST_FILE, plan.manifest.as_bytes())
+        .map_err(io(&root.join(MANIFEST_FILE)))?;
+    for (file, content) in &plan.files {
+        scratch
+            .write(file, content.as_bytes())
+            .map_err(io(&root.join(file)))?;
+    }
+    let after = package::validate(scratch.path())
+        .map_err(|error| GenerateError::Manifest(format!("cannot validate the result: {error}")))?;
+    let new_errors = new_errors(&before.diagnostics, &after.diagnostics);
+    if !new_errors.is_empty() {
+        return Err(GenerateError::Breaks(Box::new(after), new_errors));
+    }
+    // Every write is relative to the package folder opened once, one name at a time: a link
+    // anywhere below it (a linked `agents/`) is refused, never written through, and whatever
+    // was created before the refusal is taken back.
+    let package = Dir::open(root).map_err(io(root))?;
+    let mut tree = Tree::writing(&package);
+    let mut created: Vec<&str> = Vec::new();
+    let result = (|| {
+        for (file, content) in &plan.files {
+            let target = root.join(file);
+            let mut written = tree.create_file(file).map_err(io(&target))?;
+            created.push(file);
+            written
+                .write_all(content.as_bytes())
+                .and_then(|()| written.sync_all())
+                .map_err(io(&target))?;
+        }
+        let manifest = root.join(MANIFEST_FILE);
+        let mut current = Vec::new();
+        package
+            .open_file(MANIFEST_FILE)
+            .and_then(|mut file| file.read_to_end(&mut current))
+            .map_err(io(&manifest))?;
+        if current != plan.before.as_bytes() {
+            return Err(GenerateError::Clash(format!(
+                "`{}` changed while the piece was worked out",
+                manifest.display()
             )));
         }
+        package
+            .replace_file(MANIFEST_FILE, plan.manifest.as_bytes())
+            .map_err(io(&manifest))
+    })();
+    if let Err(error) = result {
+        for file in created.iter().rev() {
+            let _ = tree.remove_file(file);
+        }
+        tree.remove_created_directories();
+        return Err(error);
     }
-    if crate::manifest::BUILTIN_PACKAGE_IDS.contains(&options.id.as_str()) {
-        return Err(NewError::InvalidArgument(format!(
-            "id `{}` is reserved for a built-in package",
-            options.id
-        )));
+    package::validate(root).map_err(|error| {
+        GenerateError::Manifest(format!("cannot validate `{}`: {error}", root.display()))
+    })
+}
+
+/// The errors of `after` that `before` did not have (compared by code, file and message, as
+/// positions move when the manifest grows).
+fn new_errors(before: &[Diagnostic], after: &[Diagnostic]) -> Vec<Diagnostic> {
+    let mut known: HashMap<(crate::diag::Code, &str, &str), usize> = HashMap::new();
+    for diagnostic in before.iter().filter(|d| d.severity() == Severity::Error) {
+        *known
+            .entry((diagnostic.code, &diagnostic.file, &diagnostic.message))
+            .or_default() += 1;
     }
-    match Version::parse(&options.version) {
-        Err(error) => {
-            let hint = crate::version::repaired(&options.version)
-                .map(|repaired| format!(" (did you mean `{repaired}`?)"))
-                .unwrap_or_default();
-            return Err(NewError::InvalidArgument(format!(
-                "invalid version `{}`: {error}{hint}",
-                options.version
+    after
+        .iter()
+        .filter(|diagnostic| diagnostic.severity() == Severity::Error)
+        .filter(|diagnostic| {
+            match known.get_mut(&(diagnostic.code, &diagnostic.file, &diagnostic.message)) {
+                Some(count) if *count > 0 => {
+                    *count -= 1;
+                    false
+                }
+                _ => true,
+            }
+        })
+        .cloned()
+        .collect()
+}
+
+/// `incident-review` as `Incident Review`.
+pub fn title_case(id: &str) -> String {
+    id.split('-')
+        .filter(|word| !word.is_empty())
+        .map(|word| {
+            let mut chars = word.chars();
+            chars
+                .next()
+                .map(|first| first.to_ascii_uppercase().to_string() + chars.as_str())
+                .unwrap_or_default()
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The manifest being edited and the files being added.
+struct Draft<'a> {
+    root: &'a Path,
+    before: String,
+    text: String,
+    id: String,
+    files: Vec<(String, String)>,
+    actions: Vec<String>,
+}
+
+impl<'a> Draft<'a> {
+    fn new(root: &'a Path, text: String) -> Result<Draft<'a>, GenerateError> {
+        let tree = jsonc::parse(&text).map_err(|error| {
+            GenerateError::Manifest(format!(
+                "{MANIFEST_FILE} is not valid JSONC ({error}); it cannot be edited until it is"
+            ))
+        })?;
+        let id = edit::member(&tree, "id")
+            .and_then(|member| member.value.as_str())
+            .filter(|id| id_problem(id, IdKind::Package).is_none())
+            .ok_or_else(|| {
+                GenerateError::Manifest(format!(
+                    "{MANIFEST_FILE} has no valid `id`; package refs start with it"
+                ))
+            })?
+            .to_owned();
+        Ok(Draft {
+            root,
+            before: text.clone(),
+            text,
+            id,
+            files: Vec::new(),
+            actions: Vec::new(),
+        })
+    }
+
+    fn finish(self) -> Plan {
+        Plan {
+            before: self.before,
+            manifest: self.text,
+            files: self.files,
+            actions: self.actions,
+        }
+    }
+
+    fn tree(&self) -> Result<Node, GenerateError> {
+        jsonc::parse(&self.text).map_err(|error| {
+            GenerateError::Manifest(format!("an edit broke the manifest ({error})"))
+        })
+    }
+
+    /// The node at `path` (object keys from the root), which must be an object.
+    fn object_at(tree: &Node, path: &[&str]) -> Result<Node, GenerateError> {
+        let mut node = tree;
+        for key in path {
+            node = &edit::member(node, key)
+                .ok_or_else(|| {
+                    GenerateError::Manifest(format!("{MANIFEST_FILE} has no `{}`", path.join(".")))
+                })?
+                .value;
+        }
+        match node.kind {
+            Kind::Object(_) => Ok(node.clone()),
+            _ => Err(GenerateError::Manifest(format!(
+                "`{}` in {MANIFEST_FILE} is not an object",
+                path.join(".")
+            ))),
+        }
+    }
+
+    fn keys(object: &Node) -> Vec<String> {
+        match &object.kind {
+            Kind::Object(members) => members.iter().map(|member| member.key.clone()).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn agents(&self) -> Result<Vec<String>, GenerateError> {
+        let tree = self.tree()?;
+        Ok(Self::keys(&Self::object_at(
+            &tree,
+            &["capability_projection", "agents"],
+        )?))
+    }
+
+    /// Sets `key` of the object at `path` to `value`, written pretty at its depth.
+    fn set(&mut self, path: &[&str], key: &str, value: &Value) -> Result<(), GenerateError> {
+        let tree = self.tree()?;
+        let object = Self::object_at(&tree, path)?;
+        let indentation = edit::member_indentation(&self.text, &object);
+        let rendered = edit::pretty(
+            value,
+            edit::indent_unit(&self.text),
+            &indentation,
+            edit::newline_of(&self.text),
+        );
+        self.text = edit::set_member(&self.text, &object, key, &rendered);
+        Ok(())
+    }
+
+    fn create(&mut self, file: String, content: String) -> Result<(), GenerateError> {
+        if self.root.join(&file).symlink_metadata().is_ok() {
+            return Err(GenerateError::Clash(format!("`{file}` exists already")));
+        }
+        self.actions.push(format!("created {file}"));
+        self.files.push((file, content));
+        Ok(())
+    }
+
+    fn check_owner(&self, name: &str, what: &'static str) -> Result<(), GenerateError> {
+        if name == SCHEDULER {
+            return Ok(());
+        }
+        let agents = self.agents()?;
+        if agents.iter().any(|agent| agent == name) {
+            return Ok(());
+        }
+        let mut known = vec![SCHEDULER.to_owned()];
+        known.extend(agents);
+        Err(GenerateError::Unknown {
+            message: format!("there is no {what} `{name}` in this package"),
+            listing: "its agents",
+            close: closest(name, known.iter().map(String::as_str)).map(str::to_owned),
+            known,
+        })
+    }
+
+    fn agent(&mut self, spec: &AgentSpec) -> Result<(), GenerateError> {
+        if let Some((_, problem)) = id_problem(&spec.id, IdKind::Agent) {
+            return Err(GenerateError::Argument(format!(
+                "invalid agent id: {problem}"
             )));
         }
-        // `squad version check` refuses a version dated after today; so does `new`.
-        Ok(version) => {
-            let today = crate::env::today_utc();
-            if version.date() > today {
-                return Err(NewError::InvalidArgument(format!(
-                    "version {} is dated after today ({:04}-{:02}-{:02} UTC); `squad version check` would refuse it",
-                    options.version, today.year, today.month, today.day
+        if !RUNTIME_TEMPLATE_IDS.contains(&spec.role.as_str()) {
+            return Err(GenerateError::Unknown {
+                message: format!("`{}` is not a base role", spec.role),
+                listing: "base roles",
+                close: closest(&spec.role, RUNTIME_TEMPLATE_IDS).map(str::to_owned),
+                known: RUNTIME_TEMPLATE_IDS
+                    .iter()
+                    .map(|r| (*r).to_owned())
+                    .collect(),
+            });
+        }
+        if self.agents()?.contains(&spec.id) {
+            return Err(GenerateError::Clash(format!(
+                "agent `{}` is declared already",
+                spec.id
+            )));
+        }
+        let directory = format!("agents/{}", spec.id);
+        if self.root.join(&directory).symlink_metadata().is_ok() {
+            return Err(GenerateError::Clash(format!(
+                "`{directory}/` exists already"
+            )));
+        }
+        let label = spec.label.clone().unwrap_or_else(|| title_case(&spec.id));
+        let prompt = format!("{directory}/system.md");
+        let mut agent = Map::new();
+        agent.insert("label".into(), json!(label));
+        if let Some(description) = &spec.description {
+            agent.insert("description".into(), json!(description));
+        }
+        agent.insert("base_role".into(), json!(spec.role));
+        if spec.role == "integrity" {
+            agent.insert(
+                "execution_contract".into(),
+                json!(crate::manifest::EXECUTION_CONTRACTS[0]),
+            );
+        }
+        agent.insert("prompt".into(), json!(prompt));
+        agent.insert("inherit_base_tools".into(), json!(true));
+        for key in RESOURCE_KEYS.iter().skip(1) {
+            agent.insert((*key).into(), json!([]));
+        }
+        self.set(
+            &["capability_projection", "agents"],
+            &spec.id,
+            &Value::Object(agent),
+        )?;
+        self.actions.push(format!(
+            "added agent `{}` (base role `{}`) to {MANIFEST_FILE}",
+            spec.id, spec.role
+        ));
+        let mut text = format!("You are the {label}");
+        if let Some(description) = &spec.description {
+            text.push_str(&format!(": {}", description.trim_end_matches('.')));
+        }
+        text.push_str(".\n\nDo the task you are given end to end, check your own result, and report exactly what you did and what remains.\n");
+        self.create(prompt, text)?;
+        if let Some(workflow) = &spec.workflow {
+            self.node(&NodeSpec {
+                workflow: workflow.clone(),
+                node: None,
+                agent: spec.id.clone(),
+                depends_on: spec.depends_on.clone(),
+                description: None,
+                workflow_label: None,
+                workflow_description: None,
+            })?;
+        }
+        Ok(())
+    }
+
+    fn node(&mut self, spec: &NodeSpec) -> Result<(), GenerateError> {
+        let node_id = spec.node.clone().unwrap_or_else(|| spec.agent.clone());
+        for (what, id) in [("workflow", &spec.workflow), ("node", &node_id)] {
+            if let Some((_, problem)) = id_problem(id, IdKind::Plain) {
+                return Err(GenerateError::Argument(format!(
+                    "invalid {what} id: {problem}"
                 )));
             }
         }
-    }
-    if let Some(label) = &options.label {
-        if label.is_empty() {
-            return Err(NewError::InvalidArgument(
-                "the label must not be empty".to_owned(),
+        let tree = self.tree()?;
+        let agents = Self::object_at(&tree, &["capability_projection", "agents"])?;
+        let Some(agent) = edit::member(&agents, &spec.agent) else {
+            let known = Self::keys(&agents);
+            return Err(GenerateError::Unknown {
+                message: format!("there is no agent `{}` in this package", spec.agent),
+                listing: "its agents",
+                close: closest(&spec.agent, known.iter().map(String::as_str)).map(str::to_owned),
+                known,
+            });
+        };
+        let agent_label = edit::member(&agent.value, "label")
+            .and_then(|label| label.value.as_str())
+            .map_or_else(|| title_case(&spec.agent), str::to_owned);
+        let description = spec
+            .description
+            .clone()
+            .or_else(|| {
+                edit::member(&agent.value, "description")
+                    .and_then(|d| d.value.as_str())
+                    .map(str::to_owned)
+            })
+            .unwrap_or_else(|| format!("The {agent_label} step."));
+        let workflows = Self::object_at(&tree, &["capability_projection", "virtual_workflows"])?;
+        let existing = edit::member(&workflows, &spec.workflow).map(|member| member.value.clone());
+        let nodes: Vec<String> = existing
+            .as_ref()
+            .and_then(|workflow| edit::member(workflow, "nodes"))
+            .map(|nodes| Self::keys(&nodes.value))
+            .unwrap_or_default();
+        if nodes.contains(&node_id) {
+            return Err(GenerateError::Clash(format!(
+                "workflow `{}` has a node `{node_id}` already",
+                spec.workflow
+            )));
+        }
+        let mut depends_on: Vec<&str> = Vec::new();
+        for dependency in &spec.depends_on {
+            if !nodes.contains(dependency) {
+                return Err(GenerateError::Unknown {
+                    listing: "its nodes",
+                    message: if existing.is_some() {
+                        format!("workflow `{}` has no node `{dependency}`", spec.workflow)
+                    } else {
+                        format!(
+                            "workflow `{}` does not exist yet, so no node `{dependency}` to depend on",
+                            spec.workflow
+                        )
+                    },
+                    close: closest(dependency, nodes.iter().map(String::as_str)).map(str::to_owned),
+                    known: nodes.clone(),
+                });
+            }
+            depends_on.push(dependency);
+        }
+        depends_on.sort_by(|a, b| cmp_code_units(a, b));
+        depends_on.dedup();
+        let node = json!({
+            "agent_id": spec.agent,
+            "description": description,
+            "depends_on": depends_on,
+        });
+        let after = if depends_on.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " after {}",
+                depends_on
+                    .iter()
+                    .map(|id| format!("`{id}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        if existing.is_some() {
+            self.set(
+                &[
+                    "capability_projection",
+                    "virtual_workflows",
+                    &spec.workflow,
+                    "nodes",
+                ],
+                &node_id,
+                &node,
+            )?;
+            self.actions.push(format!(
+                "added node `{node_id}` ({}){after} to workflow `{}`",
+                spec.agent, spec.workflow
+            ));
+        } else {
+            let label = spec
+                .workflow_label
+                .clone()
+                .unwrap_or_else(|| title_case(&spec.workflow));
+            let description = spec
+                .workflow_description
+                .clone()
+                .unwrap_or_else(|| format!("The {label} workflow."));
+            let workflow = json!({
+                "label": label,
+                "description": description,
+                "nodes": { node_id.clone(): node },
+            });
+            self.set(
+                &["capability_projection", "virtual_workflows"],
+                &spec.workflow,
+                &workflow,
+            )?;
+            self.actions.push(format!(
+                "added workflow `{}` with node `{node_id}` ({})",
+                spec.workflow, spec.agent
             ));
         }
+        Ok(())
     }
-    Ok(())
-}
 
-/// The files of the new package: the template with its manifest rewritten.
-pub fn render(options: &NewOptions) -> Result<Vec<(String, Vec<u8>)>, NewError> {
-    let files = template(&options.template)
-        .ok_or_else(|| NewError::UnknownTemplate(options.template.clone()))?;
-    let mut rendered = Vec::with_capacity(files.len());
-    for (path, bytes) in files {
-        let bytes = if *path == MANIFEST_FILE {
-            let text = std::str::from_utf8(bytes).map_err(|_| {
-                NewError::InvalidArgument("template manifest is not UTF-8".to_owned())
-            })?;
-            rewrite_manifest(text, options)?.into_bytes()
-        } else if let (true, Some(label)) = (*path == "README.md", &options.label) {
-            retitle(&String::from_utf8_lossy(bytes), label).into_bytes()
-        } else {
-            bytes.to_vec()
+    /// The owner segment and the projections of a new resource, checked.
+    fn placement(
+        &self,
+        spec: &ResourceSpec,
+        kind: &str,
+    ) -> Result<(String, Vec<String>), GenerateError> {
+        if !is_kebab_id(&spec.name) {
+            return Err(GenerateError::Argument(format!(
+                "invalid {kind} name `{}`: use lower-kebab-case (it becomes a file name and part of a ref)",
+                spec.name
+            )));
+        }
+        if let Some(owner) = &spec.owner {
+            self.check_owner(owner, "agent")?;
+        }
+        for projection in &spec.projections {
+            self.check_owner(projection, "agent")?;
+        }
+        let projections = match (&spec.owner, spec.projections.is_empty()) {
+            (Some(owner), true) => vec![owner.clone()],
+            (Some(owner), false) => {
+                if let Some(other) = spec.projections.iter().find(|p| *p != owner) {
+                    return Err(GenerateError::Argument(format!(
+                        "a {kind} of agent `{owner}` can be projected only by `{owner}`, not `{other}`; leave out --agent to make it shared"
+                    )));
+                }
+                spec.projections.clone()
+            }
+            (None, false) => spec.projections.clone(),
+            (None, true) => {
+                let mut all = vec![SCHEDULER.to_owned()];
+                all.extend(self.agents()?);
+                all
+            }
         };
-        rendered.push(((*path).to_owned(), bytes));
+        let segment = spec.owner.clone().unwrap_or_else(|| "shared".to_owned());
+        Ok((segment, projections))
     }
-    Ok(rendered)
-}
 
-/// Rewrites id, namespace, version, label and every package ref prefix in place, keeping the
-/// template's comments and layout.
-fn rewrite_manifest(text: &str, options: &NewOptions) -> Result<String, NewError> {
-    let root = jsonc::parse(text)
-        .map_err(|error| NewError::InvalidArgument(format!("template manifest: {}", error.code)))?;
-    let Kind::Object(members) = &root.kind else {
-        return Err(NewError::InvalidArgument(
-            "template manifest is not an object".to_owned(),
-        ));
-    };
-    let old_id = members
-        .iter()
-        .find(|member| member.key == "id")
-        .and_then(|member| member.value.as_str())
-        .unwrap_or_default()
-        .to_owned();
-    let mut edits: Vec<(Range<usize>, String)> = Vec::new();
-    for member in members {
-        let replacement = match member.key.as_str() {
-            "id" => Some(options.id.clone()),
-            "namespace" => Some(options.namespace.clone()),
-            "version" => Some(options.version.clone()),
-            "label" | "name" => options.label.clone(),
-            _ => None,
-        };
-        match replacement {
-            Some(value) => edits.push((member.value.span.clone(), json_string(&value))),
-            None => collect_ref_edits(&member.value, &old_id, &options.id, &mut edits),
+    /// The folder a resource kind lives in, for `owner`.
+    fn folder(owner: &Option<String>, kind: &str) -> String {
+        match owner {
+            Some(owner) => format!("agents/{owner}/{kind}"),
+            None => kind.to_owned(),
         }
     }
-    edits.sort_by_key(|(span, _)| std::cmp::Reverse(span.start));
-    let mut text = text.to_owned();
-    for (span, replacement) in edits {
-        text.replace_range(span, &replacement);
-    }
-    Ok(text)
-}
 
-/// The README with its first `# ` heading set to `label`: the package's title follows its
-/// label, as the manifest's does.
-fn retitle(readme: &str, label: &str) -> String {
-    let mut offset = 0;
-    for line in readme.split_inclusive('\n') {
-        if line.starts_with("# ") {
-            let ending = &line[line.trim_end_matches(['\r', '\n']).len()..];
-            return format!(
-                "{}# {label}{ending}{}",
-                &readme[..offset],
-                &readme[offset + line.len()..]
-            );
-        }
-        offset += line.len();
-    }
-    format!("# {label}\n\n{readme}")
-}
-
-fn collect_ref_edits(
-    node: &Node,
-    old_id: &str,
-    new_id: &str,
-    edits: &mut Vec<(Range<usize>, String)>,
-) {
-    match &node.kind {
-        Kind::String(string) => {
-            if let Some(rest) = string
-                .value
-                .strip_prefix(old_id)
-                .filter(|rest| rest.starts_with('/'))
-            {
-                edits.push((node.span.clone(), json_string(&format!("{new_id}{rest}"))));
+    /// Adds `reference` to `field` of every projection in `projections`.
+    fn project(
+        &mut self,
+        reference: &str,
+        field: &str,
+        projections: &[String],
+    ) -> Result<(), GenerateError> {
+        for projection in projections {
+            let path: Vec<&str> = if projection == SCHEDULER {
+                vec!["capability_projection", "scheduler"]
+            } else {
+                vec!["capability_projection", "agents", projection]
+            };
+            let tree = self.tree()?;
+            let object = Self::object_at(&tree, &path)?;
+            let literal = serde_json::to_string(reference).unwrap_or_default();
+            match edit::member(&object, field) {
+                Some(member) => match &member.value.kind {
+                    Kind::Array(items) => {
+                        if items.iter().any(|item| item.as_str() == Some(reference)) {
+                            continue;
+                        }
+                        self.text = edit::push_element(&self.text, &member.value, &literal);
+                    }
+                    _ => {
+                        return Err(GenerateError::Manifest(format!(
+                            "`{}.{field}` is not an array",
+                            path.join(".")
+                        )));
+                    }
+                },
+                None => {
+                    self.text =
+                        edit::set_member(&self.text, &object, field, &format!("[{literal}]"));
+                }
             }
         }
-        Kind::Array(items) => items
-            .iter()
-            .for_each(|item| collect_ref_edits(item, old_id, new_id, edits)),
-        Kind::Object(members) => members
-            .iter()
-            .for_each(|member| collect_ref_edits(&member.value, old_id, new_id, edits)),
-        _ => {}
-    }
-}
-
-fn json_string(value: &str) -> String {
-    serde_json::to_string(value).unwrap_or_else(|_| format!("\"{value}\""))
-}
-
-/// Writes a new package at `destination` (WR-3…WR-9): refuses any existing entry there,
-/// writes into `.<name>.staging-XXXXXX` beside it, validates the staged copy, syncs it, then
-/// renames it into place without replacing anything. On failure nothing is left behind.
-pub fn create(destination: &Path, options: &NewOptions) -> Result<Report, NewError> {
-    check_options(options)?;
-    let files = render(options)?;
-    write_package(destination, &files)
-}
-
-/// Writes `files` as a new package at `destination`, the way [`create`] does: staged beside
-/// it, validated, synced, renamed into place without replacing anything; nothing is left
-/// behind on failure. An invalid package is refused with its report.
-pub fn write_package(destination: &Path, files: &[(String, Vec<u8>)]) -> Result<Report, NewError> {
-    let destination = std::path::absolute(destination)
-        .map_err(|error| NewError::Io(destination.to_path_buf(), error))?;
-    let parent = destination.parent().ok_or_else(|| {
-        NewError::InvalidArgument("the destination has no parent directory".to_owned())
-    })?;
-    if destination.file_name().is_none() {
-        return Err(NewError::InvalidArgument(
-            "the destination has no name".to_owned(),
+        self.actions.push(format!(
+            "projected `{reference}` ({field}) for {}",
+            projections.join(", ")
         ));
+        Ok(())
     }
-    if destination.symlink_metadata().is_ok() {
-        return Err(NewError::Exists(destination));
+
+    fn skill(&mut self, spec: &ResourceSpec) -> Result<(), GenerateError> {
+        let (segment, projections) = self.placement(spec, "skill")?;
+        let directory = format!("{}/{}", Self::folder(&spec.owner, "skills"), spec.name);
+        if self.root.join(&directory).symlink_metadata().is_ok() {
+            return Err(GenerateError::Clash(format!(
+                "`{directory}/` exists already"
+            )));
+        }
+        let description = spec.description.clone().unwrap_or_else(|| {
+            format!(
+                "When and how to apply the {} method.",
+                title_case(&spec.name).to_lowercase()
+            )
+        });
+        let content = format!(
+            "---\nname: {}\ndescription: {}\n---\n\n# {}\n\nThe steps to follow, the checks to make, and what a good result looks like.\n",
+            spec.name,
+            yaml_scalar(&description),
+            title_case(&spec.name)
+        );
+        self.create(format!("{directory}/SKILL.md"), content)?;
+        let reference = format!("{}/{segment}/{}", self.id, spec.name);
+        self.project(&reference, "package_skill_refs", &projections)
     }
-    if let Some(file) = parent.ancestors().find(|ancestor| ancestor.is_file()) {
-        return Err(NewError::InvalidArgument(format!(
-            "`{}` is a file, so `{}` cannot be created inside it",
-            file.display(),
-            destination.display()
-        )));
+
+    fn tool(&mut self, spec: &ResourceSpec) -> Result<(), GenerateError> {
+        let (segment, projections) = self.placement(spec, "tool")?;
+        let folder = Self::folder(&spec.owner, "tools");
+        for extension in ["ts", "js"] {
+            let file = format!("{folder}/{}.{extension}", spec.name);
+            if self.root.join(&file).symlink_metadata().is_ok() {
+                return Err(GenerateError::Clash(format!("`{file}` exists already")));
+            }
+        }
+        let description = spec
+            .description
+            .clone()
+            .unwrap_or_else(|| title_case(&spec.name));
+        let content = format!(
+            "import {{ tool }} from \"@opencorvus-ai/plugin\";\n\nexport default tool({{\n  description: {},\n  args: {{}},\n  async execute(args: {{ input: string }}) {{\n    return args.input;\n  }},\n}});\n",
+            serde_json::to_string(&description).unwrap_or_default()
+        );
+        self.create(format!("{folder}/{}.ts", spec.name), content)?;
+        let reference = format!("{}/{segment}/{}", self.id, spec.name);
+        self.project(&reference, "package_tool_refs", &projections)
     }
-    crate::fs::create_dir_all(parent).map_err(|error| NewError::Io(parent.to_path_buf(), error))?;
-    // Removed with its contents if anything below fails; once renamed, it is the package.
-    let mut staging = crate::fs::create_directory_beside(&destination)
-        .map_err(|error| NewError::Io(parent.to_path_buf(), error))?;
-    let report = populate_and_publish(staging.path(), &destination, files)?;
-    staging.disable_cleanup(true);
-    Ok(report)
+
+    fn mcp(&mut self, spec: &McpSpec) -> Result<(), GenerateError> {
+        let (segment, projections) = self.placement(&spec.resource, "MCP server")?;
+        url::Url::parse(&spec.url)
+            .ok()
+            .filter(|url| matches!(url.scheme(), "http" | "https"))
+            .ok_or_else(|| {
+                GenerateError::Argument(format!(
+                    "`{}` is not an http: or https: URL; packages declare remote servers only",
+                    spec.url
+                ))
+            })?;
+        if !matches!(spec.transport.as_str(), "streamable-http" | "sse") {
+            return Err(GenerateError::Argument(format!(
+                "transport `{}` is not `streamable-http` or `sse`",
+                spec.transport
+            )));
+        }
+        for name in spec
+            .tools
+            .iter()
+            .chain(&spec.prompts)
+            .chain(&spec.resources)
+        {
+            if name.is_empty() || name.contains(['/', '\\']) {
+                return Err(GenerateError::Argument(format!(
+                    "capability name `{name}` must be non-empty, without `/` or `\\`"
+                )));
+            }
+        }
+        let folder = Self::folder(&spec.resource.owner, "mcp");
+        for extension in ["jsonc", "json"] {
+            let file = format!("{folder}/{}.{extension}", spec.resource.name);
+            if self.root.join(&file).symlink_metadata().is_ok() {
+                return Err(GenerateError::Clash(format!("`{file}` exists already")));
+            }
+        }
+        let mut capabilities = Map::new();
+        for (key, names) in [
+            ("tools", &spec.tools),
+            ("prompts", &spec.prompts),
+            ("resources", &spec.resources),
+        ] {
+            if !names.is_empty() {
+                capabilities.insert(key.into(), json!(names));
+            }
+        }
+        let declaration = json!({
+            "type": "remote",
+            "url": spec.url,
+            "transport": spec.transport,
+            "capabilities": capabilities,
+        });
+        let comment = spec
+            .resource
+            .description
+            .clone()
+            .unwrap_or_else(|| format!("The {} MCP server.", spec.resource.name));
+        let content = format!(
+            "// {comment}\n{}\n",
+            serde_json::to_string_pretty(&declaration).unwrap_or_default()
+        );
+        self.create(format!("{folder}/{}.jsonc", spec.resource.name), content)?;
+        let reference = format!("{}/{segment}/{}", self.id, spec.resource.name);
+        self.project(&reference, "package_mcp_server_refs", &projections)
+    }
 }
 
-fn populate_and_publish(
-    staging: &Path,
-    destination: &Path,
-    files: &[(String, Vec<u8>)],
-) -> Result<Report, NewError> {
-    let mut directories = std::collections::BTreeSet::new();
-    for (path, bytes) in files {
-        let target = staging.join(path);
-        if let Some(directory) = target.parent() {
-            crate::fs::create_dir_all(directory)
-                .map_err(|error| NewError::Io(directory.to_path_buf(), error))?;
-            directories.insert(directory.to_path_buf());
-        }
-        crate::fs::write_new_synced(&target, bytes)
-            .map_err(|error| NewError::Io(target.clone(), error))?;
+/// A one-line YAML scalar: plain when that reads back as the same string, else double-quoted.
+fn yaml_scalar(text: &str) -> String {
+    let plain = !text.is_empty()
+        && !text.starts_with(|c: char| "-?:,[]{}#&*!|>'\"%@` ".contains(c))
+        && !text.contains(": ")
+        && !text.contains(" #")
+        && !text.ends_with([' ', ':'])
+        && !text.contains(['\n', '\r'])
+        && !matches!(
+            text.to_ascii_lowercase().as_str(),
+            "true" | "false" | "yes" | "no" | "null" | "on" | "off" | "~"
+        )
+        && text.parse::<f64>().is_err();
+    if plain {
+        text.to_owned()
+    } else {
+        serde_json::to_string(text).unwrap_or_default()
     }
-    let report = crate::package::validate(staging)
-        .map_err(|error| NewError::InvalidArgument(error.to_string()))?;
-    if !report.is_valid() {
-        return Err(NewError::Invalid(Box::new(report)));
-    }
-    for directory in directories.iter().rev() {
-        crate::fs::sync_directory(directory);
-    }
-    crate::fs::rename_no_replace(staging, destination).map_err(|error| {
-        if error.kind() == std::io::ErrorKind::AlreadyExists || error.raw_os_error() == Some(39) {
-            NewError::Exists(destination.to_path_buf())
-        } else {
-            NewError::Io(destination.to_path_buf(), error)
-        }
-    })?;
-    if let Some(parent) = destination.parent() {
-        crate::fs::sync_directory(parent);
-    }
-    Ok(Report {
-        root: destination.to_path_buf(),
-        ..report
-    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn options(template: &str) -> NewOptions {
-        NewOptions {
-            template: template.to_owned(),
-            namespace: "acme".to_owned(),
-            id: "renamed-squad".to_owned(),
-            label: Some("Renamed".to_owned()),
-            version: "2026.12.01.3".to_owned(),
-        }
+    #[test]
+    fn names_become_titles() {
+        assert_eq!(title_case("incident-review"), "Incident Review");
+        assert_eq!(title_case("qa2"), "Qa2");
     }
 
     #[test]
-    fn every_template_is_listed_and_embedded() {
-        let embedded: Vec<&str> = TEMPLATES.iter().map(|(name, _)| *name).collect();
-        let mut described: Vec<&str> = DESCRIPTIONS.iter().map(|(name, _)| *name).collect();
-        described.sort_unstable();
-        assert_eq!(embedded, described);
+    fn yaml_scalars_stay_strings() {
+        assert_eq!(yaml_scalar("How to triage."), "How to triage.");
+        assert_eq!(yaml_scalar("yes"), "\"yes\"");
+        assert_eq!(yaml_scalar("a: b"), "\"a: b\"");
+        assert_eq!(yaml_scalar("2026"), "\"2026\"");
+        assert_eq!(yaml_scalar("- item"), "\"- item\"");
     }
 
     #[test]
-    fn renames_refs_and_keeps_comments() {
-        let files = render(&options("delivery")).unwrap();
-        let manifest = String::from_utf8(
-            files
-                .iter()
-                .find(|(p, _)| p == MANIFEST_FILE)
-                .unwrap()
-                .1
-                .clone(),
-        )
-        .unwrap();
-        assert!(manifest.starts_with("// Delivery Squad"), "comments kept");
-        assert!(manifest.contains("\"renamed-squad/shared/tracker/tool/list_issues\""));
-        assert!(!manifest.contains("\"delivery/"));
-        assert!(manifest.contains("\"id\": \"renamed-squad\""));
-        assert!(manifest.contains("\"version\": \"2026.12.01.3\""));
-        assert!(manifest.contains("\"label\": \"Renamed\""));
-    }
-
-    #[test]
-    fn the_readme_title_follows_the_label() {
-        assert_eq!(
-            retitle("# Minimal Squad\n\nText.\n", "Postmortem"),
-            "# Postmortem\n\nText.\n"
-        );
-        assert_eq!(
-            retitle("---\na: b\n---\n# T\r\nx", "P"),
-            "---\na: b\n---\n# P\r\nx"
-        );
-        assert_eq!(retitle("Text.\n", "P"), "# P\n\nText.\n");
-        let files = render(&options("minimal")).unwrap();
-        let readme = &files
-            .iter()
-            .find(|(path, _)| path == "README.md")
-            .unwrap()
-            .1;
-        assert!(String::from_utf8_lossy(readme).starts_with("# Renamed\n"));
-    }
-
-    #[test]
-    fn concurrent_writers_exactly_one_wins() {
-        let dir = tempfile::tempdir().unwrap();
-        let destination = dir.path().join("racing");
-        let outcomes: Vec<Result<Report, NewError>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..4)
-                .map(|_| scope.spawn(|| create(&destination, &options("minimal"))))
-                .collect();
-            handles
-                .into_iter()
-                .map(|handle| handle.join().unwrap())
-                .collect()
-        });
-        assert_eq!(outcomes.iter().filter(|outcome| outcome.is_ok()).count(), 1);
-        assert!(
-            outcomes
-                .iter()
-                .all(|outcome| matches!(outcome, Ok(_) | Err(NewError::Exists(_))))
-        );
-        let leftovers: Vec<_> = crate::fs::read_dir(dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name())
-            .collect();
-        assert_eq!(leftovers, [std::ffi::OsString::from("racing")]);
-    }
-
-    #[test]
-    fn refuses_bad_options() {
-        let mut bad = options("minimal");
-        bad.id = "Bad_Id".to_owned();
-        assert!(
-            check_options(&bad)
-                .unwrap_err()
-                .to_string()
-                .contains("^[a-z][a-z0-9]*")
-        );
-        let mut bad = options("minimal");
-        bad.version = "2026.02.30.1".to_owned();
-        assert!(
-            check_options(&bad)
-                .unwrap_err()
-                .to_string()
-                .contains("real calendar date")
-        );
-        assert!(matches!(
-            render(&options("nope")),
-            Err(NewError::UnknownTemplate(_))
-        ));
+    fn new_errors_are_told_from_old_ones_by_their_words() {
+        use crate::diag::Code;
+        let old = Diagnostic::new(Code::MissingField, "x", "missing `a`");
+        let new = Diagnostic::new(Code::MissingField, "x", "missing `b`");
+        let only = std::slice::from_ref(&old);
+        assert!(new_errors(only, only).is_empty());
+        assert_eq!(new_errors(only, &[old.clone(), new.clone()]), [new]);
+        assert_eq!(new_errors(&[], &[old.clone(), old.clone()]).len(), 2);
     }
 }

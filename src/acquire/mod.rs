@@ -1,7 +1,7 @@
 //! From a source to judged bytes ready to install: the one road every command that brings a
 //! squad in takes (`install`, `add`, `sync`, `update`).
 //!
-//! [`acquire`] takes any [`Source`] kind, resolves it (a registry's tag, digest or newest
+//! [`acquire`](Context::acquire) takes any [`Source`] kind, resolves it (a registry's tag, digest or newest
 //! version), fetches its bytes through squad's [`Cache`] (a registry archive, an `https://`
 //! archive, an install link's archive) or reads them once from the disk (a folder, an
 //! archive), makes them a private copy that is validated and digested

@@ -4,8 +4,8 @@ use std::path::PathBuf;
 
 use super::ExitStatus;
 use super::report::print_diagnostics;
+use crate::new_package::{DESCRIPTIONS, NewError, NewOptions, create};
 use crate::output::Printer;
-use crate::scaffold::{DESCRIPTIONS, NewError, NewOptions, create};
 use crate::version::Version;
 
 /// Create a package from a template: manifest, prompts, README, selector, and more.

@@ -11,8 +11,8 @@ use crate::interop::document::{self, Document};
 use crate::interop::play::export::{ExportOptions, export};
 use crate::interop::play::import::{self, ImportError};
 use crate::interop::{Level, play};
+use crate::new_package::NewError;
 use crate::output::Printer;
-use crate::scaffold::NewError;
 use crate::source::SourceFile;
 
 /// Turn a document of another format into a squad package.

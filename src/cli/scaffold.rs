@@ -4,11 +4,11 @@ use std::path::PathBuf;
 
 use super::ExitStatus;
 use super::report::{Inspected, print_diagnostics, report};
-use crate::generate::{
-    AgentSpec, GenerateError, McpSpec, NodeSpec, Piece, ResourceSpec, apply, plan,
-};
 use crate::output::Printer;
 use crate::package::{self, Located};
+use crate::scaffold::{
+    AgentSpec, GenerateError, McpSpec, NodeSpec, Piece, ResourceSpec, apply, plan,
+};
 
 /// Add a piece to a package: an agent with its prompt, a skill, a tool, an MCP server or a
 /// workflow node.

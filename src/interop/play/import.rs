@@ -12,7 +12,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::digest::Sha256Digest;
 use crate::interop::document::{Document, join};
 use crate::manifest::{IdKind, MANIFEST_FILE, RESOURCE_KEYS, id_problem};
-use crate::scaffold::NewError;
+use crate::new_package::NewError;
 use crate::source::SourceFile;
 
 /// The three rules every play keeps whatever it says (seed-formats §1.2), verbatim.
@@ -221,7 +221,7 @@ pub fn import(request: &Request<'_>, today: crate::version::Date) -> Result<Done
     {
         return Err(ImportError::ExtrasInside(inside));
     }
-    match crate::scaffold::write_package(request.dir, &imported.files) {
+    match crate::new_package::write_package(request.dir, &imported.files) {
         Ok(_) => {}
         Err(NewError::Invalid(report)) => return Err(ImportError::InvalidPackage(report)),
         Err(error) => return Err(ImportError::Write(error)),
