@@ -33,8 +33,10 @@ mod tests {
 
     #[test]
     fn the_chain_joins_every_cause() {
-        let error =
-            crate::pack::PackError::Io("out.zip".into(), std::io::Error::other("disk full"));
+        #[derive(Debug, thiserror::Error)]
+        #[error("cannot write or read `out.zip`")]
+        struct Outer(#[source] std::io::Error);
+        let error = Outer(std::io::Error::other("disk full"));
         assert_eq!(chain(&error), "cannot write or read `out.zip`: disk full");
     }
 }

@@ -20,6 +20,8 @@
 //! - [`tables`]: the reference runtime's tool and role tables.
 //! - [`text`]: JavaScript-compatible whitespace, ids and string order.
 //! - [`version`]: `YYYY.MM.DD.N` versions and the calendar.
+//! - [`release`]: `squad version check`: a package's content must not change under a published
+//!   version (CD-1), and no version is dated in the future.
 //! - [`digest`]: the package digest (package-tree v1) of a folder or of archive entries.
 //! - [`archive`]: the checked ZIP reader and the canonical ZIP writer.
 //! - [`snapshot`]: a package read once into a private copy, which is what is judged and shipped.
@@ -68,6 +70,7 @@ pub mod pack;
 pub mod package;
 pub mod path_rules;
 pub mod project;
+pub mod release;
 pub mod scaffold;
 pub mod share;
 pub mod sign;

@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 use super::ExitStatus;
 use crate::manifest::MANIFEST_FILE;
 use crate::output::Printer;
-use crate::version::{CheckError, Version, locate_in_manifest, splice_version};
+use crate::release::CheckError;
+use crate::version::{Version, locate_in_manifest, splice_version};
 
 /// Work with the package's version (YYYY.MM.DD.N).
 #[derive(Debug, clap::Args)]
@@ -180,7 +181,7 @@ fn check(path: &Path, published: Option<&Path>, printer: &Printer) -> ExitStatus
         Ok(read) => read,
         Err(status) => return status,
     };
-    if let Err(error) = crate::version::check(path, &current, crate::env::today_utc(), published) {
+    if let Err(error) = crate::release::check(path, &current, crate::env::today_utc(), published) {
         let hint = match error {
             CheckError::Future { .. } => Some("`squad version bump` stamps today's date"),
             CheckError::Unbumped { .. } => {

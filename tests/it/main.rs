@@ -3,6 +3,7 @@
 // Tests set up and inspect files and the environment directly (clippy.toml is for the library).
 #![allow(clippy::disallowed_methods)]
 
+mod architecture;
 mod archives;
 mod authoring;
 mod by_name;
