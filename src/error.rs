@@ -27,6 +27,28 @@ pub fn chain(error: &(dyn Error + 'static)) -> String {
     text
 }
 
+/// The messages of an error's causes, outermost first (its own message left out).
+pub fn causes(error: &(dyn Error + 'static)) -> Vec<String> {
+    let mut causes = Vec::new();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        causes.push(cause.to_string());
+        source = cause.source();
+    }
+    causes
+}
+
+/// A message about one source or squad, named first: `label: message`, unless the message
+/// names it first already (a transport error names its URL). Every command that reports a
+/// squad it could not bring in says it this way, so the same problem reads the same.
+pub fn labelled(label: &str, message: &str) -> String {
+    if label.is_empty() || message.starts_with(label) {
+        message.to_owned()
+    } else {
+        format!("{label}: {message}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -105,6 +105,12 @@ impl Printer {
         self.human(&self.error_text(message, &[], hint));
     }
 
+    /// `error: …`, a `caused by: …` line for each of `causes`, then the hint: an error kept as
+    /// its messages (a squad's failure among others).
+    pub fn error_caused(&self, message: &str, causes: &[String], hint: Option<&str>) {
+        self.human(&self.error_text(message, causes, hint));
+    }
+
     /// `error: …` for a failed operation, then a `caused by: …` line for each error in its
     /// source chain, then the hint.
     pub fn failure(&self, error: &(dyn std::error::Error + 'static), hint: Option<&str>) {
@@ -118,8 +124,25 @@ impl Printer {
         note: &str,
         hint: Option<&str>,
     ) {
-        let causes = causes(error);
-        self.human(&self.error_text(&format!("{error}; {note}"), &causes, hint));
+        self.failure_labelled("", error, note, hint);
+    }
+
+    /// [`Printer::failure_noting`] about one source or squad, named as
+    /// [`crate::error::labelled`] names it.
+    pub fn failure_labelled(
+        &self,
+        label: &str,
+        error: &(dyn std::error::Error + 'static),
+        note: &str,
+        hint: Option<&str>,
+    ) {
+        let message = crate::error::labelled(label, &error.to_string());
+        let message = if note.is_empty() {
+            message
+        } else {
+            format!("{message}; {note}")
+        };
+        self.human(&self.error_text(&message, &causes(error), hint));
     }
 
     fn failure_text(
@@ -168,15 +191,7 @@ impl Printer {
 }
 
 /// The messages of an error's sources, in order.
-fn causes(error: &(dyn std::error::Error + 'static)) -> Vec<String> {
-    let mut causes = Vec::new();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        causes.push(cause.to_string());
-        source = cause.source();
-    }
-    causes
-}
+use crate::error::causes;
 
 /// A progress line on stderr for long work: shown only on a terminal, only after the work has
 /// taken a second, redrawn in place, and erased when the work ends.

@@ -32,7 +32,7 @@ pub fn failures_json(failures: &[ProjectFailure]) -> serde_json::Value {
         .map(|failure| {
             serde_json::json!({
                 "name": failure.name,
-                "message": failure.message,
+                "message": failure.chain(),
                 "hint": failure.hint,
                 "refused": failure.refused,
             })
@@ -52,13 +52,8 @@ pub fn report_failures(printer: &Printer, failures: &[ProjectFailure]) -> ExitSt
                 &report.sources,
             );
         }
-        // A squad not yet named goes by its source, which a transport error names already.
-        let message = if failure.message.starts_with(&failure.name) {
-            failure.message.clone()
-        } else {
-            format!("{}: {}", failure.name, failure.message)
-        };
-        printer.error(&message, failure.hint.as_deref());
+        let message = crate::error::labelled(&failure.name, &failure.message);
+        printer.error_caused(&message, &failure.causes, failure.hint.as_deref());
         status = status.max(if failure.refused {
             ExitStatus::Failure
         } else {
@@ -215,6 +210,7 @@ pub fn install_error(printer: &Printer, format: Format, error: InstallError) -> 
 pub fn acquire_error(
     printer: &Printer,
     format: Format,
+    label: &str,
     error: &crate::acquire::AcquireError,
 ) -> ExitStatus {
     if let Some(report) = error.report() {
@@ -226,7 +222,12 @@ pub fn acquire_error(
             &report.sources,
         );
     }
-    printer.failure_noting(error, "nothing was installed", error.hint().as_deref());
+    printer.failure_labelled(
+        label,
+        error,
+        "nothing was installed",
+        error.hint().as_deref(),
+    );
     error.class().into()
 }
 

@@ -256,7 +256,9 @@ pub fn run_install(args: &InstallArgs, printer: &Printer) -> ExitStatus {
         Err(DirectError::Acquire(AcquireError::Install(error))) => {
             return install_error(printer, args.format, error);
         }
-        Err(DirectError::Acquire(error)) => return acquire_error(printer, args.format, &error),
+        Err(DirectError::Acquire(error)) => {
+            return acquire_error(printer, args.format, &args.source, &error);
+        }
         Err(error) => {
             let hint = matches!(error, DirectError::Policy(_))
                 .then_some("`squad sync` shows what is wrong with the project's files");

@@ -56,7 +56,10 @@ pub struct Files {
 #[derive(Debug)]
 pub struct Failure {
     pub name: String,
+    /// What went wrong, without the name (see [`crate::error::labelled`]) and without causes.
     pub message: String,
+    /// The messages of the error's causes, outermost first (`caused by:` lines).
+    pub causes: Vec<String>,
     pub hint: Option<String>,
     /// Refused content or a refused change (exit 1), rather than work that could not be done
     /// at all: the network, the disk (exit 2).
@@ -70,6 +73,7 @@ impl Failure {
         Failure {
             name: name.into(),
             message: message.into(),
+            causes: Vec::new(),
             hint: None,
             refused: true,
             report: None,
@@ -91,8 +95,19 @@ impl Failure {
     ) -> Failure {
         Failure {
             refused: class == crate::error::Class::Refused,
-            ..Failure::refused(name, crate::error::chain(error))
+            causes: crate::error::causes(error),
+            ..Failure::refused(name, error.to_string())
         }
+    }
+
+    /// The message and its causes as one line, as JSON documents carry it.
+    pub fn chain(&self) -> String {
+        let mut text = self.message.clone();
+        for cause in &self.causes {
+            text.push_str(": ");
+            text.push_str(cause);
+        }
+        text
     }
 
     pub fn hint(mut self, hint: impl Into<String>) -> Failure {

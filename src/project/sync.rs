@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use crate::acquire::Acquired;
 use crate::digest::Sha256Digest;
+use crate::error::Class;
 use crate::install::scope::Locations;
 use crate::install::{InstallError, Operation, Options, install_ready};
 
@@ -96,10 +97,8 @@ fn install_failure(name: &str, error: InstallError) -> Failure {
             failure.report = Some(report);
             failure
         }
-        error @ InstallError::Conflict { .. } => {
-            Failure::refused(name, crate::error::chain(&error))
-                .hint("the package changed while squad worked on it; run the command again")
-        }
+        error @ InstallError::Conflict { .. } => Failure::of(name, &error, Class::Refused)
+            .hint("the package changed while squad worked on it; run the command again"),
         error => Failure::of(name, &error, error.class()),
     }
 }

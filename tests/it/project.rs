@@ -1435,3 +1435,204 @@ fn syncs_killed_at_every_phase_leave_complete_packages_and_readable_files() {
     }
     assert!(kills >= 60, "{kills} kills");
 }
+
+/// Every file below `root` with its bytes, for comparing two installs of one source.
+fn files_of(root: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(folder) = stack.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let relative = path
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                files.push((relative, std::fs::read(&path).unwrap()));
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// The first line of what a refusal says, without the command's own words about what it left
+/// undone (`install` adds "; nothing was installed", `add` a summary line of its own).
+fn first_error_line(output: &Output) -> String {
+    let line = stderr(output)
+        .lines()
+        .find(|line| line.starts_with("error"))
+        .unwrap_or_default()
+        .to_owned();
+    line.trim_end_matches("; nothing was installed").to_owned()
+}
+
+#[test]
+fn install_and_add_take_every_source_kind_alike() {
+    let registry = Registry::start(Auth::None);
+    let served = tempfile::tempdir().unwrap();
+    let by_install = Proj::new();
+    let by_add = Proj::new();
+    let scratch = by_install.sandbox.dir.path().join("packages");
+    let base = registry.oci("squads");
+
+    // One package per kind, so that each kind's install can be told apart.
+    let folder = variant(&scratch, "minimal", "2026.12.01.1", "");
+    let archive = scratch.join("delivery.zip");
+    pack(
+        &by_install.sandbox,
+        &variant(&scratch, "delivery", "2026.12.01.1", ""),
+        &archive,
+    );
+    let published = publish(
+        &by_install.sandbox,
+        &variant(&scratch, "planner-parallel", "2026.12.01.1", ""),
+        &base,
+    );
+    let https_package = variant(
+        &served.path().join("src"),
+        "minimal",
+        "2026.12.02.1",
+        "\nhttps\n",
+    );
+    pack(
+        &by_install.sandbox,
+        &https_package,
+        &served.path().join("https.zip"),
+    );
+    let link_package = variant(
+        &served.path().join("src"),
+        "delivery",
+        "2026.12.02.1",
+        "\nlink\n",
+    );
+    pack(
+        &by_install.sandbox,
+        &link_package,
+        &served.path().join("link.zip"),
+    );
+    let server = StaticServer::start(served.path());
+    let https_sha = sha256(&served.path().join("https.zip"));
+    let link_zip = served.path().join("link.zip");
+    let link = install_link(
+        ("example", "delivery", "2026.12.02.1"),
+        &digest(&link_package),
+        &sha256(&link_zip),
+        std::fs::metadata(&link_zip).unwrap().len(),
+        &server.url("link.zip"),
+    );
+
+    // Local sources inside each project (a committed squads.jsonc may not reach outside it).
+    let local = |project: &Proj| -> (String, String) {
+        copy_tree(&folder, &project.root().join("squads/minimal"));
+        std::fs::create_dir_all(project.root().join("vendor")).unwrap();
+        std::fs::copy(&archive, project.root().join("vendor/delivery.zip")).unwrap();
+        (
+            project.root().join("squads/minimal").display().to_string(),
+            project
+                .root()
+                .join("vendor/delivery.zip")
+                .display()
+                .to_string(),
+        )
+    };
+    let (install_folder, install_archive) = local(&by_install);
+    let (add_folder, add_archive) = local(&by_add);
+    let https_url = server.url("https.zip");
+    let kinds: Vec<(&str, Vec<String>, Vec<String>, &str)> = vec![
+        (
+            "folder",
+            vec![install_folder],
+            vec![add_folder],
+            "example/minimal",
+        ),
+        (
+            "archive",
+            vec![install_archive],
+            vec![add_archive],
+            "example/delivery",
+        ),
+        (
+            "registry",
+            vec![published.clone()],
+            vec![published],
+            "example/planner-parallel",
+        ),
+        (
+            "https",
+            vec![https_url.clone(), "--sha256".into(), https_sha.clone()],
+            vec![https_url.clone(), "--sha256".into(), https_sha.clone()],
+            "example/minimal",
+        ),
+        ("link", vec![link.clone()], vec![link], "example/delivery"),
+    ];
+    let mut compared = 0;
+    for (kind, install_args, add_args, name) in &kinds {
+        let mut args = vec!["install"];
+        args.extend(install_args.iter().map(String::as_str));
+        args.extend(["--scope", "project", "--replace"]);
+        assert_ok(&by_install.run(&args), &format!("install {kind}"));
+        let mut args = vec!["add"];
+        args.extend(add_args.iter().map(String::as_str));
+        assert_ok(&by_add.run(&args), &format!("add {kind}"));
+        let installed = by_install.installed(name).unwrap();
+        assert_eq!(
+            by_add.installed(name),
+            Some(installed),
+            "{kind}: the same package digest"
+        );
+        assert_eq!(
+            files_of(&by_install.target(name)),
+            files_of(&by_add.target(name)),
+            "{kind}: the same files"
+        );
+        // add then declares something else for the same name; the next kind replaces it.
+        assert_ok(&by_add.run(&["remove", name]), &format!("remove {kind}"));
+        compared += 1;
+    }
+    assert_eq!(compared, 5, "every source kind");
+
+    // The same problem gets the same error from both commands.
+    let zeros = "0".repeat(64);
+    let problems: Vec<(&str, Vec<&str>)> = vec![
+        (
+            "an https source without its SHA-256",
+            vec![https_url.as_str()],
+        ),
+        (
+            "an https source with another archive's SHA-256",
+            vec![https_url.as_str(), "--sha256", &zeros],
+        ),
+        (
+            "a registry repository that does not exist",
+            vec!["oci://127.0.0.1:1/x/y"],
+        ),
+    ];
+    for (what, source) in problems {
+        let mut args = vec!["install"];
+        args.extend(source.iter().copied());
+        args.extend(["--scope", "project"]);
+        let installed = by_install.run(&args);
+        let mut args = vec!["add"];
+        args.extend(source.iter().copied());
+        let added = by_add.run(&args);
+        assert_eq!(
+            code(&installed),
+            code(&added),
+            "{what}: {}{}",
+            stderr(&installed),
+            stderr(&added)
+        );
+        assert_ne!(code(&installed), Some(0), "{what}");
+        assert_eq!(
+            first_error_line(&installed),
+            first_error_line(&added),
+            "{what}:\n{}\n{}",
+            stderr(&installed),
+            stderr(&added)
+        );
+    }
+}
