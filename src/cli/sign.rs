@@ -49,13 +49,9 @@ pub struct SignArgs {
 pub fn run_sign(args: &SignArgs, printer: &Printer) -> ExitStatus {
     let statement = match crate::sign::statement_of(&args.path) {
         Ok(statement) => statement,
-        Err(message) => {
-            printer.error(&message, None);
-            return if args.path.exists() {
-                ExitStatus::Failure
-            } else {
-                ExitStatus::Error
-            };
+        Err(error) => {
+            printer.failure(&error, None);
+            return error.class().into();
         }
     };
     if args.statement {

@@ -355,9 +355,9 @@ fn run_signature(
     };
     let statement = match crate::sign::statement_of(&args.path) {
         Ok(statement) => statement,
-        Err(message) => {
-            printer.error(&message, None);
-            return ExitStatus::Error;
+        Err(error) => {
+            printer.failure(&error, None);
+            return error.class().into();
         }
     };
     let text = match crate::sign::keys::read_small(signature_path) {

@@ -206,6 +206,8 @@ pub enum InstallError {
     OutsideProject(scope::OutsideProject),
     Lock(LockError),
     Recovery(String),
+    /// The source cannot be read to be validated (absent, unreadable), with why.
+    Unreadable(PathBuf, crate::package::ValidateError),
     Io(PathBuf, std::io::Error),
 }
 
@@ -313,6 +315,7 @@ impl std::fmt::Display for InstallError {
             InstallError::OutsideProject(error) => error.fmt(f),
             InstallError::Lock(error) => error.fmt(f),
             InstallError::Recovery(message) => f.write_str(message),
+            InstallError::Unreadable(path, _) => write!(f, "cannot read `{}`", path.display()),
             InstallError::Io(path, _) => write!(f, "cannot read or write `{}`", path.display()),
         }
     }
@@ -328,9 +331,7 @@ impl From<crate::snapshot::SnapshotError> for InstallError {
                 "`{}` changed while it was read; nothing was installed",
                 path.display()
             )),
-            SnapshotError::Validate(path, error) => {
-                InstallError::Io(path, std::io::Error::other(crate::error::chain(&error)))
-            }
+            SnapshotError::Validate(path, error) => InstallError::Unreadable(path, error),
             SnapshotError::Io(path, error) => InstallError::Io(path, error),
         }
     }
@@ -341,9 +342,10 @@ impl InstallError {
     /// is a refusal.
     pub fn class(&self) -> crate::error::Class {
         match self {
-            InstallError::Lock(_) | InstallError::Recovery(_) | InstallError::Io(..) => {
-                crate::error::Class::Failed
-            }
+            InstallError::Lock(_)
+            | InstallError::Recovery(_)
+            | InstallError::Unreadable(..)
+            | InstallError::Io(..) => crate::error::Class::Failed,
             _ => crate::error::Class::Refused,
         }
     }
@@ -356,6 +358,7 @@ impl std::error::Error for InstallError {
             InstallError::Archive(error) => Some(error),
             // The lock's message stands in for this one, so its cause is this one's.
             InstallError::Lock(error) => error.source(),
+            InstallError::Unreadable(_, error) => Some(error),
             InstallError::Io(_, error) => Some(error),
             _ => None,
         }
@@ -475,15 +478,22 @@ fn tree_at(directory: &Dir, with_files: bool) -> Result<TreeDigest, String> {
     })
 }
 
-/// A random UUID v4 string for scratch names and journals.
+/// A random UUID v4 string: an install operation's id. It names the journal entry and the
+/// staging and backup directories of one operation together, and outlives the process (the
+/// next run recovers by it), so it cannot be a `tempfile` name, which is one path chosen and
+/// created at once. The OS's random source makes two operations' ids differ even across
+/// machines sharing a file system; should it fail, the clock and the process id still do.
 fn uuid() -> String {
-    let mut seed = Vec::new();
-    seed.extend_from_slice(&std::process::id().to_le_bytes());
-    seed.extend_from_slice(&format!("{:?}", std::time::SystemTime::now()).into_bytes());
-    seed.extend_from_slice(&format!("{:?}", std::thread::current().id()).into_bytes());
-    let address = &seed as *const Vec<u8> as usize;
-    seed.extend_from_slice(&address.to_le_bytes());
-    let mut bytes = Sha256Digest::of(&seed).0;
+    let mut bytes = [0u8; 32];
+    if getrandom::fill(&mut bytes[..16]).is_err() {
+        let seed = format!(
+            "{}-{:?}-{:?}",
+            std::process::id(),
+            std::time::SystemTime::now(),
+            std::thread::current().id()
+        );
+        bytes = Sha256Digest::of(seed.as_bytes()).0;
+    }
     bytes[6] = (bytes[6] & 0x0f) | 0x40;
     bytes[8] = (bytes[8] & 0x3f) | 0x80;
     let hex = Sha256Digest(bytes).hex();

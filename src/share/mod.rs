@@ -50,6 +50,9 @@ pub enum ShareError {
     Pack(PackError),
     #[error("cannot read or write `{}`", .0.display())]
     Io(PathBuf, #[source] std::io::Error),
+    /// The package folder could not be read once into a private copy.
+    #[error(transparent)]
+    Snapshot(crate::snapshot::SnapshotError),
     #[error(transparent)]
     Oci(OciError),
     #[error("{0} was not found")]
@@ -77,6 +80,7 @@ impl ShareError {
             }
             ShareError::Oci(error) => error.class(),
             ShareError::Pack(error) => error.class(),
+            ShareError::Snapshot(error) => error.class(),
             ShareError::Invalid(_) | ShareError::Refused { .. } | ShareError::Conflict { .. } => {
                 crate::error::Class::Refused
             }
@@ -140,49 +144,13 @@ pub fn publish_base(text: &str) -> Result<Reference, ShareError> {
     Ok(base)
 }
 
-/// A unique scratch directory under the system's temporary directory, removed on drop.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new() -> Result<Scratch, ShareError> {
-        let base = std::env::temp_dir();
-        for attempt in 0..100u32 {
-            let nanos = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.subsec_nanos());
-            let path = base.join(format!(
-                "squad-publish-{}-{nanos}-{attempt}",
-                std::process::id()
-            ));
-            match crate::fs::create_dir(&path) {
-                Ok(()) => return Ok(Scratch(path)),
-                Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => continue,
-                Err(error) => return Err(ShareError::Io(path, error)),
-            }
-        }
-        Err(ShareError::Io(
-            base,
-            std::io::Error::other("no free scratch directory name"),
-        ))
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = crate::fs::remove_dir_all(&self.0);
-    }
-}
-
 /// The artifact of the package folder `package`: validated, then packed to the exact bytes
 /// `squad pack` writes.
 pub fn prepare(package: &Path) -> Result<(Identity, Artifact), ShareError> {
     let judged = crate::snapshot::read_folder(package, &crate::snapshot::scratch_parent())
         .map_err(|error| match error {
             crate::snapshot::SnapshotError::Invalid(report) => ShareError::Invalid(report),
-            other => ShareError::Io(
-                package.to_path_buf(),
-                std::io::Error::other(crate::error::chain(&other)),
-            ),
+            other => ShareError::Snapshot(other),
         })?;
     let report = judged.report;
     if !report.is_valid() {
@@ -196,9 +164,10 @@ pub fn prepare(package: &Path) -> Result<(Identity, Artifact), ShareError> {
         .get(crate::manifest::MANIFEST_FILE)
         .map(|source| About::from_manifest(&source.text))
         .unwrap_or_default();
-    let scratch = Scratch::new()?;
+    let scratch = crate::fs::ScratchDirectory::new("publish")
+        .map_err(|error| ShareError::Io(std::env::temp_dir(), error))?;
     let name = crate::pack::default_file_name(&identity);
-    let archive_path = scratch.0.join(&name);
+    let archive_path = scratch.path().join(&name);
     let packed = crate::pack::pack(
         &report,
         judged.snapshot.path(),

@@ -13,7 +13,7 @@ pub mod minisig;
 pub mod policy;
 pub mod statement;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub use minisig::{FormatError, KeyId, PublicKey, SecretKey, SecretKeyFile, Signature};
 pub use policy::{Policy, Refusal, Trusted};
@@ -24,15 +24,48 @@ pub fn default_signature_name(id: &str, version: &str) -> String {
     format!("{id}-{version}.squad.minisig")
 }
 
+/// Why a package's statement could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum StatementError {
+    /// A package folder that does not validate: nothing about it is signed.
+    #[error("the package `{}` is invalid; run `squad validate` on it for details", .0.display())]
+    Invalid(PathBuf),
+    /// An archive read within the limits that does not say who it is.
+    #[error("`{}`: {message}", path.display())]
+    Unidentified { path: PathBuf, message: String },
+    /// The folder or archive could not be read once (absent, unreadable, refused entries).
+    #[error(transparent)]
+    Read(crate::snapshot::SnapshotError),
+    #[error("`{}`: {}", .0.display(), .1)]
+    Digest(PathBuf, String),
+}
+
+impl StatementError {
+    /// A package that is not what a signature may be made over is refused; one that cannot
+    /// be read at all could not be judged.
+    pub fn class(&self) -> crate::error::Class {
+        match self {
+            StatementError::Invalid(_) | StatementError::Unidentified { .. } => {
+                crate::error::Class::Refused
+            }
+            StatementError::Read(error) => error.class(),
+            StatementError::Digest(..) => crate::error::Class::Failed,
+        }
+    }
+}
+
 /// The statement of a package folder (validated; its package digest computed) or of a `.zip`
 /// archive (read within the import limits, never extracted).
-pub fn statement_of(path: &Path) -> Result<Statement, String> {
-    let shown = path.display();
+pub fn statement_of(path: &Path) -> Result<Statement, StatementError> {
     if crate::snapshot::is_archive(path) {
-        let bytes = crate::snapshot::read_archive(path)
-            .map_err(|error| format!("`{shown}`: {}", crate::error::chain(&error)))?;
-        let (identity, package_digest) = crate::snapshot::identify_archive(&bytes)
-            .map_err(|message| format!("`{shown}`: {message}"))?;
+        let bytes = crate::snapshot::read_archive(path).map_err(StatementError::Read)?;
+        let (identity, package_digest) =
+            crate::snapshot::identify_archive(&bytes).map_err(|message| {
+                StatementError::Unidentified {
+                    path: path.to_path_buf(),
+                    message,
+                }
+            })?;
         return Ok(Statement {
             namespace: identity.namespace,
             id: identity.id,
@@ -44,19 +77,15 @@ pub fn statement_of(path: &Path) -> Result<Statement, String> {
     let judged = crate::snapshot::read_folder(path, &crate::snapshot::scratch_parent()).map_err(
         |error| match error {
             crate::snapshot::SnapshotError::Invalid(_) => {
-                format!("the package `{shown}` is invalid; run `squad validate` on it for details")
+                StatementError::Invalid(path.to_path_buf())
             }
-            other => format!("`{shown}`: {}", crate::error::chain(&other)),
+            other => StatementError::Read(other),
         },
     )?;
     let report = &judged.report;
     let identity = match (&report.identity, report.is_valid()) {
         (Some(identity), true) => identity.clone(),
-        _ => {
-            return Err(format!(
-                "the package `{shown}` is invalid; run `squad validate` on it for details"
-            ));
-        }
+        _ => return Err(StatementError::Invalid(path.to_path_buf())),
     };
     let files: Vec<String> = report
         .tree
@@ -64,7 +93,7 @@ pub fn statement_of(path: &Path) -> Result<Statement, String> {
         .map(|entry| entry.path.clone())
         .collect();
     let digest = crate::digest::digest_folder(judged.snapshot.path(), &files, false)
-        .map_err(|error| format!("`{shown}`: {}", error.message))?;
+        .map_err(|error| StatementError::Digest(path.to_path_buf(), error.message))?;
     Ok(Statement {
         namespace: identity.namespace,
         id: identity.id,
