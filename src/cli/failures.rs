@@ -2,7 +2,8 @@
 //! acquisition's, a registry's, a key's) rendered once, in the command's format, with their
 //! hints, an invalid package's diagnostics and the exit status their class gives.
 
-use super::report::{drift_line, print_diagnostics, print_json, refused_package};
+use super::documents::{self, ProjectStopped};
+use super::report::{drift_line, print_diagnostics, refused_package};
 use super::{ExitStatus, Format};
 use crate::install::InstallError;
 use crate::output::Printer;
@@ -23,21 +24,6 @@ pub fn report_share_error(printer: &Printer, format: Format, error: ShareError) 
     }
     printer.failure(&error, error.hint().as_deref());
     error.class().into()
-}
-
-/// The JSON of failures.
-pub fn failures_json(failures: &[ProjectFailure]) -> serde_json::Value {
-    failures
-        .iter()
-        .map(|failure| {
-            serde_json::json!({
-                "name": failure.name,
-                "message": failure.chain(),
-                "hint": failure.hint,
-                "refused": failure.refused,
-            })
-        })
-        .collect()
 }
 
 /// Reports failures on stderr (with an invalid package's diagnostics) and returns the status.
@@ -63,27 +49,22 @@ pub fn report_failures(printer: &Printer, failures: &[ProjectFailure]) -> ExitSt
     status
 }
 
-/// Reports an error that stopped a command, in `format`, and returns the status.
+/// Reports an error that stopped a command, in `format`, and returns the status. `command` is
+/// the `type` of the document the command prints when it succeeds.
 pub fn project_error(
     printer: &Printer,
     format: Format,
-    command: &str,
+    command: &'static str,
     project: &Project,
     error: ProjectError,
 ) -> ExitStatus {
     let machine = format == Format::Json;
-    let document = |status: &str, extra: serde_json::Value| {
-        let mut value = serde_json::json!({
-            "schema_version": crate::diag::json::SCHEMA_VERSION,
-            "type": command,
-            "project": project.shown,
-            "status": status,
-            "error": crate::error::chain(&error),
-        });
-        if let (Some(object), serde_json::Value::Object(extra)) = (value.as_object_mut(), extra) {
-            object.extend(extra);
-        }
-        value
+    let stopped = |status: &'static str| ProjectStopped {
+        project: &project.shown,
+        status,
+        error: crate::error::chain(&error),
+        failures: None,
+        disagreements: None,
     };
     let status = error.class().into();
     match &error {
@@ -99,23 +80,22 @@ pub fn project_error(
         }
         ProjectError::Failed(failures) => {
             if machine {
-                print_json(
-                    printer,
-                    &document(
-                        "failed",
-                        serde_json::json!({ "failures": failures_json(failures) }),
-                    ),
-                );
+                let body = ProjectStopped {
+                    failures: Some(documents::failures(failures)),
+                    ..stopped("failed")
+                };
+                documents::print(printer, command, body);
             }
             report_failures(printer, failures);
             printer.error(&format!("{error}; nothing was changed"), None);
         }
         ProjectError::Disagree(lines) => {
             if machine {
-                print_json(
-                    printer,
-                    &document("refused", serde_json::json!({ "disagreements": lines })),
-                );
+                let body = ProjectStopped {
+                    disagreements: Some(lines),
+                    ..stopped("refused")
+                };
+                documents::print(printer, command, body);
             }
             printer.error(
                 &error.to_string(),
@@ -124,7 +104,7 @@ pub fn project_error(
         }
         ProjectError::NotDeclared(_) => {
             if machine {
-                print_json(printer, &document("refused", serde_json::json!({})));
+                documents::print(printer, command, stopped("refused"));
             }
             printer.error(
                 &error.to_string(),
@@ -133,7 +113,7 @@ pub fn project_error(
         }
         ProjectError::Undeclared(_) => {
             if machine {
-                print_json(printer, &document("error", serde_json::json!({})));
+                documents::print(printer, command, stopped("error"));
             }
             printer.error(
                 &error.to_string(),
@@ -142,7 +122,7 @@ pub fn project_error(
         }
         ProjectError::OutsideProject(_) => {
             if machine {
-                print_json(printer, &document("refused", serde_json::json!({})));
+                documents::print(printer, command, stopped("refused"));
             }
             printer.error(
                 &format!("{error}; nothing was changed"),
@@ -151,7 +131,7 @@ pub fn project_error(
         }
         ProjectError::Usage(_) | ProjectError::Io(..) => {
             if machine {
-                print_json(printer, &document("error", serde_json::json!({})));
+                documents::print(printer, command, stopped("error"));
             }
             printer.failure(&error, None);
         }

@@ -2,9 +2,8 @@
 
 use std::path::PathBuf;
 
-use serde::Serialize;
-
-use super::report::{Inspected, json_document, report};
+use super::documents::{FixDocument, Fixed};
+use super::report::{Inspected, print_json, report, validate_document};
 use super::{ExitStatus, Format};
 use crate::fix::{FixError, Plan, plan, unified_diff, write};
 use crate::output::Printer;
@@ -38,13 +37,6 @@ pub struct FixArgs {
     /// Output format (json: the `squad validate` document of the fixed package, with the fixes).
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
-}
-
-#[derive(Serialize)]
-struct JsonFix<'a> {
-    file: &'a str,
-    code: &'static str,
-    message: &'a str,
 }
 
 pub fn run(args: &FixArgs, printer: &Printer) -> ExitStatus {
@@ -182,30 +174,27 @@ fn finish(
     inspected: Inspected,
 ) -> ExitStatus {
     if args.format == Format::Json {
-        let mut document = json_document(shown, &inspected);
-        document["type"] = "fix".into();
-        document["dry_run"] = args.dry_run.into();
-        document["fixes"] = serde_json::to_value(
-            planned
+        let document = FixDocument {
+            report: validate_document(shown, &inspected),
+            kind: "fix",
+            dry_run: args.dry_run,
+            fixes: planned
                 .applied
                 .iter()
-                .map(|applied| JsonFix {
+                .map(|applied| Fixed {
                     file: &applied.file,
                     code: applied.code.as_str(),
                     message: &applied.message,
                 })
-                .collect::<Vec<_>>(),
-        )
-        .unwrap_or_default();
-        document["changed_files"] = planned
-            .changes
-            .iter()
-            .map(|change| change.file.as_str())
-            .collect::<Vec<_>>()
-            .into();
-        let failing = !document["packages"][0]["valid"].as_bool().unwrap_or(false);
-        printer.data(&(serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"));
-        return if failing {
+                .collect(),
+            changed_files: planned
+                .changes
+                .iter()
+                .map(|change| change.file.as_str())
+                .collect(),
+        };
+        print_json(printer, &document);
+        return if crate::diag::has_errors(&inspected.diagnostics) {
             ExitStatus::Failure
         } else {
             ExitStatus::Success

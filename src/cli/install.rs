@@ -1,21 +1,15 @@
 //! `squad install`: any source into a project or the global scope.
 
-use std::path::Path;
-
-use serde::Serialize;
-
 use super::args::{NetworkArgs, ScopeArg, ScopeArgs, install_options};
+use super::documents;
 use super::failures::{acquire_error, install_error};
-use super::report::{
-    Progress, drift_line, files_changed, print_json, shell_word, verify_command, waiting,
-};
+use super::report::{Progress, drift_line, files_changed, shell_word, verify_command, waiting};
 use super::{ExitStatus, Format};
 use crate::acquire::{AcquireError, Installed};
 use crate::digest::Sha256Digest;
 use crate::install::{InstallError, Operation, Options};
 use crate::output::Printer;
 use crate::project::direct::{Direct, DirectError};
-use crate::verify::Drift;
 
 /// Install a squad from any source into a project or the global scope.
 ///
@@ -102,27 +96,6 @@ fn digest_flag(
             })
         })
         .transpose()
-}
-
-/// The document of `squad install --format json` (docs/json-output.md).
-#[derive(Serialize)]
-struct JsonInstall<'a> {
-    schema_version: u32,
-    #[serde(rename = "type")]
-    kind: &'static str,
-    operation: Operation,
-    scope: &'static str,
-    namespace: &'a str,
-    id: &'a str,
-    version: &'a str,
-    before_version: Option<&'a str>,
-    before: Option<String>,
-    after: String,
-    target: &'a Path,
-    source: Option<&'a str>,
-    manifest_digest: Option<&'a str>,
-    restored: Option<&'a [Drift]>,
-    warnings: &'a [String],
 }
 
 /// CAS-1…CAS-4 refused the install: says what is installed and the exact command that
@@ -282,9 +255,7 @@ fn print_installed(format: Format, options: &Options, installed: Installed, prin
     let identity = &receipt.identity;
     match format {
         Format::Json => {
-            let document = JsonInstall {
-                schema_version: crate::diag::json::SCHEMA_VERSION,
-                kind: "install",
+            let document = documents::Installed {
                 operation: receipt.operation,
                 scope: options.scope.name(),
                 namespace: &identity.namespace,
@@ -301,7 +272,7 @@ fn print_installed(format: Format, options: &Options, installed: Installed, prin
                 restored: receipt.restored.as_deref(),
                 warnings: &receipt.warnings,
             };
-            print_json(printer, &document);
+            documents::print(printer, "install", document);
         }
         Format::Human | Format::Sarif | Format::Github => {
             let name = format!("{}/{}", identity.namespace, identity.id);

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use super::report::print_json as json;
+use super::documents::{self, KeyGenerated};
 use super::{DataFormat, ExitStatus};
 use crate::output::Printer;
 
@@ -126,17 +126,16 @@ fn run_generate(args: &GenerateArgs, printer: &Printer) -> ExitStatus {
         return ExitStatus::Error;
     }
     match args.format {
-        DataFormat::Json => json(
+        DataFormat::Json => documents::print(
             printer,
-            &serde_json::json!({
-                "schema_version": crate::diag::json::SCHEMA_VERSION,
-                "type": "key-generate",
-                "key_id": public.id.to_string(),
-                "public_key": public.base64,
-                "public_key_file": args.public_key,
-                "secret_key_file": args.secret_key,
-                "encrypted": password.is_some(),
-            }),
+            "key-generate",
+            KeyGenerated {
+                key_id: public.id.to_string(),
+                public_key: &public.base64,
+                public_key_file: &args.public_key,
+                secret_key_file: &args.secret_key,
+                encrypted: password.is_some(),
+            },
         ),
         DataFormat::Human => {
             printer.status(

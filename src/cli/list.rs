@@ -1,17 +1,15 @@
 //! `squad list` and `squad projects`: what is installed where, and the projects squad knows.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
-use serde::Serialize;
-
 use super::args::{ScopeArg, opencorvus_root, scope_of};
-use super::report::{files_changed, print_json, verify_command};
+use super::documents::{self, ListedPackage, Listing};
+use super::report::{files_changed, verify_command};
 use super::{DataFormat, ExitStatus};
 use crate::install::list;
 use crate::install::scope::Scope;
 use crate::output::Printer;
-use crate::verify::Drift;
 
 /// List installed packages with their versions and digests.
 ///
@@ -39,38 +37,6 @@ pub struct ListArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = DataFormat::Human)]
     pub format: DataFormat,
-}
-
-/// The document of `squad list --format json` (docs/json-output.md).
-#[derive(Serialize)]
-struct JsonList<'a> {
-    schema_version: u32,
-    #[serde(rename = "type")]
-    kind: &'static str,
-    /// The project whose packages and selection were read (`null`: the global scope alone).
-    project: Option<&'a Path>,
-    /// The project's `prompt_profile.active`.
-    active: Option<&'a str>,
-    packages: Vec<JsonListed<'a>>,
-}
-
-#[derive(Serialize)]
-struct JsonListed<'a> {
-    scope: &'static str,
-    namespace: &'a str,
-    id: &'a str,
-    version: Option<&'a str>,
-    package_digest: Option<&'a str>,
-    root: &'a Path,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    problem: Option<&'a str>,
-    active: bool,
-    /// `null` when there is no install receipt to compare with.
-    modified: Option<bool>,
-    changes: Vec<Drift>,
-    /// The registry reference and manifest digest the receipt recorded (`null`: a local
-    /// install, or no receipt).
-    origin: Option<crate::install::receipts::Origin>,
 }
 
 pub fn run_list(args: &ListArgs, printer: &Printer) -> ExitStatus {
@@ -109,9 +75,7 @@ pub fn run_list(args: &ListArgs, printer: &Printer) -> ExitStatus {
     }
     match args.format {
         DataFormat::Json => {
-            let document = JsonList {
-                schema_version: crate::diag::json::SCHEMA_VERSION,
-                kind: "list",
+            let document = Listing {
                 project: listing.project.as_deref(),
                 active: listing.active.as_deref(),
                 packages: listing
@@ -119,7 +83,7 @@ pub fn run_list(args: &ListArgs, printer: &Printer) -> ExitStatus {
                     .iter()
                     .map(|listed| {
                         let installed = &listed.package.installed;
-                        JsonListed {
+                        ListedPackage {
                             scope: listed.scope.name(),
                             namespace: &installed.namespace,
                             id: &installed.id,
@@ -135,7 +99,7 @@ pub fn run_list(args: &ListArgs, printer: &Printer) -> ExitStatus {
                     })
                     .collect(),
             };
-            print_json(printer, &document);
+            documents::print(printer, "list", document);
         }
         DataFormat::Human => {
             let mut text = String::new();

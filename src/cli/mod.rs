@@ -25,6 +25,7 @@ mod args;
 mod cache;
 mod collab;
 mod digest;
+mod documents;
 mod explain;
 mod failures;
 mod fix;

@@ -2,8 +2,7 @@
 
 use std::path::PathBuf;
 
-use serde::Serialize;
-
+use super::documents::{self, Packed};
 use super::report::refused_package;
 use super::{ExitStatus, Format};
 use crate::archive::reader::Limits;
@@ -46,21 +45,6 @@ pub struct PackArgs {
     pub format: Format,
 }
 
-#[derive(Serialize)]
-struct JsonPacked {
-    schema_version: u32,
-    #[serde(rename = "type")]
-    kind: &'static str,
-    path: String,
-    namespace: String,
-    id: String,
-    version: String,
-    package_digest: String,
-    archive_sha256: String,
-    file_count: usize,
-    bytes: u64,
-}
-
 pub fn run(args: &PackArgs, printer: &Printer) -> ExitStatus {
     let limits = if args.no_limits {
         Limits::NONE
@@ -71,9 +55,7 @@ pub fn run(args: &PackArgs, printer: &Printer) -> ExitStatus {
         Ok(packed) => {
             match args.format {
                 Format::Json => {
-                    let document = JsonPacked {
-                        schema_version: crate::diag::json::SCHEMA_VERSION,
-                        kind: "packed",
+                    let document = Packed {
                         path: packed.path.display().to_string(),
                         namespace: packed.identity.namespace,
                         id: packed.identity.id,
@@ -83,9 +65,7 @@ pub fn run(args: &PackArgs, printer: &Printer) -> ExitStatus {
                         file_count: packed.file_count,
                         bytes: packed.archive_bytes,
                     };
-                    printer.data(
-                        &(serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"),
-                    );
+                    documents::print(printer, "packed", document);
                 }
                 Format::Human | Format::Sarif | Format::Github => {
                     printer.status(

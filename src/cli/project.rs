@@ -4,8 +4,9 @@
 use std::path::PathBuf;
 
 use super::args::{DEFAULT_JOBS, NetworkArgs, ProjectArgs, ProjectRun};
-use super::failures::{failures_json, project_error as report_error, report_failures};
-use super::report::{outcome_json, outcome_line, print_json as json, verb, waiting};
+use super::documents::{self, Added, Removed, Synced};
+use super::failures::{project_error as report_error, report_failures};
+use super::report::{outcome_line, verb, waiting};
 use super::{DataFormat, ExitStatus, Format};
 use crate::digest::Sha256Digest;
 use crate::install::Operation;
@@ -133,16 +134,10 @@ pub fn run_add(args: &AddArgs, printer: &Printer) -> ExitStatus {
         Err(error) => return report_error(printer, args.format, "add", &run.project, error),
     };
     match args.format {
-        Format::Json => json(
+        Format::Json => documents::print(
             printer,
-            &serde_json::json!({
-                "schema_version": crate::diag::json::SCHEMA_VERSION,
-                "type": "add",
-                "project": run.project.shown,
-                "status": "ok",
-                "declared": added.declared,
-                "squad": outcome_json(&added.outcome),
-            }),
+            "add",
+            Added::new(&run.project.shown, added.declared, &added.outcome),
         ),
         _ => {
             let file = run.project.display(crate::project::declared::FILE);
@@ -183,19 +178,10 @@ pub fn run_remove(args: &RemoveArgs, printer: &Printer) -> ExitStatus {
         printer.human(&format!("warning: {warning}\n"));
     }
     match args.format {
-        DataFormat::Json => json(
+        DataFormat::Json => documents::print(
             printer,
-            &serde_json::json!({
-                "schema_version": crate::diag::json::SCHEMA_VERSION,
-                "type": "remove",
-                "project": run.project.shown,
-                "status": "ok",
-                "name": removed.name,
-                "declared": removed.declared,
-                "locked": removed.locked,
-                "uninstalled": removed.uninstalled,
-                "reset": removed.reset,
-            }),
+            "remove",
+            Removed::new(&run.project.shown, &removed),
         ),
         DataFormat::Human => {
             let files: Vec<&str> = [
@@ -255,25 +241,10 @@ pub fn run_sync(args: &SyncArgs, printer: &Printer) -> ExitStatus {
         ));
     }
     if args.format == Format::Json {
-        let status = if report.failures.is_empty() {
-            "ok"
-        } else {
-            "failed"
-        };
-        json(
+        documents::print(
             printer,
-            &serde_json::json!({
-                "schema_version": crate::diag::json::SCHEMA_VERSION,
-                "type": "sync",
-                "project": run.project.shown,
-                "status": status,
-                "locked": args.locked,
-                "offline": args.offline,
-                "squads": report.outcomes.iter().map(outcome_json).collect::<Vec<_>>(),
-                "failures": failures_json(&report.failures),
-                "dropped": report.dropped,
-                "lock_written": report.lock_written,
-            }),
+            "sync",
+            Synced::new(&run.project.shown, args.locked, args.offline, &report),
         );
     } else {
         for outcome in &report.outcomes {

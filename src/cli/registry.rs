@@ -6,6 +6,7 @@ use std::io::Read;
 use std::path::PathBuf;
 
 use super::args::NetworkArgs;
+use super::documents::{self, Published, Pulled, Versions};
 use super::failures::report_share_error;
 use super::report::Progress;
 use super::{DataFormat, ExitStatus, Format};
@@ -118,26 +119,29 @@ pub fn run_publish(args: &PublishArgs, printer: &Printer) -> ExitStatus {
     let artifact = &published.artifact;
     let identity = &published.identity;
     match args.format {
-        Format::Json => {
-            let document = serde_json::json!({
-                "schema_version": crate::diag::json::SCHEMA_VERSION,
-                "type": "publish",
-                "status": published.status,
-                "reference": published.pinned.to_string(),
-                "tag": published.pinned.repository_only().with_tag(&identity.version).to_string(),
-                "namespace": identity.namespace,
-                "id": identity.id,
-                "version": identity.version,
-                "package_digest": artifact.config.package_digest,
-                "manifest_digest": published.pinned.digest,
-                "config_digest": artifact.manifest.config.digest,
-                "archive_sha256": artifact.config.archive_sha256,
-                "archive_bytes": artifact.config.archive_bytes,
-                "uploaded": published.uploaded,
-                "signature": published.signature,
-            });
-            printer.data(&(serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"));
-        }
+        Format::Json => documents::print(
+            printer,
+            "publish",
+            Published {
+                status: published.status,
+                reference: published.pinned.to_string(),
+                tag: published
+                    .pinned
+                    .repository_only()
+                    .with_tag(&identity.version)
+                    .to_string(),
+                namespace: &identity.namespace,
+                id: &identity.id,
+                version: &identity.version,
+                package_digest: &artifact.config.package_digest,
+                manifest_digest: published.pinned.digest.as_deref(),
+                config_digest: &artifact.manifest.config.digest,
+                archive_sha256: &artifact.config.archive_sha256,
+                archive_bytes: artifact.config.archive_bytes,
+                uploaded: &published.uploaded,
+                signature: published.signature.as_ref(),
+            },
+        ),
         Format::Human | Format::Sarif | Format::Github => {
             let what = format!(
                 "{}/{} {} to {}",
@@ -263,22 +267,21 @@ pub fn run_pull(args: &PullArgs, printer: &Printer) -> ExitStatus {
         return ExitStatus::Error;
     }
     match args.format {
-        DataFormat::Json => {
-            let document = serde_json::json!({
-                "schema_version": crate::diag::json::SCHEMA_VERSION,
-                "type": "pull",
-                "path": output.display().to_string(),
-                "reference": resolved.pinned.to_string(),
-                "namespace": config.namespace,
-                "id": config.id,
-                "version": config.version,
-                "package_digest": config.package_digest,
-                "manifest_digest": resolved.manifest_digest,
-                "archive_sha256": config.archive_sha256,
-                "bytes": config.archive_bytes,
-            });
-            printer.data(&(serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"));
-        }
+        DataFormat::Json => documents::print(
+            printer,
+            "pull",
+            Pulled {
+                path: output.display().to_string(),
+                reference: resolved.pinned.to_string(),
+                namespace: &config.namespace,
+                id: &config.id,
+                version: &config.version,
+                package_digest: &config.package_digest,
+                manifest_digest: &resolved.manifest_digest,
+                archive_sha256: &config.archive_sha256,
+                bytes: config.archive_bytes,
+            },
+        ),
         DataFormat::Human => {
             printer.status(
                 "Pulled",
@@ -351,15 +354,14 @@ pub fn run_versions(args: &VersionsArgs, printer: &Printer) -> ExitStatus {
         Err(error) => return report_share_error(printer, Format::Human, error),
     };
     match args.format {
-        DataFormat::Json => {
-            let document = serde_json::json!({
-                "schema_version": crate::diag::json::SCHEMA_VERSION,
-                "type": "versions",
-                "reference": reference.to_string(),
-                "versions": listed,
-            });
-            printer.data(&(serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"));
-        }
+        DataFormat::Json => documents::print(
+            printer,
+            "versions",
+            Versions {
+                reference: reference.to_string(),
+                versions: &listed,
+            },
+        ),
         DataFormat::Human => {
             let text: String = listed
                 .iter()

@@ -93,8 +93,9 @@ pub struct Failure {
     pub hint: Option<&'static str>,
 }
 
+/// The document of `squad validate --format json` (docs/json-output.md).
 #[derive(Serialize)]
-struct JsonDocument<'a> {
+pub struct ValidateDocument<'a> {
     schema_version: u32,
     packages: Vec<JsonPackage<'a>>,
     summary: JsonRunSummary,
@@ -499,16 +500,15 @@ fn fix_hint(printer: &Printer, outcomes: &[Outcome]) {
     ));
 }
 
-/// The `--format json` document of one checked input, as a value other commands extend.
-pub fn json_document(shown: &str, inspected: &Inspected) -> serde_json::Value {
-    let outcomes = [Outcome {
+/// The `--format json` document of one checked input, for other commands to extend.
+pub fn validate_document<'a>(shown: &str, inspected: &'a Inspected) -> ValidateDocument<'a> {
+    json(&[Outcome {
         shown: shown.to_owned(),
         result: Ok(inspected.checked()),
-    }];
-    serde_json::to_value(json(&outcomes)).unwrap_or_default()
+    }])
 }
 
-fn json<'a>(outcomes: &'a [Outcome<'a>]) -> JsonDocument<'a> {
+fn json<'a>(outcomes: &[Outcome<'a>]) -> ValidateDocument<'a> {
     let mut totals = Summary::default();
     let packages: Vec<JsonPackage> = outcomes
         .iter()
@@ -548,7 +548,7 @@ fn json<'a>(outcomes: &'a [Outcome<'a>]) -> JsonDocument<'a> {
         .iter()
         .filter(|package| package.status == "error")
         .count();
-    JsonDocument {
+    ValidateDocument {
         schema_version: SCHEMA_VERSION,
         summary: JsonRunSummary {
             packages: packages.len(),
@@ -679,10 +679,4 @@ pub fn outcome_line(printer: &Printer, outcome: &crate::project::sync::Outcome) 
         }
         (operation, _) => printer.status(verb(operation), &what),
     }
-}
-
-pub fn outcome_json(outcome: &crate::project::sync::Outcome) -> serde_json::Value {
-    let mut value = serde_json::to_value(outcome).unwrap_or_default();
-    value["target"] = serde_json::json!(outcome.target);
-    value
 }

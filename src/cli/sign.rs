@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use super::report::print_json as json;
+use super::documents::{self, SignatureWritten, StatementShown};
 use super::{DataFormat, ExitStatus};
 use crate::output::Printer;
 
@@ -56,17 +56,13 @@ pub fn run_sign(args: &SignArgs, printer: &Printer) -> ExitStatus {
     };
     if args.statement {
         match args.format {
-            DataFormat::Json => json(
+            DataFormat::Json => documents::print(
                 printer,
-                &serde_json::json!({
-                    "schema_version": crate::diag::json::SCHEMA_VERSION,
-                    "type": "statement",
-                    "namespace": statement.namespace,
-                    "id": statement.id,
-                    "version": statement.version,
-                    "package_digest": statement.package_digest.hex(),
-                    "statement": statement.text(),
-                }),
+                "statement",
+                StatementShown {
+                    signed: (&statement).into(),
+                    statement: statement.text(),
+                },
             ),
             DataFormat::Human => printer.data(&statement.text()),
         }
@@ -112,19 +108,15 @@ pub fn run_sign(args: &SignArgs, printer: &Printer) -> ExitStatus {
         return ExitStatus::Error;
     }
     match args.format {
-        DataFormat::Json => json(
+        DataFormat::Json => documents::print(
             printer,
-            &serde_json::json!({
-                "schema_version": crate::diag::json::SCHEMA_VERSION,
-                "type": "sign",
-                "namespace": statement.namespace,
-                "id": statement.id,
-                "version": statement.version,
-                "package_digest": statement.package_digest.hex(),
-                "key_id": signature.key_id.to_string(),
-                "signature_file": output,
-                "statement": statement.text(),
-            }),
+            "sign",
+            SignatureWritten {
+                signed: (&statement).into(),
+                key_id: signature.key_id.to_string(),
+                signature_file: &output,
+                statement: statement.text(),
+            },
         ),
         DataFormat::Human => printer.status(
             "Signed",

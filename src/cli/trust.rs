@@ -4,8 +4,9 @@
 use std::path::Path;
 
 use super::args::{ProjectArgs, project_of};
+use super::documents::{self, Revoked, Trusted, Untrusted};
 use super::failures::project_error as report_error;
-use super::report::{print_json as json, waiting};
+use super::report::waiting;
 use super::{DataFormat, ExitStatus};
 use crate::output::Printer;
 
@@ -114,11 +115,11 @@ pub struct TrustAddArgs {
 }
 
 /// The project a trust command edits, and the edit itself under the project lock; a failure is
-/// reported in the command's format and becomes the exit status.
+/// reported in the command's format (a document of type `kind`) and becomes the exit status.
 fn edit_policy<T>(
     args: &ProjectArgs,
     format: DataFormat,
-    what: &str,
+    kind: &'static str,
     printer: &Printer,
     edit: impl FnOnce(
         &crate::project::Project,
@@ -128,7 +129,7 @@ fn edit_policy<T>(
     let project = project_of(args, printer)?;
     match edit(&project, &mut waiting(printer)) {
         Ok(done) => Ok((project, done)),
-        Err(error) => Err(report_error(printer, format.into(), what, &project, error)),
+        Err(error) => Err(report_error(printer, format.into(), kind, &project, error)),
     }
 }
 
@@ -148,7 +149,7 @@ fn run_trust_remove(args: &TrustRemoveArgs, printer: &Printer) -> ExitStatus {
     let edited = edit_policy(
         &args.project,
         args.format,
-        "trust remove",
+        "untrust",
         printer,
         |project, wait| {
             crate::project::change::untrust(project, key.id, args.namespace.as_deref(), wait)
@@ -160,17 +161,16 @@ fn run_trust_remove(args: &TrustRemoveArgs, printer: &Printer) -> ExitStatus {
     };
     let removed = untrusted.removed;
     match args.format {
-        DataFormat::Json => json(
+        DataFormat::Json => documents::print(
             printer,
-            &serde_json::json!({
-                "schema_version": crate::diag::json::SCHEMA_VERSION,
-                "type": "untrust",
-                "project": project.shown,
-                "key_id": key.id.to_string(),
-                "namespace": args.namespace,
-                "removed": removed,
-                "still_trusted_in": untrusted.still_trusted_in,
-            }),
+            "untrust",
+            Untrusted {
+                project: &project.shown,
+                key_id: key.id.to_string(),
+                namespace: args.namespace.as_deref(),
+                removed,
+                still_trusted_in: &untrusted.still_trusted_in,
+            },
         ),
         DataFormat::Human if removed == 0 => printer.status(
             "Unchanged",
@@ -234,7 +234,7 @@ fn run_trust_revoke(args: &TrustRevokeArgs, printer: &Printer) -> ExitStatus {
     let edited = edit_policy(
         &args.project,
         args.format,
-        "trust revoke",
+        "revoke",
         printer,
         |project, wait| crate::project::change::revoke(project, key_id, wait),
     );
@@ -243,15 +243,14 @@ fn run_trust_revoke(args: &TrustRevokeArgs, printer: &Printer) -> ExitStatus {
         Err(status) => return status,
     };
     match args.format {
-        DataFormat::Json => json(
+        DataFormat::Json => documents::print(
             printer,
-            &serde_json::json!({
-                "schema_version": crate::diag::json::SCHEMA_VERSION,
-                "type": "revoke",
-                "project": project.shown,
-                "key_id": key_id.to_string(),
-                "changed": changed,
-            }),
+            "revoke",
+            Revoked {
+                project: &project.shown,
+                key_id: key_id.to_string(),
+                changed,
+            },
         ),
         DataFormat::Human => printer.status(
             if changed { "Revoked" } else { "Unchanged" },
@@ -310,20 +309,19 @@ fn run_trust_add(args: &TrustAddArgs, printer: &Printer) -> ExitStatus {
         ));
     }
     match args.format {
-        DataFormat::Json => json(
+        DataFormat::Json => documents::print(
             printer,
-            &serde_json::json!({
-                "schema_version": crate::diag::json::SCHEMA_VERSION,
-                "type": "trust",
-                "revoked": added.revoked,
-                "project": project.shown,
-                "namespace": args.namespace,
-                "key_id": key.id.to_string(),
-                "public_key": key.base64,
-                "expires": expires.map(|date| date.to_string()),
-                "require_signatures": args.require_signatures,
-                "changed": changed,
-            }),
+            "trust",
+            Trusted {
+                revoked: added.revoked,
+                project: &project.shown,
+                namespace: &args.namespace,
+                key_id: key.id.to_string(),
+                public_key: &key.base64,
+                expires: expires.map(|date| date.to_string()),
+                require_signatures: args.require_signatures,
+                changed,
+            },
         ),
         DataFormat::Human => printer.status(
             if changed { "Trusted" } else { "Unchanged" },

@@ -2,8 +2,9 @@
 //! to them.
 
 use super::args::{DEFAULT_JOBS, NetworkArgs, ProjectArgs, ProjectRun, project_of};
-use super::failures::{failures_json, project_error as report_error, report_failures};
-use super::report::{outcome_json, print_json as json, short, waiting};
+use super::documents::{self, Outdated, Updated};
+use super::failures::{project_error as report_error, report_failures};
+use super::report::{short, waiting};
 use super::{DataFormat, ExitStatus, Format};
 use crate::install::Operation;
 use crate::output::Printer;
@@ -69,16 +70,10 @@ pub fn run_outdated(args: &OutdatedArgs, printer: &Printer) -> ExitStatus {
         Err(error) => return report_error(printer, format, "outdated", &project, error),
     };
     match args.format {
-        DataFormat::Json => json(
+        DataFormat::Json => documents::print(
             printer,
-            &serde_json::json!({
-                "schema_version": crate::diag::json::SCHEMA_VERSION,
-                "type": "outdated",
-                "project": project.shown,
-                "status": if failures.is_empty() { "ok" } else { "failed" },
-                "squads": rows,
-                "failures": failures_json(&failures),
-            }),
+            "outdated",
+            Outdated::new(&project.shown, &rows, &failures),
         ),
         DataFormat::Human => {
             let cells: Vec<[String; 4]> = rows
@@ -156,28 +151,11 @@ pub fn run_update(args: &UpdateArgs, printer: &Printer) -> ExitStatus {
         Err(error) => return report_error(printer, format, "update", &run.project, error),
     };
     match args.format {
-        DataFormat::Json => {
-            let squads: Vec<serde_json::Value> = updated
-                .iter()
-                .map(|updated| {
-                    let mut value = outcome_json(&updated.outcome);
-                    value["from"] = serde_json::json!(updated.from);
-                    value["declaration_changed"] = serde_json::json!(updated.declaration_changed);
-                    value
-                })
-                .collect();
-            json(
-                printer,
-                &serde_json::json!({
-                    "schema_version": crate::diag::json::SCHEMA_VERSION,
-                    "type": "update",
-                    "project": run.project.shown,
-                    "status": if failures.is_empty() { "ok" } else { "failed" },
-                    "squads": squads,
-                    "failures": failures_json(&failures),
-                }),
-            );
-        }
+        DataFormat::Json => documents::print(
+            printer,
+            "update",
+            Updated::new(&run.project.shown, &updated, &failures),
+        ),
         DataFormat::Human => {
             for updated in &updated {
                 let outcome = &updated.outcome;

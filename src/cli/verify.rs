@@ -2,9 +2,8 @@
 
 use std::path::PathBuf;
 
-use serde::Serialize;
-
 use super::args::{LookupArgs, opencorvus_root, package_name};
+use super::documents::{self, SignatureChecked, Verified};
 use super::inputs::digest_path;
 use super::report::drift_line;
 use super::{DataFormat, ExitStatus};
@@ -12,7 +11,7 @@ use crate::digest::{Sha256Digest, TreeDigest};
 use crate::install::scope::Scope;
 use crate::install::{InstallError, PackageName};
 use crate::output::Printer;
-use crate::verify::{Drift, Record, load_record};
+use crate::verify::{Record, load_record};
 
 /// Recompute a package's digest and report every added, removed and changed file.
 ///
@@ -68,23 +67,6 @@ pub struct VerifyArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = DataFormat::Human)]
     pub format: DataFormat,
-}
-
-#[derive(Serialize)]
-struct JsonVerify {
-    schema_version: u32,
-    #[serde(rename = "type")]
-    kind: &'static str,
-    path: String,
-    /// `namespace/id` and scope of an installed package named on the command line.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    package: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    scope: Option<&'static str>,
-    expected_digest: String,
-    actual_digest: String,
-    unchanged: bool,
-    drift: Vec<Drift>,
 }
 
 /// What is verified.
@@ -292,9 +274,7 @@ fn report(
                     Some(scope.name()),
                 ),
             };
-            let document = JsonVerify {
-                schema_version: crate::diag::json::SCHEMA_VERSION,
-                kind: "verify",
+            let document = Verified {
                 path,
                 package,
                 scope,
@@ -303,7 +283,7 @@ fn report(
                 unchanged,
                 drift,
             };
-            printer.data(&(serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"));
+            documents::print(printer, "verify", document);
         }
         DataFormat::Human => {
             if unchanged {
@@ -384,24 +364,23 @@ fn run_signature(
         .ok()
         .map(|signature| signature.key_id.to_string());
     match args.format {
-        DataFormat::Json => {
-            let document = serde_json::json!({
-                "schema_version": crate::diag::json::SCHEMA_VERSION,
-                "type": "verify-signature",
-                "path": args.path.display().to_string(),
-                "signature_file": signature_path,
-                "namespace": statement.namespace,
-                "id": statement.id,
-                "version": statement.version,
-                "package_digest": statement.package_digest.hex(),
-                "key_id": key.id.to_string(),
-                "signature_key_id": signature_key,
-                "trusted_comment": parsed.as_ref().ok().map(|signature| signature.trusted_comment.clone()),
-                "verified": outcome.is_ok(),
-                "error": outcome.as_ref().err(),
-            });
-            printer.data(&(serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"));
-        }
+        DataFormat::Json => documents::print(
+            printer,
+            "verify-signature",
+            SignatureChecked {
+                path: args.path.display().to_string(),
+                signature_file: signature_path,
+                signed: (&statement).into(),
+                key_id: key.id.to_string(),
+                signature_key_id: signature_key,
+                trusted_comment: parsed
+                    .as_ref()
+                    .ok()
+                    .map(|signature| signature.trusted_comment.as_str()),
+                verified: outcome.is_ok(),
+                error: outcome.as_ref().err().map(String::as_str),
+            },
+        ),
         DataFormat::Human => match &outcome {
             Ok(()) => printer.status(
                 "Verified",

@@ -32,7 +32,6 @@ pub struct Outcome {
     pub resolved: String,
     pub before: Option<Sha256Digest>,
     pub after: Sha256Digest,
-    #[serde(skip)]
     pub target: PathBuf,
 }
 

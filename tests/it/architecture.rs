@@ -14,8 +14,9 @@ use std::path::{Path, PathBuf};
 use crate::support::repo;
 
 /// Files of `src/cli/` that every command may use: argument groups, rendering, error
-/// reporting and input checks. Every other file of `src/cli/` is a command's own.
-const SHARED_CLI: &[&str] = &["mod", "args", "report", "failures", "inputs"];
+/// reporting, input checks and the JSON documents. Every other file of `src/cli/` is a
+/// command's own.
+const SHARED_CLI: &[&str] = &["mod", "args", "report", "failures", "inputs", "documents"];
 
 /// One import: from a file, at a line, of a top-level module.
 #[derive(Debug, Clone)]

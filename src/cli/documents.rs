@@ -1,0 +1,467 @@
+//! The `--format json` documents of the commands, as docs/json-output.md describes them (and
+//! `tests/it/json_docs.rs` holds it to what the binary prints). Each command builds one of these
+//! instead of an ad-hoc `json!` value, so a field is named and typed in one place, and two
+//! commands that print the same thing (a squad's outcome, a failure) print it alike.
+//!
+//! Field order is the order of the document on stdout: scripts read by name, but people diff
+//! the output, so fields only ever go at the end of a body.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::report::{ValidateDocument, print_json};
+use crate::diag::json::SCHEMA_VERSION;
+use crate::install::Operation;
+use crate::install::receipts::Origin;
+use crate::output::Printer;
+use crate::project::Failure;
+use crate::project::change::Declared;
+use crate::project::outdated::Row;
+use crate::project::sync::Outcome;
+use crate::share::signature::Attached;
+use crate::share::{Listed, PublishStatus};
+use crate::sign::Statement;
+use crate::verify::Drift;
+
+/// Every document but `squad validate`'s, `squad router check`'s and `squad fix`'s: versioned,
+/// and named by `type` so that a script reading several commands' output can tell them apart.
+#[derive(Serialize)]
+pub struct Document<T> {
+    pub schema_version: u32,
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    #[serde(flatten)]
+    pub body: T,
+}
+
+/// Prints the document `kind` with `body` on stdout.
+pub fn print<T: Serialize>(printer: &Printer, kind: &'static str, body: T) {
+    print_json(
+        printer,
+        &Document {
+            schema_version: SCHEMA_VERSION,
+            kind,
+            body,
+        },
+    );
+}
+
+/// `ok`, or `failed` when some squads could not be brought in line.
+fn status_of(failures: &[Failure]) -> &'static str {
+    if failures.is_empty() { "ok" } else { "failed" }
+}
+
+/// `squad pack`: `packed`.
+#[derive(Serialize)]
+pub struct Packed {
+    pub path: String,
+    pub namespace: String,
+    pub id: String,
+    pub version: String,
+    pub package_digest: String,
+    pub archive_sha256: String,
+    pub file_count: usize,
+    pub bytes: u64,
+}
+
+/// `squad verify`: `verify`.
+#[derive(Serialize)]
+pub struct Verified {
+    pub path: String,
+    /// `namespace/id` and scope of an installed package named on the command line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub package: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scope: Option<&'static str>,
+    pub expected_digest: String,
+    pub actual_digest: String,
+    pub unchanged: bool,
+    pub drift: Vec<Drift>,
+}
+
+/// `squad install`: `install`.
+#[derive(Serialize)]
+pub struct Installed<'a> {
+    pub operation: Operation,
+    pub scope: &'static str,
+    pub namespace: &'a str,
+    pub id: &'a str,
+    pub version: &'a str,
+    pub before_version: Option<&'a str>,
+    pub before: Option<String>,
+    pub after: String,
+    pub target: &'a Path,
+    pub source: Option<&'a str>,
+    pub manifest_digest: Option<&'a str>,
+    pub restored: Option<&'a [Drift]>,
+    pub warnings: &'a [String],
+}
+
+/// `squad list`: `list`.
+#[derive(Serialize)]
+pub struct Listing<'a> {
+    /// The project whose packages and selection were read (`null`: the global scope alone).
+    pub project: Option<&'a Path>,
+    /// The project's `prompt_profile.active`.
+    pub active: Option<&'a str>,
+    pub packages: Vec<ListedPackage<'a>>,
+}
+
+#[derive(Serialize)]
+pub struct ListedPackage<'a> {
+    pub scope: &'static str,
+    pub namespace: &'a str,
+    pub id: &'a str,
+    pub version: Option<&'a str>,
+    pub package_digest: Option<&'a str>,
+    pub root: &'a Path,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub problem: Option<&'a str>,
+    pub active: bool,
+    /// `null` when there is no install receipt to compare with.
+    pub modified: Option<bool>,
+    pub changes: Vec<Drift>,
+    /// The registry reference and manifest digest the receipt recorded (`null`: a local
+    /// install, or no receipt).
+    pub origin: Option<Origin>,
+}
+
+/// `squad fix`: the `squad validate` document of the package as fixed, then what was fixed.
+/// `type` comes after the validate document's fields, not first: the document is a validate
+/// document extended, and was printed in this order before it was typed.
+#[derive(Serialize)]
+pub struct FixDocument<'a> {
+    #[serde(flatten)]
+    pub report: ValidateDocument<'a>,
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub dry_run: bool,
+    pub fixes: Vec<Fixed<'a>>,
+    pub changed_files: Vec<&'a str>,
+}
+
+#[derive(Serialize)]
+pub struct Fixed<'a> {
+    pub file: &'a str,
+    pub code: &'static str,
+    pub message: &'a str,
+}
+
+/// `squad publish`: `publish`.
+#[derive(Serialize)]
+pub struct Published<'a> {
+    pub status: PublishStatus,
+    pub reference: String,
+    pub tag: String,
+    pub namespace: &'a str,
+    pub id: &'a str,
+    pub version: &'a str,
+    pub package_digest: &'a str,
+    pub manifest_digest: Option<&'a str>,
+    pub config_digest: &'a str,
+    pub archive_sha256: &'a str,
+    pub archive_bytes: u64,
+    pub uploaded: &'a [String],
+    /// `null` without `--sign`.
+    pub signature: Option<&'a Attached>,
+}
+
+/// `squad pull`: `pull`.
+#[derive(Serialize)]
+pub struct Pulled<'a> {
+    pub path: String,
+    pub reference: String,
+    pub namespace: &'a str,
+    pub id: &'a str,
+    pub version: &'a str,
+    pub package_digest: &'a str,
+    pub manifest_digest: &'a str,
+    pub archive_sha256: &'a str,
+    pub bytes: u64,
+}
+
+/// `squad versions`: `versions`.
+#[derive(Serialize)]
+pub struct Versions<'a> {
+    pub reference: String,
+    pub versions: &'a [Listed],
+}
+
+/// `squad key generate`: `key-generate`. The secret key itself never appears.
+#[derive(Serialize)]
+pub struct KeyGenerated<'a> {
+    pub key_id: String,
+    pub public_key: &'a str,
+    pub public_key_file: &'a Path,
+    pub secret_key_file: &'a Path,
+    pub encrypted: bool,
+}
+
+/// What a signature vouches for: the statement's identity and package digest.
+#[derive(Serialize)]
+pub struct SignedIdentity<'a> {
+    pub namespace: &'a str,
+    pub id: &'a str,
+    pub version: &'a str,
+    pub package_digest: String,
+}
+
+impl<'a> From<&'a Statement> for SignedIdentity<'a> {
+    fn from(statement: &'a Statement) -> SignedIdentity<'a> {
+        SignedIdentity {
+            namespace: &statement.namespace,
+            id: &statement.id,
+            version: &statement.version,
+            package_digest: statement.package_digest.hex(),
+        }
+    }
+}
+
+/// `squad sign --statement`: `statement`.
+#[derive(Serialize)]
+pub struct StatementShown<'a> {
+    #[serde(flatten)]
+    pub signed: SignedIdentity<'a>,
+    pub statement: String,
+}
+
+/// `squad sign`: `sign`.
+#[derive(Serialize)]
+pub struct SignatureWritten<'a> {
+    #[serde(flatten)]
+    pub signed: SignedIdentity<'a>,
+    pub key_id: String,
+    pub signature_file: &'a Path,
+    pub statement: String,
+}
+
+/// `squad verify --signature`: `verify-signature`.
+#[derive(Serialize)]
+pub struct SignatureChecked<'a> {
+    pub path: String,
+    pub signature_file: &'a Path,
+    #[serde(flatten)]
+    pub signed: SignedIdentity<'a>,
+    /// The public key's id.
+    pub key_id: String,
+    /// The id the signature names (`null`: the signature could not be read).
+    pub signature_key_id: Option<String>,
+    pub trusted_comment: Option<&'a str>,
+    pub verified: bool,
+    pub error: Option<&'a str>,
+}
+
+/// `squad trust add`: `trust`.
+#[derive(Serialize)]
+pub struct Trusted<'a> {
+    /// Whether the key is also in `revoked`, which wins.
+    pub revoked: bool,
+    pub project: &'a str,
+    pub namespace: &'a str,
+    pub key_id: String,
+    pub public_key: &'a str,
+    pub expires: Option<String>,
+    pub require_signatures: bool,
+    pub changed: bool,
+}
+
+/// `squad trust revoke`: `revoke`.
+#[derive(Serialize)]
+pub struct Revoked<'a> {
+    pub project: &'a str,
+    pub key_id: String,
+    pub changed: bool,
+}
+
+/// `squad trust remove`: `untrust`.
+#[derive(Serialize)]
+pub struct Untrusted<'a> {
+    pub project: &'a str,
+    pub key_id: String,
+    /// The namespace given (`null`: every list).
+    pub namespace: Option<&'a str>,
+    pub removed: usize,
+    /// The lists that still name the key.
+    pub still_trusted_in: &'a [String],
+}
+
+/// One squad that could not be brought in line, in every project document.
+#[derive(Serialize)]
+pub struct FailureEntry<'a> {
+    pub name: &'a str,
+    /// The message with its causes, as one line.
+    pub message: String,
+    pub hint: Option<&'a str>,
+    /// Refused bytes or packages (exit 1), rather than work that could not be done (exit 2).
+    pub refused: bool,
+}
+
+pub fn failures(failures: &[Failure]) -> Vec<FailureEntry<'_>> {
+    failures
+        .iter()
+        .map(|failure| FailureEntry {
+            name: &failure.name,
+            message: failure.chain(),
+            hint: failure.hint.as_deref(),
+            refused: failure.refused,
+        })
+        .collect()
+}
+
+/// `squad add`: `add`.
+#[derive(Serialize)]
+pub struct Added<'a> {
+    pub project: &'a str,
+    pub status: &'static str,
+    pub declared: Declared,
+    pub squad: &'a Outcome,
+}
+
+impl<'a> Added<'a> {
+    pub fn new(project: &'a str, declared: Declared, squad: &'a Outcome) -> Added<'a> {
+        Added {
+            project,
+            status: "ok",
+            declared,
+            squad,
+        }
+    }
+}
+
+/// `squad remove`: `remove`.
+#[derive(Serialize)]
+pub struct Removed<'a> {
+    pub project: &'a str,
+    pub status: &'static str,
+    pub name: &'a str,
+    /// Whether squads.jsonc and squads.lock named it.
+    pub declared: bool,
+    pub locked: bool,
+    /// The removed package's folder (`null`: nothing was installed).
+    pub uninstalled: Option<&'a Path>,
+    /// The configs whose `prompt_profile.active` went back to `base`.
+    pub reset: &'a [PathBuf],
+}
+
+impl<'a> Removed<'a> {
+    pub fn new(project: &'a str, removed: &'a crate::project::change::Removed) -> Removed<'a> {
+        Removed {
+            project,
+            status: "ok",
+            name: &removed.name,
+            declared: removed.declared,
+            locked: removed.locked,
+            uninstalled: removed.uninstalled.as_deref(),
+            reset: &removed.reset,
+        }
+    }
+}
+
+/// `squad sync`: `sync`.
+#[derive(Serialize)]
+pub struct Synced<'a> {
+    pub project: &'a str,
+    pub status: &'static str,
+    pub locked: bool,
+    pub offline: bool,
+    pub squads: &'a [Outcome],
+    pub failures: Vec<FailureEntry<'a>>,
+    pub dropped: &'a [String],
+    pub lock_written: bool,
+}
+
+impl<'a> Synced<'a> {
+    pub fn new(
+        project: &'a str,
+        locked: bool,
+        offline: bool,
+        report: &'a crate::project::sync::SyncReport,
+    ) -> Synced<'a> {
+        Synced {
+            project,
+            status: status_of(&report.failures),
+            locked,
+            offline,
+            squads: &report.outcomes,
+            failures: failures(&report.failures),
+            dropped: &report.dropped,
+            lock_written: report.lock_written,
+        }
+    }
+}
+
+/// `squad outdated`: `outdated`.
+#[derive(Serialize)]
+pub struct Outdated<'a> {
+    pub project: &'a str,
+    pub status: &'static str,
+    pub squads: &'a [Row],
+    pub failures: Vec<FailureEntry<'a>>,
+}
+
+impl<'a> Outdated<'a> {
+    pub fn new(project: &'a str, rows: &'a [Row], failed: &'a [Failure]) -> Outdated<'a> {
+        Outdated {
+            project,
+            status: status_of(failed),
+            squads: rows,
+            failures: failures(failed),
+        }
+    }
+}
+
+/// `squad update`: `update`.
+#[derive(Serialize)]
+pub struct Updated<'a> {
+    pub project: &'a str,
+    pub status: &'static str,
+    pub squads: Vec<UpdatedSquad<'a>>,
+    pub failures: Vec<FailureEntry<'a>>,
+}
+
+/// A squad's outcome, and where it came from.
+#[derive(Serialize)]
+pub struct UpdatedSquad<'a> {
+    #[serde(flatten)]
+    pub outcome: &'a Outcome,
+    /// The version locked before.
+    pub from: Option<&'a str>,
+    /// Whether a version, tag or digest declared in squads.jsonc was rewritten.
+    pub declaration_changed: bool,
+}
+
+impl<'a> Updated<'a> {
+    pub fn new(
+        project: &'a str,
+        updated: &'a [crate::project::change::Updated],
+        failed: &'a [Failure],
+    ) -> Updated<'a> {
+        Updated {
+            project,
+            status: status_of(failed),
+            squads: updated
+                .iter()
+                .map(|updated| UpdatedSquad {
+                    outcome: &updated.outcome,
+                    from: updated.from.as_deref(),
+                    declaration_changed: updated.declaration_changed,
+                })
+                .collect(),
+            failures: failures(failed),
+        }
+    }
+}
+
+/// A project command that stopped: its own `type`, with `status` `failed`, `refused` or
+/// `error`, what stopped it, and the failures or disagreements behind that.
+#[derive(Serialize)]
+pub struct ProjectStopped<'a> {
+    pub project: &'a str,
+    pub status: &'static str,
+    pub error: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failures: Option<Vec<FailureEntry<'a>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub disagreements: Option<&'a [String]>,
+}
