@@ -20,6 +20,7 @@ mod hostile;
 mod http_support;
 mod install;
 mod interop;
+mod json_docs;
 mod lint;
 mod oci_support;
 mod ofp;
