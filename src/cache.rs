@@ -119,15 +119,18 @@ impl Cache {
         crate::fs::replace_file(&path, &text).map_err(|error| CacheError::Io(path, error))
     }
 
-    /// The cached archive with this SHA-256, after checking its bytes; `None` when absent. A
-    /// file whose bytes do not match is removed and reported.
-    pub fn get(&self, sha256: &Sha256Digest) -> Result<Option<PathBuf>, CacheError> {
+    /// The bytes of the cached archive with this SHA-256, read once and checked; `None` when
+    /// absent. A file whose bytes do not match is removed and reported. The bytes returned
+    /// are the ones hashed: a caller never reads the entry a second time, so a file swapped
+    /// after the check is never used.
+    pub fn get(&self, sha256: &Sha256Digest) -> Result<Option<Vec<u8>>, CacheError> {
         let path = self.archive_path(sha256);
-        let actual = match Sha256Digest::of_file(&path) {
-            Ok(actual) => actual,
+        let bytes = match crate::fs::read_regular(&path) {
+            Ok(bytes) => bytes,
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(error) => return Err(CacheError::Io(path, error)),
         };
+        let actual = Sha256Digest::of(&bytes);
         if actual != *sha256 {
             let _ = crate::fs::remove_file(&path);
             return Err(CacheError::Corrupt {
@@ -136,7 +139,7 @@ impl Cache {
                 actual,
             });
         }
-        Ok(Some(path))
+        Ok(Some(bytes))
     }
 
     /// Keeps `bytes`, which must hash to `sha256`, and returns where.
@@ -248,7 +251,7 @@ mod tests {
         assert_eq!(path, cache.archive_path(&sha));
         assert!(path.starts_with(dir.path().join("cache/archives/sha256")));
         assert!(dir.path().join("cache/CACHEDIR.TAG").is_file());
-        assert_eq!(cache.get(&sha).unwrap(), Some(path.clone()));
+        assert_eq!(cache.get(&sha).unwrap(), Some(bytes.to_vec()));
         // Bytes that are not the name's are refused on the way in and on the way out.
         let wrong = Sha256Digest::of(b"other");
         assert!(matches!(

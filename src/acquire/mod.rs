@@ -335,7 +335,7 @@ impl Context<'_> {
     }
 
     /// The cached archive with this SHA-256, checked (a tampered entry is refused and removed).
-    fn cached(&self, sha256: &Sha256Digest) -> Result<Option<PathBuf>, AcquireError> {
+    fn cached(&self, sha256: &Sha256Digest) -> Result<Option<Vec<u8>>, AcquireError> {
         match self.cache {
             Some(cache) => cache.get(sha256).map_err(AcquireError::Cache),
             None => Ok(None),
@@ -562,9 +562,7 @@ impl Context<'_> {
         let pins = request.pins;
         // Locked and cached: no network needed; the bytes are what the lock pinned.
         if let (Some(sha256), Some(manifest)) = (pins.archive_sha256, &pins.manifest_digest) {
-            if let Some(path) = self.cached(&sha256)? {
-                let bytes = crate::fs::read(&path)
-                    .map_err(|error| AcquireError::Io(path.clone(), error))?;
+            if let Some(bytes) = self.cached(&sha256)? {
                 let pinned = reference.repository_only().with_digest(manifest);
                 let ready = self.ready_archive(&bytes, Path::new(&pinned.to_string()))?;
                 return Ok(Acquired {
@@ -659,9 +657,7 @@ impl Context<'_> {
         let bytes = match downloaded {
             Some(bytes) => bytes,
             None => match self.cached(&sha256)? {
-                Some(path) => {
-                    crate::fs::read(&path).map_err(|error| AcquireError::Io(path.clone(), error))?
-                }
+                Some(bytes) => bytes,
                 None => share::download(&mut session, &resolved, self.transfers)?,
             },
         };
@@ -691,9 +687,7 @@ impl Context<'_> {
         expected: &Expected,
     ) -> Result<Acquired, AcquireError> {
         let bytes = match self.cached(&expected.sha256)? {
-            Some(path) => {
-                let bytes = crate::fs::read(&path)
-                    .map_err(|error| AcquireError::Io(path.clone(), error))?;
+            Some(bytes) => {
                 if let Some(declared) = expected.bytes.filter(|size| *size != bytes.len() as u64) {
                     return Err(AcquireError::Refused {
                         message: format!(

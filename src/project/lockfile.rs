@@ -115,6 +115,17 @@ struct Document {
     squads: BTreeMap<String, Locked>,
 }
 
+/// The second member of an object whose key an earlier member has already.
+fn first_duplicate(object: &crate::jsonc::Node) -> Option<&crate::jsonc::Member> {
+    let crate::jsonc::Kind::Object(members) = &object.kind else {
+        return None;
+    };
+    let mut seen = std::collections::HashSet::new();
+    members
+        .iter()
+        .find(|member| !seen.insert(member.key.as_str()))
+}
+
 /// The byte offset of a 1-based line and column (as serde_json reports them).
 fn offset_of(text: &str, line: usize, column: usize) -> usize {
     let start: usize = text
@@ -179,6 +190,17 @@ impl Lock {
                 )));
             }
         }
+        // serde keeps the last of two equal keys, so a second entry for a squad (or a second
+        // `squads`) could hide behind the one a reader of the file sees first: refused.
+        if let Some(duplicate) = first_duplicate(&root).or_else(|| {
+            crate::jsonc::edit::member(&root, "squads")
+                .and_then(|squads| first_duplicate(&squads.value))
+        }) {
+            return Err(Box::new(invalid(
+                duplicate.key_span.clone(),
+                format!("`{}` appears twice in squads.lock", duplicate.key),
+            )));
+        }
         let document: Document = serde_json::from_str(text).map_err(|error| {
             let at = offset_of(text, error.line(), error.column());
             let message = error.to_string();
@@ -204,6 +226,24 @@ impl Lock {
             return Err(Box::new(invalid(
                 span,
                 format!("`{name}` is not a squad name (`<namespace>/<id>`)"),
+            )));
+        }
+        // A version is shown, compared and used as a registry tag: it must be one.
+        if let Some((name, locked)) = document
+            .squads
+            .iter()
+            .find(|(_, locked)| crate::version::Version::parse(&locked.version).is_err())
+        {
+            let span = crate::jsonc::edit::member(&root, "squads")
+                .and_then(|squads| crate::jsonc::edit::member(&squads.value, name))
+                .and_then(|entry| crate::jsonc::edit::member(&entry.value, "version"))
+                .map_or(whole.clone(), |member| member.value.span.clone());
+            return Err(Box::new(invalid(
+                span,
+                format!(
+                    "the version locked for `{name}` is not a version (`YYYY.MM.DD.N`): {}",
+                    crate::text::remote(&locked.version, 80)
+                ),
             )));
         }
         Ok(Lock {
@@ -239,6 +279,36 @@ mod tests {
             archive_bytes: Some(1884),
             signed_by: None,
         }
+    }
+
+    #[test]
+    fn a_squad_locked_twice_or_a_version_that_is_none_is_refused() {
+        let mut lock = Lock::default();
+        lock.squads
+            .insert("acme/a".to_owned(), locked("oci://r.example/s/acme/a"));
+        let text = lock.render();
+        let entry_start = text.find("    \"acme/a\"").unwrap();
+        let entry_end = text[entry_start..].find("    }").unwrap() + entry_start + 5;
+        let entry = &text[entry_start..entry_end];
+        let twice = text.replace(entry, &format!("{entry},\n{entry}"));
+        let refused = Lock::parse(&twice).unwrap_err();
+        assert_eq!(refused.message, "`acme/a` appears twice in squads.lock");
+        assert!(twice[refused.span.clone().unwrap()].contains("acme/a"));
+        let squads_twice = text.replacen("\"squads\"", "\"squads\": {},\n  \"squads\"", 1);
+        assert_eq!(
+            Lock::parse(&squads_twice).unwrap_err().message,
+            "`squads` appears twice in squads.lock"
+        );
+        let forged = text.replace("2026.12.01.1", "1\\nerror: forged");
+        let refused = Lock::parse(&forged).unwrap_err();
+        assert!(
+            refused
+                .message
+                .starts_with("the version locked for `acme/a` is not a version"),
+            "{}",
+            refused.message
+        );
+        assert!(!refused.message.contains('\n'));
     }
 
     #[test]

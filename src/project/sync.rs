@@ -164,6 +164,42 @@ pub(crate) fn unchanged(
     }
 }
 
+/// The lock's version is a claim like the rest of it: a squad installed as locked (its digest
+/// is the locked one) must declare the locked version, or the lock would make `sync` report,
+/// and `outdated` compare against, a version that is not installed.
+fn pinned_identity(
+    project: &Project,
+    settings: &Settings<'_>,
+    name: &Name,
+    locked: &Locked,
+) -> Result<(), Failure> {
+    let manifest = project
+        .locations(&settings.opencorvus_root)
+        .target(&name.namespace, &name.id)
+        .join(crate::manifest::MANIFEST_FILE);
+    let declared = crate::fs::read_regular_to_string(&manifest)
+        .ok()
+        .and_then(|text| crate::manifest::declared(&text))
+        .unwrap_or_default();
+    if declared.version.as_deref() == Some(locked.version.as_str()) {
+        return Ok(());
+    }
+    Err(Failure::refused(
+        name.to_string(),
+        format!(
+            "squads.lock records version {} for the package it pins ({}), which declares {}",
+            locked.version,
+            locked.package_digest.hex(),
+            declared
+                .version
+                .map_or("no version".to_owned(), |version| crate::text::remote(&version, 80)),
+        ),
+    )
+    .hint(format!(
+        "squads.lock is written by squad only: restore it from version control, or run `squad update {name}` to lock what is installed"
+    )))
+}
+
 /// Where the files disagree, for `--locked`.
 fn disagreements(files: &Files) -> Vec<String> {
     let mut lines = Vec::new();
@@ -195,7 +231,7 @@ fn disagreements(files: &Files) -> Vec<String> {
                     .as_ref()
                     .map(|version| format!(" {version}"))
                     .unwrap_or_default(),
-                locked.source,
+                crate::text::remote(&locked.source, crate::text::REMOTE_TEXT_CHARS),
                 locked.version
             )),
             Some(_) => {}
@@ -408,6 +444,7 @@ fn prepare(
                     // policy may have changed; the lock's `signed_by` is only a record). A local
                     // source is checked still to hold the locked bytes.
                     Step::Done(locked) if local_unchanged(project, declaration, locked) => {
+                        pinned_identity(project, settings, &entry.name, locked)?;
                         let mut locked = locked.clone();
                         if policy.applies() {
                             locked.signed_by = resolve::Acquirer {

@@ -567,6 +567,41 @@ pub fn verify_archive(resolved: &Resolved, bytes: &[u8]) -> Result<(), ShareErro
             ));
         }
     }
+    // The config's identity is what the repository and its tags claim; the manifest's is what
+    // gets installed. They must be one, or a registry could serve another squad under a name.
+    let declared = package
+        .files
+        .iter()
+        .find(|(path, _)| path == crate::manifest::MANIFEST_FILE)
+        .and_then(|(_, text)| crate::manifest::declared(&String::from_utf8_lossy(text)))
+        .unwrap_or_default();
+    let claimed = (
+        Some(config.namespace.as_str()),
+        Some(config.id.as_str()),
+        Some(config.version.as_str()),
+    );
+    let holds = (
+        declared.namespace.as_deref(),
+        declared.id.as_deref(),
+        declared.version.as_deref(),
+    );
+    if holds != claimed {
+        let shown = |value: Option<&str>| {
+            value.map_or("?".to_owned(), |value| crate::text::remote(value, 80))
+        };
+        return Err(refused(
+            &resolved.pinned,
+            format!(
+                "the archive's manifest declares {}/{} {}, but the config says {}/{} {}",
+                shown(holds.0),
+                shown(holds.1),
+                shown(holds.2),
+                config.namespace,
+                config.id,
+                config.version
+            ),
+        ));
+    }
     let digest = crate::digest::digest_entries(&package.files).hex();
     if digest != config.package_digest {
         return Err(refused(

@@ -877,3 +877,85 @@ fn stored_credentials_go_to_another_hosts_realm_only_over_https() {
         text(&output.stderr)
     );
 }
+
+/// Every field of the lock is a claim: a squad locked twice (serde would keep the last) and a
+/// version that is not the pinned package's (or no version at all, carrying a forged line) are
+/// refused by every sync, and nothing changes.
+#[test]
+fn a_lock_that_names_a_squad_twice_or_a_version_it_does_not_pin_is_refused() {
+    let sandbox =
+        Sandbox::new().with_env("SQUAD_CACHE_DIR", Sandbox::new().dir.path().join("cache"));
+    let project = sandbox.project();
+    copy_tree(&template("minimal"), &project.join("squads/minimal"));
+    assert_ok(
+        &sandbox.run(&["add", "project/squads/minimal", "--project", "project"]),
+        "add",
+    );
+    let lock = lock_path(&sandbox);
+    let good = std::fs::read_to_string(&lock).unwrap();
+    let version = read_json(&lock)["squads"]["example/minimal"]["version"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    // The same squad twice: the first entry a reader sees pins other bytes.
+    let start = good.find("    \"example/minimal\"").unwrap();
+    let end = good[start..].find("\n    }").unwrap() + start + 6;
+    let entry = &good[start..end];
+    let other = entry.replace(
+        &read_json(&lock)["squads"]["example/minimal"]["package_digest"]
+            .as_str()
+            .unwrap()
+            .to_owned(),
+        &"0".repeat(64),
+    );
+    std::fs::write(&lock, good.replace(entry, &format!("{other},\n{entry}"))).unwrap();
+    let before = state(&sandbox);
+    for args in [["sync", "--locked"], ["sync", "--offline"]] {
+        let output = sandbox.run(&[args[0], args[1], "--project", "project"]);
+        refused(
+            &output,
+            "a squad locked twice",
+            "`example/minimal` appears twice in squads.lock",
+        );
+        assert!(
+            text(&output.stderr).contains("squads.lock:"),
+            "{}",
+            text(&output.stderr)
+        );
+        assert_eq!(state(&sandbox), before, "{args:?}: nothing changed");
+    }
+
+    // Another valid version over the same digest: sync would report it, outdated compare with it.
+    std::fs::write(&lock, good.replace(&version, "2099.01.01.1")).unwrap();
+    let before = state(&sandbox);
+    let output = sandbox.run(&["sync", "--locked", "--project", "project"]);
+    refused(
+        &output,
+        "a version the pinned package does not declare",
+        "squads.lock records version 2099.01.01.1 for the package it pins",
+    );
+    assert!(text(&output.stderr).contains(&format!("which declares {version}")));
+    assert_eq!(state(&sandbox), before, "nothing changed");
+
+    // No version at all, carrying a line of its own.
+    std::fs::write(
+        &lock,
+        good.replace(&version, "1\\nInstalled example/evil 2099.01.01.1"),
+    )
+    .unwrap();
+    let output = sandbox.run(&["sync", "--locked", "--project", "project"]);
+    refused(&output, "a version that is none", "is not a version");
+    assert!(
+        !text(&output.stderr)
+            .lines()
+            .any(|line| line.starts_with("Installed")),
+        "a forged line: {}",
+        text(&output.stderr)
+    );
+    std::fs::write(&lock, &good).unwrap();
+    assert_ok(
+        &sandbox.run(&["sync", "--locked", "--project", "project"]),
+        "the restored lock",
+    );
+}

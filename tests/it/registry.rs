@@ -672,6 +672,9 @@ enum Lie {
     SlowBody,
     NotASquad,
     ConfigIdentity,
+    /// The config is true to the tag, but the archive (whose digest it names) declares
+    /// another version: the registry would install a squad under a name it is not.
+    ArchiveIdentity,
     /// The manifest served as an index.
     IndexContentType,
     /// Not a lie: a registry or proxy that ignores `Accept` and serves plain JSON.
@@ -683,7 +686,22 @@ fn lying_registry(lie: Option<Lie>) -> (LyingServer, String, squad::share::Artif
     let (_, artifact) = squad::share::prepare(&template("minimal")).unwrap();
     let mut manifest = artifact.manifest.clone();
     let mut config_bytes = artifact.config_bytes.clone();
+    let mut archive = artifact.archive().to_vec();
     match lie {
+        Some(Lie::ArchiveIdentity) => {
+            let scratch = tempfile::tempdir().unwrap();
+            let other = variant(scratch.path(), "minimal", "2099.01.01.1", "");
+            let (_, served) = squad::share::prepare(&other).unwrap();
+            let mut config = artifact.config.clone();
+            config.package_digest = served.config.package_digest.clone();
+            config.archive_sha256 = served.config.archive_sha256.clone();
+            config.archive_bytes = served.config.archive_bytes;
+            config_bytes = serde_json::to_vec(&config).unwrap();
+            manifest.config =
+                squad::oci::manifest::Descriptor::of(&manifest.config.media_type, &config_bytes);
+            manifest.layers[0] = served.manifest.layers[0].clone();
+            archive = served.archive().to_vec();
+        }
         Some(Lie::ConfigMediaType) => {
             manifest.config.media_type = "application/vnd.oci.image.config.v1+json".to_owned();
         }
@@ -704,7 +722,6 @@ fn lying_registry(lie: Option<Lie>) -> (LyingServer, String, squad::share::Artif
         manifest.config.digest.clone(),
         manifest.layers[0].digest.clone(),
     );
-    let archive = artifact.archive().to_vec();
     let server = LyingServer::start(
         "127.0.0.1",
         Arc::new(move |seen: &Seen, stream: &mut TcpStream| {
@@ -857,6 +874,11 @@ fn a_lying_registry_is_refused_with_a_clear_error_and_the_scope_untouched() {
             1,
             "served a `application/vnd.oci.image.index.v1+json`, not an OCI image manifest",
         ),
+        (
+            Lie::ArchiveIdentity,
+            1,
+            "the archive's manifest declares example/minimal 2099.01.01.1, but the config says example/minimal 2026.11.30.1",
+        ),
     ];
     let mut checked = 0;
     for (lie, code, message) in cases {
@@ -889,7 +911,7 @@ fn a_lying_registry_is_refused_with_a_clear_error_and_the_scope_untouched() {
         assert!(!sandbox.dir.path().join("pulled.zip").exists());
         checked += 1;
     }
-    assert_eq!(checked, 12);
+    assert_eq!(checked, 13);
 
     // The honest server installs: the harness itself is not what fails. So does one that
     // ignores `Accept` and calls the manifest plain JSON: its body says what it is.
