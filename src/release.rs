@@ -16,8 +16,9 @@ pub enum CheckError {
     /// CD-1: the content changed since the version was published.
     #[error("the package changed since {version} was published, but its version did not")]
     Unbumped { version: String },
+    /// The published archive could not be read within the import limits.
     #[error("cannot read `{}`", .0.display())]
-    Io(PathBuf, #[source] std::io::Error),
+    Archive(PathBuf, #[source] crate::snapshot::SnapshotError),
     /// The published archive or a manifest in it cannot be read as a package.
     #[error("`{}`: {message}", path.display())]
     Unreadable { path: PathBuf, message: String },
@@ -37,8 +38,12 @@ impl CheckError {
 /// `squad version check`: `current`, the version of the package folder `path`, is not dated
 /// after `today`, and when `published` (the last published archive) is given, the package did
 /// not change since without a new version (CD-1).
+///
+/// `manifest` is the manifest's text as the caller read it to find `current`: the comparison
+/// uses that text, so the version judged and the content compared come from one read.
 pub fn check(
     path: &Path,
+    manifest: &str,
     current: &Version,
     today: Date,
     published: Option<&Path>,
@@ -50,7 +55,7 @@ pub fn check(
         });
     }
     if let Some(archive) = published {
-        let (version, same_content) = unchanged_since(path, archive)?;
+        let (version, same_content) = unchanged_since(path, manifest, archive)?;
         if !same_content && version == current.to_string() {
             return Err(CheckError::Unbumped { version });
         }
@@ -60,13 +65,18 @@ pub fn check(
 
 /// The published version, and whether the folder's bytes equal the archive's, ignoring the
 /// manifest's version string (the reference's content digest does the same, CD-1).
-fn unchanged_since(path: &Path, archive: &Path) -> Result<(String, bool), CheckError> {
+fn unchanged_since(
+    path: &Path,
+    manifest: &str,
+    archive: &Path,
+) -> Result<(String, bool), CheckError> {
     let unreadable = |path: &Path, message: String| CheckError::Unreadable {
         path: path.to_path_buf(),
         message,
     };
-    let bytes =
-        crate::fs::read(archive).map_err(|error| CheckError::Io(archive.to_path_buf(), error))?;
+    // Within the import limit, and never a FIFO or a device.
+    let bytes = crate::snapshot::read_archive(archive)
+        .map_err(|error| CheckError::Archive(archive.to_path_buf(), error))?;
     let package =
         crate::archive::reader::read_package(&bytes, &crate::archive::reader::Limits::REFERENCE)
             .map_err(|error| unreadable(archive, error.to_string()))?;
@@ -91,11 +101,8 @@ fn unchanged_since(path: &Path, archive: &Path) -> Result<(String, bool), CheckE
         .map_err(CheckError::Folder)?
         .files;
     if let Some(record) = local.iter_mut().find(|file| file.path == MANIFEST_FILE) {
-        let full = path.join(MANIFEST_FILE);
-        let content =
-            crate::fs::read(&full).map_err(|error| CheckError::Io(full.clone(), error))?;
-        let content = without_version(&String::from_utf8_lossy(&content))
-            .map_err(|message| unreadable(&full, message))?
+        let content = without_version(manifest)
+            .map_err(|message| unreadable(&path.join(MANIFEST_FILE), message))?
             .into_bytes();
         record.size = content.len() as u64;
         record.sha256 = Sha256Digest::of(&content);
@@ -111,15 +118,15 @@ mod tests {
     fn a_check_refuses_a_future_date_and_fails_on_an_unreadable_archive() {
         let current = Version::parse("2026.12.02.1").unwrap();
         let folder = Path::new("no-such-folder");
-        let error = check(folder, &current, date(2026, 12, 1), None).unwrap_err();
+        let error = check(folder, "", &current, date(2026, 12, 1), None).unwrap_err();
         assert_eq!(error.class(), crate::error::Class::Refused);
         assert_eq!(
             error.to_string(),
             "version 2026.12.02.1 is dated after today (2026-12-01 UTC)"
         );
-        assert!(check(folder, &current, date(2026, 12, 2), None).is_ok());
+        assert!(check(folder, "", &current, date(2026, 12, 2), None).is_ok());
         let missing = Path::new("no-such-archive.zip");
-        let error = check(folder, &current, date(2026, 12, 2), Some(missing)).unwrap_err();
+        let error = check(folder, "", &current, date(2026, 12, 2), Some(missing)).unwrap_err();
         assert_eq!(error.class(), crate::error::Class::Failed);
         assert_eq!(error.to_string(), "cannot read `no-such-archive.zip`");
     }

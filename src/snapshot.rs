@@ -94,6 +94,17 @@ pub fn read_folder(folder: &Path, parent: &Path) -> Result<Judged, SnapshotError
     Ok(Judged { snapshot, report })
 }
 
+/// A package archive read once within the import limits, its checked entries written into a
+/// private copy under `parent`, and that copy validated: what sign and verify judge of an
+/// archive, as [`read_folder`] is for a folder.
+pub fn read_archive_judged(archive: &Path, parent: &Path) -> Result<Judged, SnapshotError> {
+    let bytes = read_archive(archive)?;
+    let snapshot = of_archive_bytes(&bytes, parent)?;
+    let report = crate::package::validate_copy(snapshot.path(), archive, None)
+        .map_err(|error| SnapshotError::Validate(archive.to_path_buf(), error))?;
+    Ok(Judged { snapshot, report })
+}
+
 /// Where squad keeps the private copies of commands that do not install (pack, publish,
 /// sign): the system's temporary directory.
 pub fn scratch_parent() -> PathBuf {
@@ -127,38 +138,6 @@ pub fn read_archive(archive: &Path) -> Result<Vec<u8>, SnapshotError> {
         .read_to_end(&mut bytes)
         .map_err(io(archive))?;
     Ok(bytes)
-}
-
-/// Who the package in an archive is and its package digest, read within the import limits (the
-/// archive is only read, never extracted).
-pub fn identify_archive(
-    bytes: &[u8],
-) -> Result<(crate::package::Identity, crate::digest::Sha256Digest), String> {
-    let package = crate::archive::reader::read_package(bytes, &Limits::REFERENCE)
-        .map_err(|error| format!("the archive: {error}"))?;
-    let declared = package
-        .files
-        .iter()
-        .find(|(path, _)| path == crate::manifest::MANIFEST_FILE)
-        .and_then(|(_, text)| crate::manifest::declared(&String::from_utf8_lossy(text)))
-        .unwrap_or_default();
-    let (Some(namespace), Some(id), Some(version)) =
-        (declared.namespace, declared.id, declared.version)
-    else {
-        return Err(format!(
-            "the archive has no {} declaring a namespace, id and version",
-            crate::manifest::MANIFEST_FILE
-        ));
-    };
-    let digest = crate::digest::digest_entries(&package.files);
-    Ok((
-        crate::package::Identity {
-            namespace,
-            id,
-            version,
-        },
-        digest,
-    ))
 }
 
 fn io(path: &Path) -> impl Fn(io::Error) -> SnapshotError + '_ {

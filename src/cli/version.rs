@@ -181,7 +181,9 @@ fn check(path: &Path, published: Option<&Path>, printer: &Printer) -> ExitStatus
         Ok(read) => read,
         Err(status) => return status,
     };
-    if let Err(error) = crate::release::check(path, &current, crate::env::today_utc(), published) {
+    if let Err(error) =
+        crate::release::check(path, &text, &current, crate::env::today_utc(), published)
+    {
         let hint = match error {
             CheckError::Future { .. } => Some("`squad version bump` stamps today's date"),
             CheckError::Unbumped { .. } => {

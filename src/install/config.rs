@@ -109,6 +109,22 @@ pub fn active(text: &str) -> Option<String> {
 /// UNI-2: after `id` was uninstalled, a project config that selected it selects `base` again
 /// (the reference's route does the same). Returns whether the config was rewritten.
 pub fn reset_if_active(project: &Path, id: &str) -> Result<bool, String> {
+    // A registered project's `.opencorvus` may be a link a cloned repository carries: it is
+    // followed only inside that project, as every other writer below a project does.
+    match super::scope::check_inside(project, &config_root(project)) {
+        Ok(Ok(())) => {}
+        Ok(Err(outside)) => {
+            return Err(format!(
+                "{outside}; its config was not edited: if it selects `{id}`, select another package by hand"
+            ));
+        }
+        Err(error) => {
+            return Err(format!(
+                "cannot read `{}`: {error}; if it selects `{id}`, select another package by hand",
+                config_root(project).display()
+            ));
+        }
+    }
     match Dir::open(&config_root(project)) {
         Ok(directory) => reset_in(&directory, id),
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(false),

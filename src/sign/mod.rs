@@ -27,12 +27,9 @@ pub fn default_signature_name(id: &str, version: &str) -> String {
 /// Why a package's statement could not be made.
 #[derive(Debug, thiserror::Error)]
 pub enum StatementError {
-    /// A package folder that does not validate: nothing about it is signed.
+    /// A package folder or archive that does not validate: nothing about it is signed.
     #[error("the package `{}` is invalid; run `squad validate` on it for details", .0.display())]
     Invalid(PathBuf),
-    /// An archive read within the limits that does not say who it is.
-    #[error("`{}`: {message}", path.display())]
-    Unidentified { path: PathBuf, message: String },
     /// The folder or archive could not be read once (absent, unreadable, refused entries).
     #[error(transparent)]
     Read(crate::snapshot::SnapshotError),
@@ -45,43 +42,28 @@ impl StatementError {
     /// be read at all could not be judged.
     pub fn class(&self) -> crate::error::Class {
         match self {
-            StatementError::Invalid(_) | StatementError::Unidentified { .. } => {
-                crate::error::Class::Refused
-            }
+            StatementError::Invalid(_) => crate::error::Class::Refused,
             StatementError::Read(error) => error.class(),
             StatementError::Digest(..) => crate::error::Class::Failed,
         }
     }
 }
 
-/// The statement of a package folder (validated; its package digest computed) or of a `.zip`
-/// archive (read within the import limits, never extracted).
+/// The statement of a package folder or `.zip` archive: read once into a private copy, that
+/// copy validated, and its package digest computed. An archive is judged as a folder is: its
+/// identity is the validated manifest's, never what an unchecked manifest declares (it names
+/// the signature file, and a signature vouches for it).
 pub fn statement_of(path: &Path) -> Result<Statement, StatementError> {
-    if crate::snapshot::is_archive(path) {
-        let bytes = crate::snapshot::read_archive(path).map_err(StatementError::Read)?;
-        let (identity, package_digest) =
-            crate::snapshot::identify_archive(&bytes).map_err(|message| {
-                StatementError::Unidentified {
-                    path: path.to_path_buf(),
-                    message,
-                }
-            })?;
-        return Ok(Statement {
-            namespace: identity.namespace,
-            id: identity.id,
-            version: identity.version,
-            package_digest,
-        });
+    let parent = crate::snapshot::scratch_parent();
+    let judged = if crate::snapshot::is_archive(path) {
+        crate::snapshot::read_archive_judged(path, &parent)
+    } else {
+        crate::snapshot::read_folder(path, &parent)
     }
-    // Read once: the digest signed is the digest of the copy that was validated.
-    let judged = crate::snapshot::read_folder(path, &crate::snapshot::scratch_parent()).map_err(
-        |error| match error {
-            crate::snapshot::SnapshotError::Invalid(_) => {
-                StatementError::Invalid(path.to_path_buf())
-            }
-            other => StatementError::Read(other),
-        },
-    )?;
+    .map_err(|error| match error {
+        crate::snapshot::SnapshotError::Invalid(_) => StatementError::Invalid(path.to_path_buf()),
+        other => StatementError::Read(other),
+    })?;
     let report = &judged.report;
     let identity = match (&report.identity, report.is_valid()) {
         (Some(identity), true) => identity.clone(),

@@ -959,3 +959,129 @@ fn a_lock_that_names_a_squad_twice_or_a_version_it_does_not_pin_is_refused() {
         "the restored lock",
     );
 }
+
+/// A zip of `package`'s files with `edit` applied to its manifest's text, written by squad's own
+/// archive writer (so only the manifest is hostile).
+fn archive_with_manifest(package: &Path, edit: impl Fn(&str) -> String, to: &Path) {
+    use squad::archive::writer::{Entry, Source, write};
+    let mut entries = Vec::new();
+    for entry in walkdir::WalkDir::new(package).sort_by_file_name() {
+        let entry = entry.unwrap();
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        let name = entry
+            .path()
+            .strip_prefix(package)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        let mut bytes = std::fs::read(entry.path()).unwrap();
+        if name == "expert-squad.jsonc" {
+            bytes = edit(&String::from_utf8(bytes).unwrap()).into_bytes();
+        }
+        entries.push(Entry {
+            name,
+            source: Source::Bytes(bytes),
+        });
+    }
+    let mut out = std::io::Cursor::new(Vec::new());
+    write(&mut out, &entries, 1).unwrap();
+    std::fs::write(to, out.into_inner()).unwrap();
+}
+
+/// `sign` and `verify --signature` judge an archive as they judge a folder: its identity is
+/// the validated manifest's. An id that climbs out of the folder named the signature file
+/// (`../../escaped-<version>.squad.minisig`), and a version with control characters printed a
+/// statement of five lines.
+#[test]
+fn sign_judges_an_archive_before_its_manifest_names_anything() {
+    let sandbox = Sandbox::new();
+    let work = sandbox.dir.path().join("work/deep");
+    std::fs::create_dir_all(&work).unwrap();
+    let (secret, public, _) = keys(&sandbox, "acme");
+    let climbing = work.join("climbing.zip");
+    archive_with_manifest(
+        &template("minimal"),
+        |text| text.replace("\"id\": \"minimal\"", "\"id\": \"../../escaped\""),
+        &climbing,
+    );
+    let forged = work.join("forged.zip");
+    archive_with_manifest(
+        &template("minimal"),
+        |text| text.replace("2026.11.30.1", "2026.11.30.1\\u001b[2J\\nline"),
+        &forged,
+    );
+    let before = state(&sandbox);
+    for archive in [&climbing, &forged] {
+        let mut sign = sandbox.command(&["sign", path(archive), "--key", path(&secret)]);
+        let output = sign.current_dir(&work).output().unwrap();
+        refused(&output, "sign", "is invalid");
+        let output = sandbox.run(&["sign", path(archive), "--statement"]);
+        refused(&output, "sign --statement", "is invalid");
+        assert!(output.stdout.is_empty(), "{}", text(&output.stdout));
+        let signature = work.join("any.minisig");
+        std::fs::write(&signature, "untrusted comment: x\nRWQ\n").unwrap();
+        let output = sandbox.run(&[
+            "verify",
+            path(archive),
+            "--signature",
+            path(&signature),
+            "--public-key",
+            path(&public),
+        ]);
+        refused(&output, "verify --signature", "is invalid");
+        std::fs::remove_file(&signature).unwrap();
+    }
+    let escaped: Vec<_> = walkdir::WalkDir::new(sandbox.dir.path())
+        .into_iter()
+        .flatten()
+        .filter(|entry| entry.file_name().to_string_lossy().contains("escaped"))
+        .collect();
+    assert!(escaped.is_empty(), "{escaped:?}");
+    assert_eq!(state(&sandbox), before);
+    // The honest archive signs, under the name its validated identity gives.
+    let honest = work.join("honest.zip");
+    archive_with_manifest(&template("minimal"), str::to_owned, &honest);
+    let mut sign = sandbox.command(&["sign", path(&honest), "--key", path(&secret)]);
+    assert_ok(
+        &sign.current_dir(&work).output().unwrap(),
+        "sign an archive",
+    );
+    assert!(work.join("minimal-2026.11.30.1.squad.minisig").is_file());
+}
+
+/// A global uninstall resets the selection of every registered project that selected the id;
+/// a project whose `.opencorvus` became a link out of it is not edited through the link.
+#[test]
+fn a_global_uninstall_edits_no_config_through_a_link_out_of_a_project() {
+    let sandbox = Sandbox::new();
+    let package = sandbox.dir.path().join("minimal");
+    copy_tree(&template("minimal"), &package);
+    assert_ok(
+        &sandbox.run(&["install", path(&package), "--scope", "global"]),
+        "install globally",
+    );
+    let project = sandbox.project();
+    assert_ok(
+        &sandbox.run(&["activate", "minimal", "--project", path(&project)]),
+        "activate in the project",
+    );
+    let elsewhere = sandbox.dir.path().join("elsewhere");
+    std::fs::rename(project.join(".opencorvus"), &elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, project.join(".opencorvus")).unwrap();
+    let config = elsewhere.join("opencorvus.jsonc");
+    let before = std::fs::read(&config).unwrap();
+    let output = sandbox.run(&["uninstall", "minimal", "--scope", "global"]);
+    assert_ok(&output, "uninstall globally");
+    assert!(
+        text(&output.stderr).contains("outside the project"),
+        "{}",
+        text(&output.stderr)
+    );
+    assert_eq!(
+        std::fs::read(&config).unwrap(),
+        before,
+        "edited through the link"
+    );
+}
