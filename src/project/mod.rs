@@ -222,47 +222,6 @@ impl Project {
         Locations::new(&self.scope(), opencorvus_root)
     }
 
-    /// How far a folder or archive source may lead: the root of the git work tree holding the
-    /// project (the nearest folder at or above it with a `.git`), else the project itself. A
-    /// committed `squads.jsonc` may name a package elsewhere in its repository (`../squads/x`
-    /// in a monorepo), never one elsewhere on the disk of whoever clones it.
-    pub fn boundary(&self) -> PathBuf {
-        let root = crate::fs::canonicalize(&self.root).unwrap_or_else(|_| self.root.clone());
-        root.ancestors()
-            .find(|folder| crate::fs::symlink_metadata(folder.join(".git")).is_ok())
-            .unwrap_or(&root)
-            .to_path_buf()
-    }
-
-    /// The folder or archive a local source names, resolved (links and `..` included) and
-    /// checked to stay within [`Project::boundary`]; the message says where it leads.
-    pub fn local_source(&self, relative: &str) -> Result<PathBuf, String> {
-        let path = self.root.join(relative);
-        let shown = self.display(relative);
-        let resolved = match crate::fs::canonicalize(&path) {
-            Ok(resolved) => resolved,
-            // Missing: said by whoever reads it; `..` is still judged as written.
-            Err(_) => lexically_normal(
-                &crate::fs::canonicalize(&self.root)
-                    .unwrap_or_else(|_| self.root.clone())
-                    .join(relative),
-            ),
-        };
-        let boundary = self.boundary();
-        if resolved.starts_with(&boundary) {
-            return Ok(path);
-        }
-        Err(format!(
-            "`{shown}` leads to `{}`, outside {}: a project's squads.jsonc names packages inside its own repository only",
-            resolved.display(),
-            if boundary == crate::fs::canonicalize(&self.root).unwrap_or_default() {
-                format!("the project `{}`", boundary.display())
-            } else {
-                format!("the repository `{}`", boundary.display())
-            }
-        ))
-    }
-
     /// A project-relative path as the user reads it (`shown/…`).
     pub fn display(&self, relative: &str) -> String {
         crate::diag::sarif::display_file(&self.shown, relative)
@@ -345,22 +304,6 @@ impl Project {
         })
         .map_err(|error| ProjectError::Io(path, error))
     }
-}
-
-/// `path` with `.` and `..` taken away as written (no link followed): where a path that does
-/// not exist would lead.
-fn lexically_normal(path: &Path) -> PathBuf {
-    let mut normal = PathBuf::new();
-    for component in path.components() {
-        match component {
-            std::path::Component::ParentDir => {
-                normal.pop();
-            }
-            std::path::Component::CurDir => {}
-            other => normal.push(other),
-        }
-    }
-    normal
 }
 
 /// Temporary files a killed command left beside `squads.jsonc` and `squads.lock`. Every writer
