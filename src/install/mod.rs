@@ -578,12 +578,8 @@ pub fn ready(
     shown: &Path,
     folder: Option<&Path>,
 ) -> Result<Ready, InstallError> {
-    let report = crate::package::validate_copy(copy.path(), shown, folder).map_err(|error| {
-        InstallError::Io(
-            shown.to_path_buf(),
-            std::io::Error::other(error.to_string()),
-        )
-    })?;
+    let report = crate::package::validate_copy(copy.path(), shown, folder)
+        .map_err(|error| InstallError::Unreadable(shown.to_path_buf(), error))?;
     if !report.is_valid() {
         return Err(InstallError::Invalid(Box::new(report)));
     }

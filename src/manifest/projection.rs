@@ -83,6 +83,9 @@ pub struct Projection {
     pub prompt_declared: bool,
     /// Whether the agent key is a valid, unreserved id (always true for the scheduler).
     pub key_valid: bool,
+    /// `inherit_base_tools`, when it is a boolean: whether the runtime adds the base role's
+    /// inherited tool set (RES-0).
+    pub inherit_base_tools: Option<bool>,
     resources: [Vec<Item>; 13],
 }
 
@@ -155,6 +158,7 @@ pub fn check_scheduler(checker: &mut Checker, node: &Node, pointer: &str) -> Opt
         prompt: None,
         prompt_declared: object.get("prompt").is_some(),
         key_valid: true,
+        inherit_base_tools: None,
         resources: Default::default(),
     };
     check_prompt(checker, &object, &mut projection);
@@ -260,6 +264,7 @@ pub fn check_agent(
         prompt: None,
         prompt_declared: object.get("prompt").is_some(),
         key_valid,
+        inherit_base_tools: None,
         resources: Default::default(),
     };
     check_prompt(checker, &object, &mut projection);
@@ -305,7 +310,8 @@ fn check_resources(
     projection: &mut Projection,
 ) {
     if let Some(value) = checker.required(object, "inherit_base_tools") {
-        checker.boolean(value, &object.pointer_of("inherit_base_tools"));
+        projection.inherit_base_tools =
+            checker.boolean(value, &object.pointer_of("inherit_base_tools"));
     }
     for kind in ResourceKind::ALL {
         let field = kind.field();

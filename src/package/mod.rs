@@ -62,6 +62,11 @@ pub struct Report {
     pub tree: Tree,
     /// The valid parts of the manifest, when it parsed as an object.
     pub manifest: Option<Manifest>,
+    /// The skills, tools and MCP servers found in the files.
+    pub resources: resources::Discovered,
+    /// Every tool file and file of a tool's closure that was parsed, by path: what capability
+    /// reports and audits read of the code, without parsing it again.
+    pub modules: std::collections::BTreeMap<String, tool_parse::ModuleInfo>,
 }
 
 /// Who a package is.
@@ -381,6 +386,8 @@ fn validate_files(
             identity: None,
             tree: Tree::default(),
             manifest: None,
+            resources: Default::default(),
+            modules: Default::default(),
         });
     }
     if let Some(location) = location {
@@ -408,7 +415,7 @@ fn validate_files(
     if let (Some(manifest), Some(id)) = (&manifest, &id) {
         projections::check(&mut context, manifest, id, &discovered);
     }
-    tools::check(&mut context, &discovered);
+    let modules = tools::check(&mut context, &discovered);
     advice::check(&mut context, manifest.as_ref(), &discovered);
     let identity = manifest.as_ref().and_then(|manifest| {
         Some(Identity {
@@ -424,6 +431,8 @@ fn validate_files(
         identity,
         tree: context.tree,
         manifest,
+        resources: discovered,
+        modules,
     })
 }
 

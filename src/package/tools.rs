@@ -67,7 +67,11 @@ struct Walk {
     unknown_roots: HashSet<String>,
 }
 
-pub fn check(context: &mut Context, discovered: &Discovered) {
+/// Returns every file that was parsed, by path.
+pub fn check(
+    context: &mut Context,
+    discovered: &Discovered,
+) -> std::collections::BTreeMap<String, ModuleInfo> {
     let mut walk = Walk::default();
     for tool in &discovered.tools {
         walk_tool(context, tool, &mut walk);
@@ -112,6 +116,10 @@ pub fn check(context: &mut Context, discovered: &Discovered) {
             ),
         );
     }
+    walk.parsed
+        .into_iter()
+        .filter_map(|(path, parsed)| Some((path, parsed.ok()?)))
+        .collect()
 }
 
 /// The allowed import root a path lies in (`lib`, `assets` or `agents/<a>/lib`), if any.
