@@ -43,6 +43,8 @@
 //!   fetch through the cache, validate, check pins and the signature policy).
 //! - [`project`]: a project's squads: `squads.jsonc`, `squads.lock`, add, remove, sync, update.
 //! - [`cache`]: the content-addressed download cache.
+//! - [`capability`]: what a squad may make its agents do (grants, effective tools, capability
+//!   classes, MCP servers, package tools), and what an update adds.
 
 // Unit tests set up and inspect files directly; clippy.toml holds the library itself to one
 // home for the file system and the environment.
@@ -51,6 +53,7 @@
 pub mod acquire;
 pub mod archive;
 pub mod cache;
+pub mod capability;
 pub mod cli;
 pub mod diag;
 pub mod digest;

@@ -353,6 +353,58 @@ pub fn default_host_tool_role(name: &str) -> Option<&'static str> {
         .map(|(_, role)| *role)
 }
 
+/// TOOL-T3/T4: the built-ins `inherit_base_tools: true` adds for `role`: the scheduler's
+/// projectable set less its shell, browser, reading and authoring tools; a worker's projectable
+/// set less the artifact tools (and, for `build`, the four `work_artifact_*` tools), which are
+/// projectable without being inherited.
+pub fn inherited(role: Role) -> Vec<&'static str> {
+    const NOT_INHERITED_BY_SCHEDULER: [&str; 8] = [
+        "bash",
+        "browser_preview",
+        "browser_preview_capture",
+        "read",
+        "expert_squad_author",
+        "multica_catalog",
+        "multica_import",
+        "multica_preview",
+    ];
+    let mut list: Vec<&'static str> = match role {
+        Role::Scheduler => SCHEDULER_TOOLS
+            .iter()
+            .copied()
+            .filter(|tool| !NOT_INHERITED_BY_SCHEDULER.contains(tool))
+            .collect(),
+        Role::Worker(base_role) => worker_tools(base_role)
+            .iter()
+            .copied()
+            .filter(|tool| !(base_role == "build" && tool.starts_with("work_artifact_")))
+            .collect(),
+    };
+    list.sort_unstable();
+    list
+}
+
+/// TOOL-RT: the built-ins the runtime gives every projection of `role` whatever it declares.
+pub fn always(role: Role) -> &'static [&'static str] {
+    match role {
+        Role::Scheduler => &[
+            "artifact_read",
+            "artifact_search",
+            "artifact_select",
+            "artifact_snapshot",
+            "publish_interactive_artifact",
+        ],
+        Role::Worker(_) => &[
+            "artifact_publish",
+            "artifact_read",
+            "artifact_search",
+            "artifact_select",
+            "artifact_snapshot",
+            "publish_interactive_artifact",
+        ],
+    }
+}
+
 /// Built-ins a role may project, sorted, for hints.
 pub fn projectable_list(role: Role) -> Vec<&'static str> {
     let mut list: Vec<&'static str> = match role {
@@ -469,6 +521,23 @@ mod tests {
         }
         for tool in projectable_list(Role::Scheduler) {
             assert!(is_core_tool(tool), "{tool}");
+        }
+        // TOOL-T3: 26 projectable, 18 of them inherited.
+        assert_eq!(inherited(Role::Scheduler).len(), 18);
+        // TOOL-T4: projectable = inherited ∪ artifact tools (∪ work_artifact_* for build).
+        for role in RUNTIME_TEMPLATE_IDS {
+            let mut rebuilt: Vec<&str> = inherited(Role::Worker(role));
+            rebuilt.extend(ARTIFACT_TOOLS);
+            if role == "build" {
+                rebuilt.extend(
+                    worker_tools("build")
+                        .iter()
+                        .filter(|t| t.starts_with("work_artifact_")),
+                );
+            }
+            rebuilt.sort_unstable();
+            rebuilt.dedup();
+            assert_eq!(rebuilt, projectable_list(Role::Worker(role)), "{role}");
         }
     }
 }

@@ -6,12 +6,23 @@ use crate::jsonc::{self, Kind, Node};
 use crate::manifest::checker::{Checker, child_pointer};
 use crate::manifest::syntax_diagnostic;
 
-/// The capability lists of a valid declaration (missing lists are empty).
+/// The capability lists of a valid declaration (missing lists are empty), and where and how
+/// the server is reached: what a capability report shows of it.
 #[derive(Debug, Default, Clone)]
 pub struct Capabilities {
     pub tools: Vec<String>,
     pub prompts: Vec<String>,
     pub resources: Vec<String>,
+    /// `url`, when it is a string.
+    pub url: Option<String>,
+    /// `transport`, when it is a string.
+    pub transport: Option<String>,
+    /// The names of the `headers` given (their values are not kept: they may be secrets).
+    pub headers: Vec<String>,
+    /// The `credential` type (`query`, `bearer`, `header`), when one is declared.
+    pub credential: Option<String>,
+    /// Whether `oauth` is an object (the runtime then authorises with it).
+    pub oauth: bool,
 }
 
 /// Checks one declaration; returns its capabilities when the declaration is valid enough to
@@ -81,7 +92,34 @@ pub fn check(file: &str, text: &str, diagnostics: &mut Diagnostics) -> Option<Ca
             _ => checker.wrong_type(node, "/timeout", "number"),
         }
     }
-    let mut capabilities = Capabilities::default();
+    let text_of = |key: &str| {
+        object
+            .get(key)
+            .and_then(|node| node.as_str())
+            .map(str::to_owned)
+    };
+    let mut capabilities = Capabilities {
+        url: text_of("url"),
+        transport: text_of("transport"),
+        headers: match object.get("headers").map(|node| &node.kind) {
+            Some(Kind::Object(members)) => members.iter().map(|m| m.key.clone()).collect(),
+            _ => Vec::new(),
+        },
+        credential: match object.get("credential").map(|node| &node.kind) {
+            Some(Kind::Object(members)) => members
+                .iter()
+                .rev()
+                .find(|member| member.key == "type")
+                .and_then(|member| member.value.as_str())
+                .map(str::to_owned),
+            _ => None,
+        },
+        oauth: matches!(
+            object.get("oauth").map(|node| &node.kind),
+            Some(Kind::Object(_))
+        ),
+        ..Capabilities::default()
+    };
     if let Some(node) = object.get("capabilities") {
         let lists = checker.object(node, "/capabilities", &["tools", "prompts", "resources"])?;
         for (key, slot) in [
