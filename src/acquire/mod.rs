@@ -61,6 +61,9 @@ pub enum AcquireError {
     /// `--offline`, and what is needed is not in the cache.
     #[error("{0}")]
     Offline(String),
+    /// An argument that names no path and no installed package.
+    #[error("{0}")]
+    NotFound(String),
     #[error("cannot read `{}`", .0.display())]
     Io(PathBuf, #[source] std::io::Error),
 }
@@ -74,7 +77,9 @@ impl AcquireError {
             AcquireError::Download(error) => error.class(),
             AcquireError::Cache(error) => error.class(),
             AcquireError::Install(error) => error.class(),
-            AcquireError::Offline(_) | AcquireError::Io(..) => Class::Failed,
+            AcquireError::Offline(_) | AcquireError::NotFound(_) | AcquireError::Io(..) => {
+                Class::Failed
+            }
         }
     }
 
@@ -114,6 +119,48 @@ impl AcquireError {
             | AcquireError::Share(ShareError::Invalid(report)) => Some(report),
             _ => None,
         }
+    }
+}
+
+/// What a command-line argument naming a squad to look at names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Named {
+    Source(Source),
+    /// The folder of an installed package.
+    Installed(PathBuf),
+}
+
+/// A command-line argument naming a squad to look at (`squad show`, `squad diff`): any source
+/// [`Source::argument`] reads, or, when no such path exists, a package installed in one of
+/// `scopes` by `namespace/id` or id (the first scope that has the id, as the runtime looks).
+pub fn argument_or_installed(
+    text: &str,
+    scopes: &[crate::install::scope::Scope],
+    opencorvus_root: &Path,
+) -> Result<Named, AcquireError> {
+    let source = Source::argument(text).map_err(AcquireError::Source)?;
+    let Source::Folder(path) = &source else {
+        return Ok(Named::Source(source));
+    };
+    if crate::fs::symlink_metadata(Path::new(path)).is_ok() {
+        return Ok(Named::Source(source));
+    }
+    let Ok(name) = crate::install::name::PackageName::parse(text) else {
+        return Err(AcquireError::NotFound(
+            "no such path: name a package folder or archive, a remote source, or an installed package as `squad list` prints it".to_owned(),
+        ));
+    };
+    match crate::install::inspect(&name, scopes, opencorvus_root) {
+        Ok((_, inspected)) => Ok(Named::Installed(inspected.installed.root)),
+        Err(InstallError::NotInstalled(_)) => Err(AcquireError::NotFound(format!(
+            "no such path, and not installed in {}",
+            scopes
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(" or in ")
+        ))),
+        Err(error) => Err(AcquireError::Install(error)),
     }
 }
 
@@ -496,6 +543,22 @@ impl Context<'_> {
         exact::signature_beside(client, url)
             .map(|found| found.into_iter().collect())
             .map_err(AcquireError::Download)
+    }
+
+    /// An installed package, read into a private copy and validated as a package that sits
+    /// where installs go (the rule that a source folder is not inside runtime storage does not
+    /// apply to what is installed there).
+    pub fn installed(&self, root: &Path) -> Result<Acquired, AcquireError> {
+        let copy = crate::snapshot::of_folder(&crate::fs::entry_path(root), self.temporary)?;
+        let ready = crate::install::ready(copy, root, None)?;
+        Ok(Acquired {
+            ready,
+            resolved: root.display().to_string(),
+            archive_sha256: None,
+            archive_bytes: None,
+            signed_by: None,
+            origin: None,
+        })
     }
 
     fn folder(&self, request: &Request<'_>, path: &str) -> Result<Acquired, AcquireError> {

@@ -10,8 +10,8 @@
 //! files, reach the network, delegate or author squads.
 //!
 //! `squad show` prints [`Capabilities`]; `squad diff` ([`diff`]) and the project policy compare
-//! two of them. Nothing here reads a file: everything comes from the validation [`Report`] of
-//! the very copy that is judged and installed.
+//! two of them. Everything comes from the validation [`Report`] of the very copy that is judged
+//! and installed; only [`diff`] reads that private copy, to tell UTF-8 text from other files.
 
 pub mod classes;
 pub mod diff;
@@ -178,6 +178,18 @@ pub fn of(report: &Report, package_digest: &str) -> Option<Capabilities> {
         .iter()
         .map(|tool| (tool.reference.as_str(), tool.classes.as_slice()))
         .collect();
+    // A server ref mounts every capability the server declares (PREF-0).
+    let server_tools: BTreeMap<&str, &[String]> = report
+        .resources
+        .servers
+        .iter()
+        .map(|server| {
+            (
+                server.reference.as_str(),
+                server.capabilities.tools.as_slice(),
+            )
+        })
+        .collect();
     let in_workflows: BTreeSet<&str> = manifest
         .workflows
         .iter()
@@ -194,6 +206,7 @@ pub fn of(report: &Report, package_digest: &str) -> Option<Capabilities> {
             node(
                 projection,
                 &tool_classes,
+                &server_tools,
                 projection.is_scheduler || in_workflows.contains(projection.owner.as_str()),
             )
         })
@@ -257,6 +270,7 @@ fn holders(nodes: &[Node], holds: impl Fn(&str, &str) -> bool) -> Vec<String> {
 fn node(
     projection: &Projection,
     package_tools: &BTreeMap<&str, &[Class]>,
+    server_tools: &BTreeMap<&str, &[String]>,
     in_a_workflow: bool,
 ) -> Node {
     let base_role = projection
@@ -315,8 +329,17 @@ fn node(
             .unwrap_or(&[]);
         add(reference.clone(), Origin::PackageTool, classes);
     }
+    // A package's MCP servers are remote: every call of their tools leaves the machine.
+    for server in &grants[ResourceKind::PackageMcpServer.field()] {
+        for tool in server_tools.get(server.as_str()).copied().unwrap_or(&[]) {
+            add(
+                format!("{server}/tool/{tool}"),
+                Origin::McpTool,
+                &[Class::ReachesNetwork],
+            );
+        }
+    }
     for reference in &grants[ResourceKind::PackageMcpTool.field()] {
-        // A package's MCP servers are remote: every call of their tools leaves the machine.
         add(reference.clone(), Origin::McpTool, &[Class::ReachesNetwork]);
     }
     for reference in &grants[ResourceKind::DefaultMcpTool.field()] {

@@ -220,3 +220,71 @@ impl ProjectRun {
         }
     }
 }
+
+/// A squad to look at (`show`, `diff`): where an installed name is looked for, and how a
+/// remote source is reached.
+#[derive(Debug, clap::Args)]
+pub struct LookArgs {
+    #[command(flatten)]
+    pub lookup: LookupArgs,
+
+    #[command(flatten)]
+    pub network: NetworkArgs,
+}
+
+/// Reads and judges the squad `source` names, as `squad install` would, without installing
+/// it; or the status to exit with after saying why (in `format`).
+pub(super) fn look_at(
+    source: &str,
+    sha256: Option<&str>,
+    args: &LookArgs,
+    format: super::Format,
+    printer: &Printer,
+) -> Result<crate::acquire::Acquired, ExitStatus> {
+    let sha256 = match sha256.map(crate::digest::Sha256Digest::parse) {
+        Some(None) => {
+            printer.error("--sha256 takes 64 lowercase hex characters", None);
+            return Err(ExitStatus::Error);
+        }
+        Some(Some(digest)) => Some(digest),
+        None => None,
+    };
+    let (_, scopes) = args.lookup.scopes(printer)?;
+    let root = opencorvus_root(printer)?;
+    let cache = crate::cache::Cache::from_env();
+    let client = args.network.client();
+    let progress = super::report::Progress(crate::output::TransferBar::new(printer));
+    let look = crate::project::direct::Look {
+        source,
+        sha256,
+        scopes: &scopes,
+        opencorvus_root: &root,
+        cache: cache.as_ref(),
+        client: Some(&client),
+        transfers: &progress,
+    };
+    crate::project::direct::look(&look).map_err(|error| match error {
+        crate::project::direct::DirectError::Acquire(error) if error.report().is_some() => {
+            let report = error.report().unwrap_or_else(|| unreachable!());
+            super::report::refused_package(
+                printer,
+                format,
+                &report.root.display().to_string(),
+                &report.diagnostics,
+                &report.sources,
+            );
+            printer.error(
+                &format!("{source}: not a valid package, so it has no capabilities to show"),
+                Some("`squad validate` says what to fix"),
+            );
+            ExitStatus::Failure
+        }
+        crate::project::direct::DirectError::Acquire(error) => {
+            super::failures::acquire_error(printer, format, source, "", &error)
+        }
+        error => {
+            printer.failure(&error, None);
+            error.class().into()
+        }
+    })
+}

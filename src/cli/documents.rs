@@ -465,3 +465,22 @@ pub struct ProjectStopped<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub disagreements: Option<&'a [String]>,
 }
+
+/// `squad show`: the capabilities of one squad, and where its bytes came from.
+#[derive(Serialize)]
+pub struct Show {
+    /// The source as given.
+    pub source: String,
+    /// What it resolved to: the pinned registry reference, the archive URL or the local path.
+    pub resolved: String,
+    pub archive_sha256: Option<String>,
+    #[serde(flatten)]
+    pub capabilities: crate::capability::Capabilities,
+}
+
+/// `squad diff`: what an update changes ([`crate::capability::diff::Diff`]).
+#[derive(Serialize)]
+pub struct DiffDocument<'a> {
+    #[serde(flatten)]
+    pub diff: &'a crate::capability::diff::Diff,
+}

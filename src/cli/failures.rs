@@ -191,6 +191,7 @@ pub fn acquire_error(
     printer: &Printer,
     format: Format,
     label: &str,
+    note: &str,
     error: &crate::acquire::AcquireError,
 ) -> ExitStatus {
     if let Some(report) = error.report() {
@@ -202,12 +203,7 @@ pub fn acquire_error(
             &report.sources,
         );
     }
-    printer.failure_labelled(
-        label,
-        error,
-        "nothing was installed",
-        error.hint().as_deref(),
-    );
+    printer.failure_labelled(label, error, note, error.hint().as_deref());
     error.class().into()
 }
 

@@ -230,7 +230,13 @@ pub fn run_install(args: &InstallArgs, printer: &Printer) -> ExitStatus {
             return install_error(printer, args.format, error);
         }
         Err(DirectError::Acquire(error)) => {
-            return acquire_error(printer, args.format, &args.source, &error);
+            return acquire_error(
+                printer,
+                args.format,
+                &args.source,
+                "nothing was installed",
+                &error,
+            );
         }
         Err(error) => {
             let hint = matches!(error, DirectError::Policy(_))

@@ -24,6 +24,7 @@ mod activate;
 mod args;
 mod cache;
 mod collab;
+mod diff;
 mod digest;
 mod documents;
 mod explain;
@@ -45,6 +46,7 @@ mod registry;
 mod report;
 mod router;
 mod scaffold;
+mod show;
 mod sign;
 mod trust;
 mod uninstall;
@@ -181,6 +183,8 @@ pub enum Command {
     Sign(sign::SignArgs),
     Trust(trust::TrustArgs),
     Install(install::InstallArgs),
+    Show(show::ShowArgs),
+    Diff(diff::DiffArgs),
     Publish(registry::PublishArgs),
     Pull(registry::PullArgs),
     Versions(registry::VersionsArgs),
@@ -235,6 +239,8 @@ fn dispatch(command: Command, printer: &Printer) -> ExitStatus {
         Command::Sign(args) => sign::run_sign(&args, printer),
         Command::Trust(args) => trust::run_trust(&args, printer),
         Command::Install(args) => install::run_install(&args, printer),
+        Command::Show(args) => show::run(&args, printer),
+        Command::Diff(args) => diff::run(&args, printer),
         Command::Publish(args) => registry::run_publish(&args, printer),
         Command::Pull(args) => registry::run_pull(&args, printer),
         Command::Versions(args) => registry::run_versions(&args, printer),

@@ -60,13 +60,9 @@ pub fn policy_of(scope: &Scope) -> Result<crate::sign::Policy, ProjectError> {
     Ok(project.read()?.declared.policy)
 }
 
-/// Installs one source into `direct.options.scope`.
-pub fn install(
-    direct: &Direct<'_>,
-    on_wait: &mut dyn FnMut(&Path),
-) -> Result<Installed, DirectError> {
-    let source = Source::argument(direct.source).map_err(DirectError::Usage)?;
-    match (&source, direct.sha256) {
+/// The `--sha256` flag against the source it is given with.
+fn check_sha256(source: &Source, sha256: Option<Sha256Digest>) -> Result<(), DirectError> {
+    match (source, sha256) {
         (Source::Https(_), None) => {
             return Err(DirectError::Usage(
                 "an https:// source needs the SHA-256 of its archive: pass --sha256 <64 hex>"
@@ -81,6 +77,16 @@ pub fn install(
             )));
         }
     }
+    Ok(())
+}
+
+/// Installs one source into `direct.options.scope`.
+pub fn install(
+    direct: &Direct<'_>,
+    on_wait: &mut dyn FnMut(&Path),
+) -> Result<Installed, DirectError> {
+    let source = Source::argument(direct.source).map_err(DirectError::Usage)?;
+    check_sha256(&source, direct.sha256)?;
     let policy = policy_of(&direct.options.scope).map_err(DirectError::Policy)?;
     let pins = Pins {
         exact: direct.exact.clone(),
@@ -108,4 +114,67 @@ pub fn install(
     context
         .install(&request, direct.options, on_wait)
         .map_err(DirectError::Acquire)
+}
+
+/// One squad to look at, not install (`squad show`, `squad diff`): any source, or a package
+/// installed in `scopes`.
+pub struct Look<'a> {
+    pub source: &'a str,
+    /// An `https://` archive's SHA-256.
+    pub sha256: Option<Sha256Digest>,
+    /// Where an installed name is looked for, in order.
+    pub scopes: &'a [Scope],
+    pub opencorvus_root: &'a Path,
+    pub cache: Option<&'a crate::cache::Cache>,
+    pub client: Option<&'a crate::http::Client>,
+    pub transfers: &'a (dyn Transfers + Sync),
+}
+
+/// Reads and judges one source exactly as `squad install` would (the same road, the same
+/// rules for every kind), without installing it: its validated private copy, its identity
+/// and digest. No signature policy applies: looking is not trusting.
+pub fn look(look: &Look<'_>) -> Result<acquire::Acquired, DirectError> {
+    let named = acquire::argument_or_installed(look.source, look.scopes, look.opencorvus_root)
+        .map_err(DirectError::Acquire)?;
+    let source = match named {
+        acquire::Named::Source(source) => source,
+        acquire::Named::Installed(root) => {
+            check_sha256(&Source::Folder(String::new()), look.sha256)?;
+            return context_for_look(look, |context| context.installed(&root));
+        }
+    };
+    check_sha256(&source, look.sha256)?;
+    let pins = Pins {
+        archive_sha256: look.sha256,
+        by: "the command line",
+        ..Pins::default()
+    };
+    let request = Request {
+        label: look.source,
+        source: &source,
+        version: None,
+        newest: false,
+        pins: &pins,
+    };
+    context_for_look(look, |context| context.acquire(&request))
+}
+
+/// Runs `work` with the acquisition context of a look: no signature policy (looking is not
+/// trusting), local paths as the command line gives them, copies in the temporary directory.
+fn context_for_look(
+    look: &Look<'_>,
+    work: impl FnOnce(&acquire::Context<'_>) -> Result<acquire::Acquired, acquire::AcquireError>,
+) -> Result<acquire::Acquired, DirectError> {
+    let policy = crate::sign::Policy::default();
+    let local = Local::given(PathBuf::new());
+    let temporary = crate::snapshot::scratch_parent();
+    let context = acquire::Context {
+        cache: look.cache,
+        client: look.client,
+        transfers: look.transfers,
+        policy: &policy,
+        temporary: &temporary,
+        local: &local,
+    };
+    work(&context).map_err(DirectError::Acquire)
 }

@@ -18,7 +18,7 @@ use crate::support::{fixtures, repo, text};
 
 /// The ```json blocks of docs/json-output.md. Adding one means the scenario must print a
 /// document of its kind; this count says that every block was found and checked.
-const EXAMPLES: usize = 28;
+const EXAMPLES: usize = 30;
 
 /// A ```json block of the doc.
 struct Example {
@@ -312,6 +312,21 @@ impl Scenario {
         let archive = path(&dir.join("minimal.zip"));
         run.json(&["pack", &pkg, "-o", &archive, "--format", "json"], 0);
         let changed = variant(&scratch, "minimal", "2026.12.01.1", "\nchanged\n");
+        run.json(&["show", &archive, "--format", "json"], 0);
+        // An update that gives the scheduler a browser, and changes a prompt.
+        let widened = variant(&scratch, "minimal", "2026.12.02.1", "");
+        let manifest = widened.join("expert-squad.jsonc");
+        let text = std::fs::read_to_string(&manifest).unwrap();
+        let text = text.replacen(
+            "\"built_in_tool_ids\": [",
+            "\"built_in_tool_ids\": [\"browser_preview\", ",
+            1,
+        );
+        std::fs::write(&manifest, text).unwrap();
+        let prompt = widened.join("agents/orchestrator/system.md");
+        let text = std::fs::read_to_string(&prompt).unwrap() + "\nAsk before you run a command.\n";
+        std::fs::write(&prompt, text).unwrap();
+        run.json(&["diff", &pkg, &path(&widened), "--format", "json"], 1);
         run.json(
             &[
                 "verify",

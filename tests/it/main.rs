@@ -7,6 +7,7 @@ mod architecture;
 mod archives;
 mod authoring;
 mod by_name;
+mod capabilities;
 mod cli;
 mod collab;
 mod corpus;

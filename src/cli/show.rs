@@ -1,0 +1,241 @@
+//! `squad show`: what a squad is and what it may make its agents do, before it is installed.
+
+use super::args::{LookArgs, look_at};
+use super::documents::{self, Show};
+use super::{DataFormat, ExitStatus, Format};
+use crate::capability::{Capabilities, Class, Node};
+use crate::output::Printer;
+
+/// Show what a squad is and what it may make its agents do: its agents and their base roles,
+/// its workflows, its grants and the tools each agent ends up with, its MCP servers and the
+/// package tools it runs.
+///
+/// SOURCE is anything `squad install` takes (a folder, a `.zip` archive, `oci://…`, an
+/// `https://` archive with --sha256, an install link), or an installed package by
+/// `namespace/id` or id. The squad is read and validated exactly as an install would read it,
+/// and nothing is installed. Tools are marked by what they can do: run commands, write files,
+/// reach the network, delegate to other agents, author squads (docs/capabilities.md).
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  squad show ./my-squad                          a folder
+  squad show oci://ghcr.io/acme/squads/acme/review:2026.12.01.1
+  squad show acme/review                         the installed one (project, then global)
+  squad show review.zip --format json            the document docs/json-output.md describes
+
+Exit status: 0 shown, 1 refused (an invalid package, bytes that are not what the source
+promises), 2 usage, network or I/O error.")]
+pub struct ShowArgs {
+    /// The squad: a source or an installed package.
+    #[arg(value_name = "SOURCE")]
+    pub source: String,
+
+    /// The SHA-256 of an `https://` source's archive (64 hex).
+    #[arg(long, value_name = "HEX")]
+    pub sha256: Option<String>,
+
+    #[command(flatten)]
+    pub look: LookArgs,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DataFormat::Human)]
+    pub format: DataFormat,
+}
+
+pub fn run(args: &ShowArgs, printer: &Printer) -> ExitStatus {
+    let format = Format::from(args.format);
+    let acquired = match look_at(
+        &args.source,
+        args.sha256.as_deref(),
+        &args.look,
+        format,
+        printer,
+    ) {
+        Ok(acquired) => acquired,
+        Err(status) => return status,
+    };
+    let digest = acquired.package_digest().hex();
+    let Some(capabilities) = crate::capability::of(&acquired.ready.report, &digest) else {
+        printer.error(&format!("`{}` has no identity", args.source), None);
+        return ExitStatus::Failure;
+    };
+    match args.format {
+        DataFormat::Json => documents::print(
+            printer,
+            "show",
+            Show {
+                source: args.source.clone(),
+                resolved: acquired.resolved.clone(),
+                archive_sha256: acquired.archive_sha256.map(|sha| sha.hex()),
+                capabilities,
+            },
+        ),
+        DataFormat::Human => printer.data(&summary(&capabilities, &acquired.resolved)),
+    }
+    ExitStatus::Success
+}
+
+fn names(classes: &[Class]) -> String {
+    if classes.is_empty() {
+        return "—".to_owned();
+    }
+    classes
+        .iter()
+        .map(|class| class.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn list(items: &[String]) -> String {
+    if items.is_empty() {
+        "—".to_owned()
+    } else {
+        items.join(", ")
+    }
+}
+
+/// The human summary: identity, roster, workflows, servers, tools, totals and what stands out.
+fn summary(capabilities: &Capabilities, resolved: &str) -> String {
+    use crate::text::remote;
+    let mut text = format!(
+        "{}/{} {}\n  package digest {}\n  from {}\n",
+        capabilities.namespace,
+        capabilities.id,
+        capabilities.version,
+        capabilities.package_digest,
+        remote(resolved, 300)
+    );
+    let agents = capabilities.nodes.len().saturating_sub(1);
+    text.push_str(&format!("\nAgents ({agents}, and the scheduler):\n"));
+    let width = capabilities
+        .nodes
+        .iter()
+        .map(|node| node.node.len())
+        .max()
+        .unwrap_or(0);
+    for node in &capabilities.nodes {
+        text.push_str(&node_line(node, width));
+    }
+    if !capabilities.workflows.is_empty() {
+        text.push_str("\nWorkflows:\n");
+        for workflow in &capabilities.workflows {
+            let stages: Vec<String> = workflow
+                .stages
+                .iter()
+                .map(|stage| {
+                    let nodes: Vec<String> = stage
+                        .iter()
+                        .map(|step| format!("{} ({})", step.node, step.agent))
+                        .collect();
+                    if nodes.len() == 1 {
+                        nodes[0].clone()
+                    } else {
+                        format!("[{}]", nodes.join(", "))
+                    }
+                })
+                .collect();
+            text.push_str(&format!("  {}: {}\n", workflow.id, stages.join(" → ")));
+        }
+    }
+    if !capabilities.mcp_servers.is_empty() {
+        text.push_str(&format!(
+            "\nMCP servers ({}, remote):\n",
+            capabilities.mcp_servers.len()
+        ));
+        for server in &capabilities.mcp_servers {
+            let headers: Vec<String> = server.headers.iter().map(|h| remote(h, 80)).collect();
+            text.push_str(&format!(
+                "  {}  {} {}\n    headers: {}  credential: {}  oauth: {}\n    tools: {}  prompts: {}  resources: {}\n    held by: {}\n",
+                server.reference,
+                server.transport.as_deref().map_or("?".to_owned(), |t| remote(t, 40)),
+                server.url.as_deref().map_or("?".to_owned(), |url| remote(url, 300)),
+                list(&headers),
+                server.credential.as_deref().unwrap_or("—"),
+                if server.oauth { "yes" } else { "no" },
+                list(&server.tools),
+                list(&server.prompts),
+                list(&server.resources),
+                list(&server.held_by),
+            ));
+        }
+    }
+    if !capabilities.tools.is_empty() {
+        text.push_str(&format!(
+            "\nPackage tools ({}):\n",
+            capabilities.tools.len()
+        ));
+        for tool in &capabilities.tools {
+            text.push_str(&format!(
+                "  {}  {}\n    imports: {}  classes: {}\n    held by: {}\n",
+                tool.reference,
+                tool.path,
+                list(&tool.modules),
+                names(&tool.classes),
+                list(&tool.held_by),
+            ));
+        }
+    }
+    text.push_str("\nGrants in total (the union over the scheduler and every agent):\n");
+    for (field, items) in &capabilities.total.grants {
+        if !items.is_empty() {
+            text.push_str(&format!("  {field}: {}\n", items.join(", ")));
+        }
+    }
+    text.push_str(&format!(
+        "  base roles: {}; inherit_base_tools: {}\n",
+        capabilities.total.base_roles.join(", "),
+        if capabilities.total.inherit_base_tools {
+            "yes"
+        } else {
+            "no"
+        }
+    ));
+    text.push_str("\nWhat it may do:\n");
+    let mut any = false;
+    for class in Class::ALL {
+        let holders: Vec<&str> = capabilities
+            .nodes
+            .iter()
+            .filter(|node| node.classes.contains(&class))
+            .map(|node| node.node.as_str())
+            .collect();
+        if !holders.is_empty() {
+            any = true;
+            text.push_str(&format!(
+                "  {} ({}): {}\n",
+                class.name(),
+                class.meaning(),
+                holders.join(", ")
+            ));
+        }
+    }
+    if !any {
+        text.push_str("  nothing beyond reading, planning and talking\n");
+    }
+    text
+}
+
+fn node_line(node: &Node, width: usize) -> String {
+    let high: Vec<String> = node
+        .effective_tools
+        .iter()
+        .filter(|tool| !tool.classes.is_empty())
+        .map(|tool| tool.tool.clone())
+        .collect();
+    format!(
+        "  {:<width$}  {:<22} inherits role tools: {:<3}  {} tools{}{}\n",
+        node.node,
+        node.base_role,
+        if node.inherit_base_tools { "yes" } else { "no" },
+        node.effective_tools.len(),
+        if high.is_empty() {
+            String::new()
+        } else {
+            format!(", of which high-impact: {}", high.join(", "))
+        },
+        if node.in_a_workflow {
+            ""
+        } else {
+            "  (in no workflow)"
+        }
+    )
+}
