@@ -452,9 +452,22 @@ impl Context<'_> {
         options: &crate::install::Options,
         on_wait: &mut dyn FnMut(&Path),
     ) -> Result<Installed, AcquireError> {
+        self.install_judged(request, options, on_wait, &|_| Ok(()))
+    }
+
+    /// [`Context::install`], with one more judgement of the acquired copy before anything is
+    /// installed (the project's capability policy).
+    pub fn install_judged(
+        &self,
+        request: &Request<'_>,
+        options: &crate::install::Options,
+        on_wait: &mut dyn FnMut(&Path),
+        judge: &dyn Fn(&Acquired) -> Result<(), AcquireError>,
+    ) -> Result<Installed, AcquireError> {
         // A scope that cannot be written is refused before anything is fetched.
         options.locations().check_config_root()?;
         let acquired = self.acquire(request)?;
+        judge(&acquired)?;
         let mut options = options.clone();
         options.exact = acquired.exact();
         options.origin = acquired.origin.clone();

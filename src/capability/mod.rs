@@ -13,6 +13,7 @@
 //! two of them. Everything comes from the validation [`Report`] of the very copy that is judged
 //! and installed; only [`diff`] reads that private copy, to tell UTF-8 text from other files.
 
+pub mod accepted;
 pub mod classes;
 pub mod diff;
 

@@ -416,7 +416,10 @@ impl<'a> Outdated<'a> {
 pub struct Updated<'a> {
     pub project: &'a str,
     pub status: &'static str,
+    /// `--dry-run`: nothing was installed or written; `planned` says what would be.
+    pub dry_run: bool,
     pub squads: Vec<UpdatedSquad<'a>>,
+    pub planned: &'a [crate::project::change::Planned],
     pub failures: Vec<FailureEntry<'a>>,
 }
 
@@ -434,13 +437,17 @@ pub struct UpdatedSquad<'a> {
 impl<'a> Updated<'a> {
     pub fn new(
         project: &'a str,
-        updated: &'a [crate::project::change::Updated],
-        failed: &'a [Failure],
+        dry_run: bool,
+        report: &'a crate::project::change::UpdateReport,
     ) -> Updated<'a> {
+        let failed = &report.failures;
         Updated {
             project,
             status: status_of(failed),
-            squads: updated
+            dry_run,
+            planned: &report.planned,
+            squads: report
+                .updated
                 .iter()
                 .map(|updated| UpdatedSquad {
                     outcome: &updated.outcome,

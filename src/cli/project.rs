@@ -39,6 +39,11 @@ pub struct AddArgs {
     #[arg(long, value_name = "HEX")]
     pub sha256: Option<String>,
 
+    /// Under the project's `deny_escalation`: accept grants beyond those squads.lock accepted
+    /// for this squad, and record them (review them first with `squad diff`).
+    #[arg(long)]
+    pub accept_grants: bool,
+
     #[command(flatten)]
     pub project: ProjectArgs,
 
@@ -123,6 +128,7 @@ pub fn run_add(args: &AddArgs, printer: &Printer) -> ExitStatus {
     };
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let request = AddRequest {
+        accept_grants: args.accept_grants,
         source: &args.source,
         sha256,
         cwd: &cwd,

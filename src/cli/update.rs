@@ -36,11 +36,24 @@ pub struct OutdatedArgs {
 #[derive(Debug, clap::Args)]
 #[command(after_help = concat!("Examples:
   squad update                     every squad
-  squad update acme/review", project_exit_help!()))]
+  squad update acme/review
+  squad update --dry-run           what would move, and the grants each update adds
+  squad update acme/review --accept-grants   take an update that widens the squad's grants
+                                   (a project with deny_escalation refuses it otherwise)", project_exit_help!()))]
 pub struct UpdateArgs {
     /// Only this squad: `<namespace>/<id>`, or its id.
     #[arg(value_name = "NAME")]
     pub name: Option<String>,
+
+    /// Under the project's `deny_escalation`: accept grants the new versions hold beyond those
+    /// squads.lock accepted, and record them (review them first with `squad diff`).
+    #[arg(long)]
+    pub accept_grants: bool,
+
+    /// Resolve the new versions and judge them, and say what would change (the grants each
+    /// adds); install and write nothing. Exits as the real run would.
+    #[arg(long)]
+    pub dry_run: bool,
 
     /// Downloads at once.
     #[arg(long, short = 'j', value_name = "N", default_value_t = DEFAULT_JOBS)]
@@ -141,12 +154,12 @@ pub fn run_update(args: &UpdateArgs, printer: &Printer) -> ExitStatus {
     let client = args.network.client();
     let settings = run.settings(Some(&client), args.jobs);
     let format = Format::from(args.format);
-    let (updated, failures) = match change::update(
-        &run.project,
-        &settings,
-        args.name.as_deref(),
-        &mut waiting(printer),
-    ) {
+    let request = change::UpdateRequest {
+        only: args.name.as_deref(),
+        accept_grants: args.accept_grants,
+        dry_run: args.dry_run,
+    };
+    let report = match change::update(&run.project, &settings, &request, &mut waiting(printer)) {
         Ok(done) => done,
         Err(error) => return report_error(printer, format, "update", &run.project, error),
     };
@@ -154,10 +167,27 @@ pub fn run_update(args: &UpdateArgs, printer: &Printer) -> ExitStatus {
         DataFormat::Json => documents::print(
             printer,
             "update",
-            Updated::new(&run.project.shown, &updated, &failures),
+            Updated::new(&run.project.shown, args.dry_run, &report),
         ),
         DataFormat::Human => {
-            for updated in &updated {
+            for planned in &report.planned {
+                let from = planned.from.as_deref().unwrap_or("unlocked");
+                let adds = match planned.adds.as_deref() {
+                    Some("") => "adds no grant".to_owned(),
+                    Some(adds) => format!("adds {adds}"),
+                    None => "grants not compared (nothing installed or recorded)".to_owned(),
+                };
+                let verb = if planned.refused {
+                    "Would refuse"
+                } else {
+                    "Would update"
+                };
+                printer.status(
+                    verb,
+                    &format!("{} {from} -> {}: {adds}", planned.name, planned.to),
+                );
+            }
+            for updated in &report.updated {
                 let outcome = &updated.outcome;
                 let from = updated.from.as_deref().unwrap_or("unlocked");
                 if outcome.operation == Operation::Unchanged && from == outcome.version {
@@ -190,5 +220,5 @@ pub fn run_update(args: &UpdateArgs, printer: &Printer) -> ExitStatus {
             }
         }
     }
-    report_failures(printer, &failures)
+    report_failures(printer, &report.failures)
 }

@@ -9,6 +9,7 @@ use crate::digest::Sha256Digest;
 use crate::install::Options;
 
 use super::declared::{self, Declaration, Name};
+use super::escalation::{self, Escalation};
 use super::lockfile::Locked;
 use super::resolve::{self, Downloads};
 use super::sync::{Installed, Outcome, install, unchanged};
@@ -22,6 +23,8 @@ pub struct AddRequest<'a> {
     pub sha256: Option<Sha256Digest>,
     /// The directory relative paths are given from.
     pub cwd: &'a Path,
+    /// `--accept-grants`: under `deny_escalation`, grants beyond those locked are accepted.
+    pub accept_grants: bool,
 }
 
 /// How `squads.jsonc` changed.
@@ -120,6 +123,32 @@ fn same_id<'f>(files: &'f Files, name: &Name) -> Option<&'f Name> {
         .find(|other| other.id == name.id && other.namespace != name.namespace)
 }
 
+/// The record of accepted grants to lock for a new version of `name` under the project's
+/// `deny_escalation`, judged against its lock entry (escalation.rs).
+fn judge_escalation(
+    files: &Files,
+    accept: bool,
+    name: &Name,
+    locked: &Locked,
+    acquired: &Acquired,
+) -> Result<Option<crate::capability::accepted::Accepted>, Failure> {
+    let policy = Escalation {
+        deny: files.declared.deny_escalation,
+        accept,
+    };
+    if !policy.deny {
+        return Ok(None);
+    }
+    let total = escalation::capabilities(name, acquired)?.total;
+    escalation::judge(
+        policy,
+        name,
+        &locked.version,
+        files.lock.squads.get(&name.to_string()),
+        &total,
+    )
+}
+
 /// Installs an acquired squad unless it is installed already.
 fn bring_in(
     project: &Project,
@@ -193,7 +222,10 @@ pub fn add(
         )
         .hint(format!("`squad remove {other}` first"))]));
     }
-    let locked = resolve::locked(&declaration, &acquired);
+    let mut locked = resolve::locked(&declaration, &acquired);
+    locked.capabilities =
+        judge_escalation(&files, request.accept_grants, &name, &locked, &acquired)
+            .map_err(|failure| ProjectError::Failed(vec![failure]))?;
     let outcome = bring_in(
         project,
         settings,
@@ -367,12 +399,76 @@ fn moved(declaration: &Declaration, locked: &Locked) -> Declaration {
     moved
 }
 
+/// What `squad update` is asked to do.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct UpdateRequest<'a> {
+    /// Only this squad (`<namespace>/<id>` or its id).
+    pub only: Option<&'a str>,
+    /// Under `deny_escalation`: grants beyond those locked are accepted and recorded.
+    pub accept_grants: bool,
+    /// Resolve and judge, install and write nothing.
+    pub dry_run: bool,
+}
+
+/// What an update would do (`--dry-run`).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Planned {
+    pub name: String,
+    /// The version locked now, if any.
+    pub from: Option<String>,
+    pub to: String,
+    pub resolved: String,
+    /// The grants the new version holds beyond those the lock accepted (or, without a record,
+    /// beyond the installed version's): `built_in_tool_ids +bash; …`, empty when none;
+    /// `None` when there is nothing to compare with.
+    pub adds: Option<String>,
+    /// The real run would refuse it (`deny_escalation` without `--accept-grants`).
+    pub refused: bool,
+}
+
+/// What `squad update` did, or would do with `--dry-run`.
+#[derive(Debug, Default)]
+pub struct UpdateReport {
+    pub updated: Vec<Updated>,
+    pub planned: Vec<Planned>,
+    pub failures: Vec<Failure>,
+}
+
+/// The grants a squad held before an update: the lock's record, else the installed package's.
+fn held_before(
+    project: &Project,
+    settings: &Settings<'_>,
+    name: &Name,
+    previous: Option<&Locked>,
+) -> Option<crate::capability::accepted::Accepted> {
+    if let Some(accepted) = previous.and_then(|locked| locked.capabilities.clone()) {
+        return Some(accepted);
+    }
+    let target = project
+        .locations(&settings.opencorvus_root)
+        .target(&name.namespace, &name.id);
+    if !target.is_dir() {
+        return None;
+    }
+    let acquired = resolve::Acquirer {
+        project,
+        settings,
+        policy: &crate::sign::Policy::default(),
+    }
+    .installed(&name.to_string(), &target)
+    .ok()?;
+    escalation::capabilities(name, &acquired)
+        .ok()
+        .map(|capabilities| crate::capability::accepted::Accepted::of(&capabilities.total))
+}
+
 pub fn update(
     project: &Project,
     settings: &Settings<'_>,
-    only: Option<&str>,
+    request: &UpdateRequest<'_>,
     on_wait: &mut dyn FnMut(&Path),
-) -> Result<(Vec<Updated>, Vec<Failure>), ProjectError> {
+) -> Result<UpdateReport, ProjectError> {
+    let only = request.only;
     let (_guard, files) = project.lock_and_read(true, on_wait)?;
     let entries: Vec<&declared::Entry> = match only {
         Some(wanted) => vec![
@@ -427,11 +523,45 @@ pub fn update(
     }
     let mut text = files.declared_text.clone().unwrap_or_default();
     let mut lock = files.lock.clone();
-    let mut updated = Vec::new();
+    let mut report = UpdateReport::default();
     for (entry, acquired) in acquisitions {
         let mut locked = resolve::locked(&entry.declaration, &acquired);
         let declaration = moved(&entry.declaration, &locked);
         locked.source = declaration.source_text.clone();
+        let key = entry.name.to_string();
+        let previous = files.lock.squads.get(&key);
+        let judged = judge_escalation(
+            &files,
+            request.accept_grants,
+            &entry.name,
+            &locked,
+            &acquired,
+        );
+        if request.dry_run {
+            let adds = held_before(project, settings, &entry.name, previous).and_then(|held| {
+                let total = escalation::capabilities(&entry.name, &acquired).ok()?.total;
+                Some(held.widening(&total).describe())
+            });
+            report.planned.push(Planned {
+                name: key,
+                from: previous.map(|locked| locked.version.clone()),
+                to: locked.version.clone(),
+                resolved: locked.resolved.clone(),
+                adds,
+                refused: judged.is_err(),
+            });
+            if let Err(failure) = judged {
+                report.failures.push(failure);
+            }
+            continue;
+        }
+        match judged {
+            Ok(record) => locked.capabilities = record,
+            Err(failure) => {
+                report.failures.push(failure);
+                continue;
+            }
+        }
         let outcome = match bring_in(
             project,
             settings,
@@ -443,7 +573,7 @@ pub fn update(
         ) {
             Ok(outcome) => outcome,
             Err(failure) => {
-                failures.push(failure);
+                report.failures.push(failure);
                 continue;
             }
         };
@@ -453,19 +583,17 @@ pub fn update(
                 ProjectError::Io(project.declared_path(), std::io::Error::other(message))
             })?;
         }
-        let key = entry.name.to_string();
-        let from = files
-            .lock
-            .squads
-            .get(&key)
-            .map(|locked| locked.version.clone());
+        let from = previous.map(|locked| locked.version.clone());
         lock.squads.insert(key.clone(), locked);
-        updated.push(Updated {
+        report.updated.push(Updated {
             name: key,
             from,
             outcome,
             declaration_changed,
         });
+    }
+    if request.dry_run {
+        return Ok(report);
     }
     if Some(&text) != files.declared_text.as_ref() {
         project.write_declared(&text)?;
@@ -474,7 +602,7 @@ pub fn update(
     if lock != files.lock || files.lock_text.is_none() {
         project.write_lock(&lock)?;
     }
-    Ok((updated, failures))
+    Ok(report)
 }
 
 /// What `trust add` did, read back from the file it wrote.

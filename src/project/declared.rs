@@ -87,6 +87,12 @@ pub const KEYS: &[Key] = &[
     },
     Key {
         object: Object::Root,
+        name: "deny_escalation",
+        value: ValueType::Bool,
+        about: "`true`: `add`, `update`, `sync` and `install` into the project refuse a squad version that holds grants beyond those `squads.lock` accepted for it (`squad diff`'s rule), unless `squad update NAME --accept-grants` accepts them; `sync --locked` refuses installed bytes whose grants are not the accepted ones (docs/capabilities.md)",
+    },
+    Key {
+        object: Object::Root,
         name: "revoked",
         value: ValueType::Array,
         about: "keys whose signatures are refused whatever `trust` says: key ids (16 hex digits, as `minisign` prints them) or public keys",
@@ -206,6 +212,8 @@ pub struct Declared {
     pub entries: Vec<Entry>,
     /// What the file says about signatures (PRJ-11).
     pub policy: crate::sign::Policy,
+    /// `deny_escalation`: no version may hold grants beyond those the lock accepted.
+    pub deny_escalation: bool,
 }
 
 impl Declared {
@@ -334,6 +342,8 @@ pub fn parse(text: &str) -> (Declared, Vec<Diagnostic>) {
             .find(|(key, _)| key.name == name)
             .map(|(_, member)| *member)
     };
+    declared.deny_escalation = top_member("deny_escalation")
+        .is_some_and(|member| matches!(member.value.kind, Kind::Bool(true)));
     declared.policy = read_policy(
         top_member("require_signatures"),
         top_member("trust"),

@@ -53,11 +53,60 @@ impl DirectError {
 /// The signature policy of the project a scope is (the default policy, which asks nothing,
 /// for the global scope).
 pub fn policy_of(scope: &Scope) -> Result<crate::sign::Policy, ProjectError> {
+    Ok(policies_of(scope)?.0)
+}
+
+/// The project's signature policy, and, under `deny_escalation`, its lock (whose records of
+/// accepted grants a direct install may not go beyond).
+fn policies_of(
+    scope: &Scope,
+) -> Result<(crate::sign::Policy, Option<super::lockfile::Lock>), ProjectError> {
     let Scope::Project(root) = scope else {
-        return Ok(crate::sign::Policy::default());
+        return Ok((crate::sign::Policy::default(), None));
     };
     let project = Project::new(root.clone(), root.display().to_string());
-    Ok(project.read()?.declared.policy)
+    let files = project.read()?;
+    let lock = files.declared.deny_escalation.then_some(files.lock);
+    Ok((files.declared.policy, lock))
+}
+
+/// Under `deny_escalation`, a squad the project locked may not be installed directly in a
+/// version that holds grants its lock did not accept.
+fn within_accepted(
+    lock: Option<&super::lockfile::Lock>,
+    acquired: &acquire::Acquired,
+) -> Result<(), acquire::AcquireError> {
+    let Some(lock) = lock else {
+        return Ok(());
+    };
+    let identity = acquired.identity();
+    let name = format!("{}/{}", identity.namespace, identity.id);
+    let Some(accepted) = lock
+        .squads
+        .get(&name)
+        .and_then(|locked| locked.capabilities.as_ref())
+    else {
+        return Ok(());
+    };
+    let Some(capabilities) =
+        crate::capability::of(&acquired.ready.report, &acquired.package_digest().hex())
+    else {
+        return Ok(());
+    };
+    let widening = accepted.widening(&capabilities.total);
+    if widening.is_empty() {
+        return Ok(());
+    }
+    Err(acquire::AcquireError::Refused {
+        message: format!(
+            "{name} {} holds grants the project's squads.lock did not accept (deny_escalation): {}",
+            identity.version,
+            widening.describe()
+        ),
+        hint: Some(format!(
+            "review them with `squad diff`; `squad update {name} --accept-grants` accepts them for the project"
+        )),
+    })
 }
 
 /// The `--sha256` flag against the source it is given with.
@@ -87,7 +136,7 @@ pub fn install(
 ) -> Result<Installed, DirectError> {
     let source = Source::argument(direct.source).map_err(DirectError::Usage)?;
     check_sha256(&source, direct.sha256)?;
-    let policy = policy_of(&direct.options.scope).map_err(DirectError::Policy)?;
+    let (policy, lock) = policies_of(&direct.options.scope).map_err(DirectError::Policy)?;
     let pins = Pins {
         exact: direct.exact.clone(),
         archive_sha256: direct.sha256,
@@ -112,7 +161,9 @@ pub fn install(
         pins: &pins,
     };
     context
-        .install(&request, direct.options, on_wait)
+        .install_judged(&request, direct.options, on_wait, &|acquired| {
+            within_accepted(lock.as_ref(), acquired)
+        })
         .map_err(DirectError::Acquire)
 }
 

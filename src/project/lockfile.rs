@@ -21,9 +21,10 @@ use crate::acquire::source::Source;
 
 /// The file, relative to the project, as diagnostics name it.
 pub const FILE: &str = ".opencorvus/squads.lock";
-/// The newest lock format this squad writes and reads: 2 adds `signed_by`. A lock without
-/// any `signed_by` is still written as 1, which older squads read.
-pub const LOCK_VERSION: u32 = 2;
+/// The newest lock format this squad writes and reads: 2 adds `signed_by`, 3 adds
+/// `capabilities`. A lock is written with the lowest version that holds what it records, so
+/// older squads read what they can.
+pub const LOCK_VERSION: u32 = 3;
 
 /// One squad as locked.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -45,6 +46,10 @@ pub struct Locked {
     /// (lock_version 2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signed_by: Option<String>,
+    /// The grants the project accepted for this entry (lock_version 3): the squad's total
+    /// grants when it was locked, or as `--accept-grants` took them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capabilities: Option<crate::capability::accepted::Accepted>,
 }
 
 impl Locked {
@@ -228,6 +233,24 @@ impl Lock {
                 format!("`{name}` is not a squad name (`<namespace>/<id>`)"),
             )));
         }
+        // A record of accepted grants whose digest is not its set's was edited by hand.
+        if let Some((name, _)) = document.squads.iter().find(|(_, locked)| {
+            locked
+                .capabilities
+                .as_ref()
+                .is_some_and(|accepted| !accepted.is_consistent())
+        }) {
+            let span = crate::jsonc::edit::member(&root, "squads")
+                .and_then(|squads| crate::jsonc::edit::member(&squads.value, name))
+                .and_then(|entry| crate::jsonc::edit::member(&entry.value, "capabilities"))
+                .map_or(whole.clone(), |member| member.key_span.clone());
+            return Err(Box::new(invalid(
+                span,
+                format!(
+                    "the capabilities accepted for `{name}` are not the set their sha256 names: the record was edited"
+                ),
+            )));
+        }
         // A version is shown, compared and used as a registry tag: it must be one.
         if let Some((name, locked)) = document
             .squads
@@ -257,8 +280,18 @@ impl Lock {
             .squads
             .values()
             .any(|locked| locked.signed_by.is_some());
+        let accepted = self
+            .squads
+            .values()
+            .any(|locked| locked.capabilities.is_some());
         let document = Document {
-            lock_version: if signed { LOCK_VERSION } else { 1 },
+            lock_version: if accepted {
+                3
+            } else if signed {
+                2
+            } else {
+                1
+            },
             squads: self.squads.clone(),
         };
         serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"
@@ -278,6 +311,7 @@ mod tests {
             archive_sha256: Some(Sha256Digest([2; 32])),
             archive_bytes: Some(1884),
             signed_by: None,
+            capabilities: None,
         }
     }
 
@@ -322,6 +356,7 @@ mod tests {
                 archive_sha256: None,
                 archive_bytes: None,
                 signed_by: None,
+                capabilities: None,
                 resolved: "squads/a".to_owned(),
                 ..locked("squads/a")
             },
@@ -352,7 +387,7 @@ mod tests {
         };
         assert_eq!(line("{\n  \"lock_version\": 1,\n  ]").0, 3);
         assert!(line("{\"squads\": {}}").1.contains("no `lock_version`"));
-        let newer = line("{\n  \"lock_version\": 3,\n  \"squads\": {}, \"signed_by\": {}\n}");
+        let newer = line("{\n  \"lock_version\": 4,\n  \"squads\": {}, \"signed_by\": {}\n}");
         assert_eq!(newer.0, 2);
         assert!(newer.1.contains("newer squad"), "{}", newer.1);
         let unknown = line("{\n  \"lock_version\": 1,\n  \"squads\": {},\n  \"extra\": 1\n}");

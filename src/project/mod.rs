@@ -12,6 +12,7 @@
 pub mod change;
 pub mod declared;
 pub mod direct;
+pub mod escalation;
 pub mod guard;
 pub mod lockfile;
 pub mod outdated;

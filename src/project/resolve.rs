@@ -93,7 +93,14 @@ pub fn locked(declaration: &Declaration, acquired: &Acquired) -> Locked {
         archive_sha256: acquired.archive_sha256,
         archive_bytes: acquired.archive_bytes,
         signed_by: acquired.signed_by.map(|id| id.to_string()),
+        // Recorded where the project's policy asks for it (escalation.rs).
+        capabilities: None,
     }
+}
+
+/// The capabilities of an acquired squad (a valid package always has them).
+pub fn capabilities_of(acquired: &Acquired) -> Option<crate::capability::Capabilities> {
+    crate::capability::of(&acquired.ready.report, &acquired.package_digest().hex())
 }
 
 /// What a project's squads are acquired with: the project, how it reaches things, and its
@@ -141,6 +148,15 @@ impl Acquirer<'_> {
                 newest,
                 pins,
             })
+            .map_err(|error| failure(label, error))
+    }
+
+    /// The package installed at `root`, read into a private copy and validated.
+    pub fn installed(&self, label: &str, root: &std::path::Path) -> Result<Acquired, Failure> {
+        let local = local(self.project);
+        let temporary = self.settings.opencorvus_root.join("tmp");
+        self.context(&crate::share::Silent, &local, &temporary)
+            .installed(root)
             .map_err(|error| failure(label, error))
     }
 

@@ -16,6 +16,7 @@ use crate::install::scope::Locations;
 use crate::install::{InstallError, Operation, Options, install_ready};
 
 use super::declared::{Declaration, Entry, Name};
+use super::escalation::{self, Escalation};
 use super::lockfile::{Lock, Locked};
 use super::resolve::{self, Downloads};
 use super::{Failure, Files, Project, ProjectError, Settings, Task, run_jobs};
@@ -200,6 +201,25 @@ fn pinned_identity(
     )))
 }
 
+/// The total grants of the package installed for `name`, read into a private copy and
+/// validated as installed packages are.
+fn installed_grants(
+    project: &Project,
+    settings: &Settings<'_>,
+    name: &Name,
+) -> Result<crate::capability::Total, Failure> {
+    let target = project
+        .locations(&settings.opencorvus_root)
+        .target(&name.namespace, &name.id);
+    let acquired = resolve::Acquirer {
+        project,
+        settings,
+        policy: &crate::sign::Policy::default(),
+    }
+    .installed(&name.to_string(), &target)?;
+    Ok(escalation::capabilities(name, &acquired)?.total)
+}
+
 /// Where the files disagree, for `--locked`.
 fn disagreements(files: &Files) -> Vec<String> {
     let mut lines = Vec::new();
@@ -307,10 +327,14 @@ pub fn sync(
             }
         })
         .collect();
+    let escalation = Escalation {
+        deny: files.declared.deny_escalation,
+        accept: false,
+    };
     let ready = prepare(
         project,
         settings,
-        &files.declared.policy,
+        (&files.declared.policy, escalation, &files.lock, locked_only),
         entries,
         &steps,
         &installed,
@@ -423,7 +447,7 @@ fn local_unchanged(project: &Project, declaration: &Declaration, locked: &Locked
 fn prepare(
     project: &Project,
     settings: &Settings<'_>,
-    policy: &crate::sign::Policy,
+    (policy, escalation, lock, locked_only): (&crate::sign::Policy, Escalation, &Lock, bool),
     entries: &[Entry],
     steps: &[Step],
     installed: &[Installed],
@@ -446,6 +470,16 @@ fn prepare(
                     Step::Done(locked) if local_unchanged(project, declaration, locked) => {
                         pinned_identity(project, settings, &entry.name, locked)?;
                         let mut locked = locked.clone();
+                        if escalation.deny {
+                            let total = installed_grants(project, settings, &entry.name)?;
+                            locked.capabilities = escalation::hold(
+                                escalation,
+                                &entry.name,
+                                &locked,
+                                &total,
+                                locked_only,
+                            )?;
+                        }
                         if policy.applies() {
                             locked.signed_by = resolve::Acquirer {
                                 project,
@@ -481,6 +515,14 @@ fn prepare(
                         if policy.applies() {
                             locked.signed_by = acquired.signed_by.map(|id| id.to_string());
                         }
+                        let total = escalation::capabilities(&entry.name, &acquired)?.total;
+                        locked.capabilities = escalation::hold(
+                            escalation,
+                            &entry.name,
+                            &locked,
+                            &total,
+                            locked_only,
+                        )?;
                         Ok(Ready {
                             locked,
                             acquired: Some(acquired),
@@ -506,8 +548,17 @@ fn prepare(
                             &declaration.source_text,
                         )?;
                         let needed = installed.digest() != Some(acquired.package_digest());
+                        let mut locked = resolve::locked(declaration, &acquired);
+                        let total = escalation::capabilities(&entry.name, &acquired)?.total;
+                        locked.capabilities = escalation::judge(
+                            escalation,
+                            &entry.name,
+                            &locked.version,
+                            lock.squads.get(&label),
+                            &total,
+                        )?;
                         Ok(Ready {
-                            locked: resolve::locked(declaration, &acquired),
+                            locked,
                             acquired: needed.then_some(acquired),
                         })
                     }

@@ -424,6 +424,7 @@ impl Scenario {
         let newer = variant(&scratch, "minimal", "2026.12.02.1", "\nv2\n");
         run.json(&["publish", &path(&newer), &base, "--format", "json"], 0);
         run.in_project(&project, &["outdated"], 0);
+        run.in_project(&project, &["update", "--dry-run"], 0);
         run.in_project(&project, &["update"], 0);
         run.in_project(&project, &["sync"], 0);
         let failed = run.in_project(&project, &["add", &format!("{base}/example/absent")], 2);

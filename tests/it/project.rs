@@ -1636,3 +1636,162 @@ fn install_and_add_take_every_source_kind_alike() {
         );
     }
 }
+
+/// `deny_escalation`: an update that gives an agent a shell is refused (dry run too), taken
+/// with --accept-grants and recorded; a lock edited to another accepted set, or stripped of
+/// it, is refused by `sync --locked`; a direct install may not go beyond the record either.
+/// Nothing changes on any refusal.
+#[test]
+fn a_project_that_denies_escalation_refuses_an_update_that_adds_a_grant_until_accepted() {
+    let registry = Registry::start(Auth::None);
+    let project = Proj::new();
+    let base = registry.oci("squads");
+    let scratch = project.sandbox.dir.path().join("packages");
+    // v1: the worker without a shell; v2: the template as it is, with `bash`.
+    let v1 = variant(&scratch, "minimal", "2026.12.01.1", "");
+    let manifest = v1.join("expert-squad.jsonc");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let text = text.replace(
+        "          \"write\",\n          \"bash\"\n",
+        "          \"write\"\n",
+    );
+    std::fs::write(&manifest, text).unwrap();
+    publish(&project.sandbox, &v1, &base);
+    project.write_declared("{\n  \"deny_escalation\": true,\n  \"squads\": {}\n}\n");
+    let repository = format!("{base}/example/minimal");
+    assert_ok(&project.run(&["add", &repository]), "add v1");
+    let record =
+        |project: &Proj| project.lock()["squads"]["example/minimal"]["capabilities"].clone();
+    let v1_record = record(&project);
+    assert!(
+        !v1_record["grants"]["built_in_tool_ids"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|tool| tool == "bash"),
+        "{v1_record}"
+    );
+    assert_eq!(project.lock()["lock_version"], 3);
+    let v1_lock = project.lock_text();
+
+    let v2 = variant(&scratch, "minimal", "2026.12.02.1", "");
+    publish(&project.sandbox, &v2, &base);
+    let before = project.state();
+    for args in [
+        vec!["update", "example/minimal"],
+        vec!["update", "--dry-run"],
+    ] {
+        let output = project.run(&args);
+        assert_code(&output, 1, "an update that adds a shell");
+        assert!(
+            stderr(&output).contains("built_in_tool_ids +bash"),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert!(
+            stderr(&output).contains("--accept-grants"),
+            "{}",
+            stderr(&output)
+        );
+        assert_eq!(project.state(), before, "{args:?}: nothing changed");
+    }
+    assert!(stderr(&project.run(&["update", "--dry-run"])).contains("Would refuse"));
+
+    let output = project.run(&["update", "example/minimal", "--accept-grants"]);
+    assert_ok(&output, "accepted");
+    assert_eq!(
+        project.lock()["squads"]["example/minimal"]["version"],
+        "2026.12.02.1"
+    );
+    let v2_record = record(&project);
+    assert!(
+        v2_record["grants"]["built_in_tool_ids"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|tool| tool == "bash")
+    );
+    assert_ok(&project.run(&["sync", "--locked"]), "the accepted lock");
+
+    // The lock edited back to the narrower record, the wider bytes kept.
+    let lock_path = project.root().join(".opencorvus/squads.lock");
+    let mut edited = project.lock();
+    edited["squads"]["example/minimal"]["capabilities"] = v1_record.clone();
+    std::fs::write(
+        &lock_path,
+        serde_json::to_string_pretty(&edited).unwrap() + "\n",
+    )
+    .unwrap();
+    let before = project.state();
+    for args in [vec!["sync", "--locked"], vec!["sync"]] {
+        let output = project.run(&args);
+        assert_code(&output, 1, "a record narrower than the bytes");
+        assert!(
+            stderr(&output).contains("holds grants it did not accept: built_in_tool_ids +bash"),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert_eq!(project.state(), before, "{args:?}: nothing changed");
+    }
+    // The set edited without its digest: the lock cannot be used.
+    let mut forged = edited.clone();
+    forged["squads"]["example/minimal"]["capabilities"] = v2_record.clone();
+    forged["squads"]["example/minimal"]["capabilities"]["sha256"] = v1_record["sha256"].clone();
+    std::fs::write(
+        &lock_path,
+        serde_json::to_string_pretty(&forged).unwrap() + "\n",
+    )
+    .unwrap();
+    let output = project.run(&["sync", "--locked"]);
+    assert_code(&output, 1, "a record edited without its digest");
+    assert!(
+        stderr(&output).contains("the record was edited"),
+        "{}",
+        stderr(&output)
+    );
+    // No record at all: --locked cannot accept anything.
+    let mut stripped = edited.clone();
+    stripped["squads"]["example/minimal"]
+        .as_object_mut()
+        .unwrap()
+        .remove("capabilities");
+    std::fs::write(
+        &lock_path,
+        serde_json::to_string_pretty(&stripped).unwrap() + "\n",
+    )
+    .unwrap();
+    let output = project.run(&["sync", "--locked"]);
+    assert_code(&output, 1, "no record");
+    assert!(
+        stderr(&output).contains("records no accepted grants"),
+        "{}",
+        stderr(&output)
+    );
+    // Outside --locked, the record of the bytes the lock pins is written.
+    assert_ok(&project.run(&["sync"]), "a first record");
+    assert_eq!(record(&project), v2_record);
+
+    // A direct install into a project whose lock accepted less is refused.
+    let other = Proj::new();
+    other.write_declared("{\n  \"deny_escalation\": true,\n  \"squads\": {}\n}\n");
+    assert_ok(
+        &other.run(&["add", &format!("{repository}:2026.12.01.1")]),
+        "add v1",
+    );
+    assert_eq!(other.lock_text().len(), v1_lock.len());
+    let before = other.state();
+    let output = other.run(&[
+        "install",
+        &format!("{repository}:2026.12.02.1"),
+        "--scope",
+        "project",
+        "--replace",
+    ]);
+    assert_code(&output, 1, "a direct install beyond the record");
+    assert!(
+        stderr(&output).contains("built_in_tool_ids +bash"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(other.state(), before);
+}
