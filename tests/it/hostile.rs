@@ -15,6 +15,7 @@ use std::process::{Output, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::http_support::StaticServer;
 use crate::oci_support::{Auth, LyingServer, Registry, Sandbox, Seen, require, respond};
 use crate::registry::{assert_ok, template, variant};
 use crate::support::{copy_tree, text};
@@ -1084,4 +1085,114 @@ fn a_global_uninstall_edits_no_config_through_a_link_out_of_a_project() {
         before,
         "edited through the link"
     );
+}
+
+/// A ZIP archive of `entries` as squad's writer writes it (names as given, unjudged).
+fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
+    use squad::archive::writer::{Entry, Source, write};
+    let entries: Vec<Entry> = entries
+        .iter()
+        .map(|(name, bytes)| Entry {
+            name: (*name).to_owned(),
+            source: Source::Bytes(bytes.to_vec()),
+        })
+        .collect();
+    let mut out = std::io::Cursor::new(Vec::new());
+    write(&mut out, &entries, 1).unwrap();
+    out.into_inner()
+}
+
+/// Asserts that squad's output forges no line, carries no control character and no flood.
+#[track_caller]
+fn shown_neutralised(output: &Output, what: &str) {
+    for (stream, bytes) in [("stdout", &output.stdout), ("stderr", &output.stderr)] {
+        let all = text(bytes);
+        let shown: String = all.chars().take(2000).collect();
+        for line in all.lines() {
+            assert!(
+                !line.trim_start().starts_with("error: forged")
+                    && !line.trim_start().starts_with("Installed"),
+                "{what}: a forged line on {stream}: {shown}"
+            );
+            assert!(
+                !line.chars().any(|c| c.is_control() && c != '\t'),
+                "{what}: a control character on {stream}: {shown:?}"
+            );
+            assert!(
+                line.chars().count() < 1000,
+                "{what}: a line of {} characters on {stream}",
+                line.chars().count()
+            );
+        }
+    }
+}
+
+/// An archive's entry names are the archive maker's words: whichever road the archive takes
+/// (a file, `validate`, `digest`, an `https://` source, an install link), the refusal that
+/// names an entry cannot forge a line, colour the terminal or flood it.
+#[test]
+fn an_archives_entry_names_are_shown_neutralised() {
+    let manifest: &[u8] = br#"{"namespace": "acme", "id": "x"}"#;
+    let served = tempfile::tempdir().unwrap();
+    let long = format!("acme/x/{}:.md", "A".repeat(20_000));
+    let names = [
+        // Refused for its colon, before its characters are looked at.
+        "acme/x/a\nerror: forged line",
+        "acme/x/\u{1b}]0;owned\u{7}\u{1b}[2J\\x.md",
+        "acme/x/ok\r     Installed evil/evil 1.0\u{9b}31m\u{202e}",
+        long.as_str(),
+    ];
+    let server = StaticServer::start(served.path());
+    for (index, name) in names.iter().enumerate() {
+        let file = format!("evil-{index}.zip");
+        let bytes = zip_of(&[("acme/x/expert-squad.jsonc", manifest), (name, b"x")]);
+        let sha = squad::digest::Sha256Digest::of(&bytes).hex();
+        std::fs::write(served.path().join(&file), &bytes).unwrap();
+        let sandbox = Sandbox::new();
+        let local = sandbox.dir.path().join(&file);
+        std::fs::write(&local, &bytes).unwrap();
+        let url = server.url(&file);
+        let encoded: String = url::form_urlencoded::byte_serialize(url.as_bytes()).collect();
+        let link = format!(
+            "opencorvus://expert-squad/install?namespace=acme&id=x&version=2026.12.01.1&packageDigest={}&archiveSha256={sha}&archiveBytes={}&archiveUrl={encoded}",
+            "0".repeat(64),
+            bytes.len()
+        );
+        let before = state(&sandbox);
+        let install = |source: &str, extra: &[&str]| {
+            let mut args = vec![
+                "install",
+                "--scope",
+                "project",
+                "--project",
+                "project",
+                source,
+            ];
+            args.extend_from_slice(extra);
+            sandbox.run(&args)
+        };
+        // `validate` says a file it cannot read as a package is no input (2), as it says of
+        // any other unusable input.
+        for (what, output, status) in [
+            ("install of a file", install(path(&local), &[]), 1),
+            ("install over http", install(&url, &["--sha256", &sha]), 1),
+            ("install link", install(&link, &[]), 1),
+            ("validate", sandbox.run(&["validate", path(&local)]), 2),
+            (
+                "digest",
+                sandbox.run(&["digest", path(&local), "--files"]),
+                1,
+            ),
+        ] {
+            let what = format!("{what} of {name:?}");
+            let stderr = text(&output.stderr);
+            assert_eq!(code(&output), Some(status), "{what}: {stderr}");
+            assert!(
+                stderr.contains("archive entry `acme/x/"),
+                "{what}: {stderr}"
+            );
+            shown_neutralised(&output, &what);
+        }
+        assert_eq!(state(&sandbox), before, "a refused archive changed nothing");
+    }
 }
