@@ -1196,3 +1196,56 @@ fn an_archives_entry_names_are_shown_neutralised() {
         assert_eq!(state(&sandbox), before, "a refused archive changed nothing");
     }
 }
+
+/// What a cloned repository commits under `.opencorvus/expert-squads` is the committer's
+/// words: `squad list` shows folder names, versions and problems neutralised (its JSON keeps
+/// them exact, escaped by JSON itself).
+#[test]
+fn a_committed_scope_cannot_forge_lines_of_list() {
+    let sandbox = Sandbox::new();
+    let packages = sandbox.project().join(".opencorvus/expert-squads");
+    let version = "2026.12.01.1\u{1b}[2J\n     Installed evil/evil 1.0\u{9b}31m";
+    for (namespace, id, manifest) in [
+        (
+            "acme",
+            "x",
+            serde_json::json!({"namespace": "acme", "id": "x", "version": version}),
+        ),
+        (
+            "acme",
+            "y\nerror: forged line",
+            serde_json::json!({"namespace": "acme\u{1b}[31m", "id": "y\rerror: forged", "version": "1"}),
+        ),
+        (
+            "e\u{1b}]0;title\u{7}vil",
+            "z",
+            serde_json::json!({"namespace": "evil", "id": "z", "version": "x".repeat(10_000)}),
+        ),
+    ] {
+        let folder = packages.join(namespace).join(id);
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(folder.join("expert-squad.jsonc"), manifest.to_string()).unwrap();
+    }
+    let before = state(&sandbox);
+    let output = sandbox.run(&["list", "--scope", "project", "--project", "project"]);
+    assert_eq!(code(&output), Some(0), "{}", text(&output.stderr));
+    shown_neutralised(&output, "list");
+    assert!(
+        text(&output.stdout).contains("acme/x 2026.12.01.1\\u{1b}[2J\\n"),
+        "{}",
+        text(&output.stdout)
+    );
+    let output = sandbox.run(&[
+        "list",
+        "--scope",
+        "project",
+        "--project",
+        "project",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code(&output), Some(0), "{}", text(&output.stderr));
+    let listed: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(listed["packages"][0]["version"], version, "{listed}");
+    assert_eq!(state(&sandbox), before, "listing changed nothing");
+}
