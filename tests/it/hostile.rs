@@ -1249,3 +1249,38 @@ fn a_committed_scope_cannot_forge_lines_of_list() {
     assert_eq!(listed["packages"][0]["version"], version, "{listed}");
     assert_eq!(state(&sandbox), before, "listing changed nothing");
 }
+
+/// A committed package's manifest is its author's words: the diagnostics that quote it (a
+/// key, a pointer) cannot forge a line of `squad validate`, nor write an escape sequence to
+/// the terminal or to a CI log.
+#[test]
+fn a_manifests_words_are_quoted_neutralised_in_diagnostics() {
+    let sandbox = Sandbox::new();
+    let package = sandbox.project().join("package");
+    copy_tree(&template("minimal"), &package);
+    let manifest = package.join("expert-squad.jsonc");
+    let original = std::fs::read_to_string(&manifest).unwrap();
+    let forged = r#""x\n\nerror: forged line\u001b[2J\u009b31m\u202e": 1,"#;
+    // And a raw C1 control in the file itself, which the snippet shows.
+    let edited = original.replacen('{', &format!("{{\n  \"raw\u{9b}2J\": 1,\n  {forged}"), 1);
+    std::fs::write(&manifest, edited).unwrap();
+    for format in ["human", "github"] {
+        let output = sandbox.run(&["validate", path(&package), "--format", format]);
+        assert_eq!(code(&output), Some(1), "{}", text(&output.stderr));
+        let all = format!("{}{}", text(&output.stdout), text(&output.stderr));
+        assert!(all.contains("unknown field `x"), "{format}: {all}");
+        shown_neutralised(&output, format);
+    }
+    // A file name is the author's too: `digest --files` lists it on one line, neutralised.
+    let name = "note\n0000  1  forged\u{1b}[2J\u{9b}31m.md";
+    std::fs::write(package.join("agents/worker").join(name), "x").unwrap();
+    let output = sandbox.run(&["digest", path(&package), "--files"]);
+    assert_eq!(code(&output), Some(0), "{}", text(&output.stderr));
+    shown_neutralised(&output, "digest --files");
+    assert!(
+        text(&output.stdout)
+            .contains("agents/worker/note\\n0000  1  forged\\u{1b}[2J\\u{9b}31m.md\n"),
+        "{}",
+        text(&output.stdout)
+    );
+}
