@@ -365,10 +365,7 @@ impl Client {
 
     /// How long the next request may take: its own deadline, or what is left of the client's.
     fn allowance(&self, url: &Url) -> Result<(Duration, Deadline), HttpError> {
-        let left = self
-            .transport
-            .total_deadline
-            .saturating_sub(self.created.elapsed());
+        let left = self.time_left();
         if left.is_zero() {
             return Err(HttpError::new(
                 url,
@@ -385,6 +382,14 @@ impl Client {
 
     pub fn transport(&self) -> &Transport {
         &self.transport
+    }
+
+    /// What is left of [`Transport::total_deadline`]: how long the rest of the command's
+    /// network work may take, whatever it waits for on the way (a credential helper too).
+    pub fn time_left(&self) -> Duration {
+        self.transport
+            .total_deadline
+            .saturating_sub(self.created.elapsed())
     }
 
     /// Whether `url` may be used: `https`, or `http` to a loopback host or with
@@ -470,11 +475,7 @@ impl Client {
                 return result;
             }
             let backoff = self.transport.backoff * 2u32.saturating_pow(attempt);
-            let left = self
-                .transport
-                .total_deadline
-                .saturating_sub(self.created.elapsed());
-            std::thread::sleep(wait.unwrap_or(backoff).min(left));
+            std::thread::sleep(wait.unwrap_or(backoff).min(self.time_left()));
             attempt += 1;
         }
     }

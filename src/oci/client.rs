@@ -126,7 +126,9 @@ impl<'c> Repository<'c> {
         }
         let found = match &self.credentials {
             Credentials::Given(credential) => Some(credential.clone()),
-            Credentials::Configured => lookup(self.registry()).map_err(OciError::Credentials)?,
+            Credentials::Configured => {
+                lookup(self.registry(), self.client.time_left()).map_err(OciError::Credentials)?
+            }
         };
         self.credential = Some(found.clone());
         Ok(found)

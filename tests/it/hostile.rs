@@ -1284,3 +1284,71 @@ fn a_manifests_words_are_quoted_neutralised_in_diagnostics() {
         text(&output.stdout)
     );
 }
+
+/// A credential helper is another program, run while `add` or `sync` holds the project lock:
+/// one that never answers, or answers without end, is stopped within the command's network
+/// deadline (SQUAD_NET_DEADLINE), and the command ends, changing nothing.
+#[test]
+fn a_credential_helper_that_hangs_is_stopped_at_the_deadline() {
+    let registry = LyingServer::start(
+        "127.0.0.1",
+        Arc::new(|_: &Seen, stream: &mut TcpStream| {
+            respond(
+                stream,
+                "401 Unauthorized",
+                &[("www-authenticate", "Basic realm=\"squad\"".to_owned())],
+                b"{}",
+            )
+        }),
+    );
+    let reference = format!(
+        "oci://{}/squads/example/minimal:2026.12.01.1",
+        registry.address
+    );
+    for (name, script, says) in [
+        ("hangs", "exec sleep 60", "did not finish within 3 s"),
+        ("floods", "exec yes", "wrote more than 65536 bytes"),
+    ] {
+        let sandbox = Sandbox::new().with_env("SQUAD_NET_DEADLINE", "3");
+        let bin = sandbox.dir.path().join("bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        let program = bin.join(format!("docker-credential-{name}"));
+        std::fs::write(&program, format!("#!/bin/sh\n{script}\n")).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::fs::create_dir_all(sandbox.home().join(".docker")).unwrap();
+        std::fs::write(
+            sandbox.home().join(".docker/config.json"),
+            serde_json::json!({"credHelpers": {registry.address.clone(): name}}).to_string(),
+        )
+        .unwrap();
+        let path = format!(
+            "{}:{}",
+            bin.display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        let sandbox = sandbox.with_env("PATH", &path);
+        // The project lock's directory is bookkeeping, made before anything is judged.
+        std::fs::create_dir_all(sandbox.project().join(".opencorvus")).unwrap();
+        let before = state(&sandbox);
+        let started = Instant::now();
+        let output = run_within(
+            &sandbox,
+            &["add", &reference, "--project", "project"],
+            Duration::from_secs(25),
+        )
+        .unwrap_or_else(|| panic!("{name}: squad add still ran after 25 s"));
+        assert!(
+            started.elapsed() < Duration::from_secs(15),
+            "{name}: {:?}",
+            started.elapsed()
+        );
+        let stderr = text(&output.stderr);
+        assert_ne!(code(&output), Some(0), "{name}: {stderr}");
+        assert!(
+            stderr.contains(&format!("docker-credential-{name}")) && stderr.contains(says),
+            "{name}: {stderr}"
+        );
+        assert_eq!(state(&sandbox), before, "{name}: nothing changed");
+    }
+}
