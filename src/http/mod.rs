@@ -14,7 +14,8 @@
 //!   `Retry-After` (capped);
 //! - redirects per request ([`Redirects`]): never followed unless asked, at most a few hops,
 //!   never from `https` to plain `http`, and the `Authorization` header is dropped as soon as a
-//!   hop leaves the original host (blob downloads are often redirected to object storage);
+//!   hop leaves the original origin, scheme, host and port (blob downloads are often
+//!   redirected to object storage);
 //! - bounded bodies ([`Response::read_to_vec`], [`Response::copy_to`]): a `Content-Length`
 //!   above the allowed size is refused before reading, and a longer stream is cut off;
 //! - secrets ([`Secret`]) never appear in `Debug`, `Display` or errors.
@@ -122,7 +123,7 @@ pub enum Redirects {
     /// A 3xx answer is returned to the caller as is.
     Refuse,
     /// GET and HEAD follow up to this many hops; `Authorization` goes no further than the
-    /// original host.
+    /// original origin (scheme, host and port).
     Follow(u8),
 }
 
@@ -415,7 +416,7 @@ impl Client {
         let mut hops = 0u8;
         loop {
             self.check_url(&url)?;
-            // Authorization belongs to the original host; a hop elsewhere goes without it.
+            // Authorization belongs to the original origin; a hop elsewhere goes without it.
             let authorization = request.authorization.filter(|_| authority(&url) == origin);
             let response = self.send_with_retries(method, &url, request, authorization, body)?;
             let redirect = matches!(response.status, 301 | 302 | 303 | 307 | 308);

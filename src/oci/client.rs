@@ -185,7 +185,7 @@ impl<'c> Repository<'c> {
                 .map_err(|error| match error {
                     TokenError::Http(error) => OciError::Http(error),
                     TokenError::Status(401 | 403, url) if withheld => self.protocol(format!(
-                        "its token endpoint {url} is on another host over plain HTTP, and refused an anonymous token; squad sends the credentials stored for {} to another host only over HTTPS",
+                        "its token endpoint {url} is plain HTTP on another origin than the registry's, and refused an anonymous token; squad sends the credentials stored for {} elsewhere than the registry's origin only over HTTPS",
                         self.registry()
                     )),
                     TokenError::Status(401 | 403, _) => self.unauthorized(401),

@@ -824,12 +824,19 @@ fn a_registrys_words_are_shown_neutralised() {
     }
 }
 
-/// The stored password goes to a token realm on another host only over HTTPS: a registry on
-/// 127.0.0.1 naming a realm on 127.0.0.2 over plain HTTP gets an anonymous token request.
+/// The stored password goes to a token realm of another origin only over HTTPS: a registry on
+/// 127.0.0.1 naming a realm over plain HTTP on 127.0.0.2, or on another port of 127.0.0.1
+/// (another server, which any local user may run), gets an anonymous token request.
 #[test]
-fn stored_credentials_go_to_another_hosts_realm_only_over_https() {
+fn stored_credentials_go_to_another_origins_realm_only_over_https() {
+    for host in ["127.0.0.2", "127.0.0.1"] {
+        credentials_withheld_from_a_realm_on(host);
+    }
+}
+
+fn credentials_withheld_from_a_realm_on(host: &str) {
     let tokens = LyingServer::start(
-        "127.0.0.2",
+        host,
         Arc::new(|_: &Seen, stream: &mut TcpStream| {
             respond(stream, "401 Unauthorized", &[], b"{}")
         }),
