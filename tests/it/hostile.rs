@@ -1359,3 +1359,39 @@ fn a_credential_helper_that_hangs_is_stopped_at_the_deadline() {
         assert_eq!(state(&sandbox), before, "{name}: nothing changed");
     }
 }
+
+/// A valid package may name a file with a C1 control or a bidirectional override (only C0
+/// controls break the path rules): `squad show` and `squad diff` quote such names neutralised.
+#[test]
+fn show_and_diff_quote_a_packages_file_names_neutralised() {
+    let sandbox = Sandbox::new();
+    let old = sandbox.dir.path().join("old");
+    let new = sandbox.dir.path().join("new");
+    copy_tree(&template("delivery"), &old);
+    copy_tree(&template("delivery"), &new);
+    std::fs::write(
+        new.join("skills/delivery-method/references/n\u{9b}2J\u{202e}dm.md"),
+        "x\n",
+    )
+    .unwrap();
+    assert_ok(
+        &sandbox.run(&["validate", path(&new)]),
+        "the new version is valid",
+    );
+    for (what, output) in [
+        ("diff", sandbox.run(&["diff", path(&old), path(&new)])),
+        ("show", sandbox.run(&["show", path(&new)])),
+    ] {
+        assert_eq!(code(&output), Some(0), "{what}: {}", text(&output.stderr));
+        shown_neutralised(&output, what);
+        for line in text(&output.stdout).lines() {
+            assert!(!line.contains(['\u{9b}', '\u{202e}']), "{what}: {line:?}");
+        }
+    }
+    let output = sandbox.run(&["diff", path(&old), path(&new)]);
+    assert!(
+        text(&output.stdout).contains("references/n\\u{9b}2J\\u{202e}dm.md"),
+        "{}",
+        text(&output.stdout)
+    );
+}
