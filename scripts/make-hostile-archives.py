@@ -230,14 +230,12 @@ def case(file, verdict, entry, row, description, data, known_bug=None):
 
 
 def escaped(name):
-    """How Rust's `str::escape_debug` shows a name (what the reader prints for control and
-    format characters)."""
+    """How `squad::text::remote` shows a name (what the reader prints for control and format
+    characters)."""
     out = []
     for c in name:
         if c == "\n":
             out.append("\\n")
-        elif c == "\0":
-            out.append("\\0")
         elif c == "\t":
             out.append("\\t")
         elif c == "\r":

@@ -60,10 +60,10 @@ impl Printer {
         annotate_snippets::renderer::DEFAULT_TERM_WIDTH
     }
 
-    /// A line shown only with `--verbose`.
+    /// A line shown only with `--verbose`: one line, neutralised as [`Printer::status`] is.
     pub fn detail(&self, text: &str) {
         if self.verbose {
-            self.human(&format!("{:>12} {text}\n", "Info"));
+            self.human(&format!("{:>12} {}\n", "Info", one_line(text)));
         }
     }
 
@@ -171,6 +171,14 @@ impl Printer {
         text
     }
 
+    /// `warning: …`, printed even when quiet as errors are. Warnings may quote files and
+    /// servers; as in [`Printer::error`], whatever escaped neutralising where the warning was
+    /// made is neutralised here.
+    pub fn warning(&self, message: &str) {
+        let message = crate::text::lines_safe_to_show(message);
+        self.human(&format!("warning: {message}\n"));
+    }
+
     /// A `help: …` line of its own, after a command's output (not when quiet).
     pub fn hint(&self, text: &str) {
         if self.quiet {
@@ -184,9 +192,24 @@ impl Printer {
         if self.quiet {
             return;
         }
+        self.human(&self.status_text(verb, message));
+    }
+
+    /// A status line is one line of squad's: the names, versions and paths its message quotes
+    /// (a manifest's, a folder's, a server's) cannot break it into two, even when the place
+    /// that quoted them did not neutralise them.
+    fn status_text(&self, verb: &str, message: &str) -> String {
         let verb = self.paint(&format!("{verb:>12}"), STATUS);
-        let message = crate::text::lines_safe_to_show(message);
-        self.human(&format!("{verb} {message}\n"));
+        format!("{verb} {}\n", one_line(message))
+    }
+}
+
+/// `text` with every character [`crate::text::remote`] escapes escaped, line breaks too.
+fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
+    if crate::text::is_safe_to_show(text) {
+        std::borrow::Cow::Borrowed(text)
+    } else {
+        std::borrow::Cow::Owned(crate::text::remote(text, usize::MAX))
     }
 }
 
@@ -363,6 +386,19 @@ mod tests {
         fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
             self.1.as_deref().map(|layer| layer as _)
         }
+    }
+
+    #[test]
+    fn status_lines_stay_one_line() {
+        let printer = Printer::new(ColorChoice::Never, false, false);
+        assert_eq!(
+            printer.status_text("Removed", "acme/x 1\n     Installed evil\u{1b}[2J"),
+            "     Removed acme/x 1\\n     Installed evil\\u{1b}[2J\n"
+        );
+        assert_eq!(
+            printer.status_text("Installed", "acme/x 2026.12.01.1 (é)"),
+            "   Installed acme/x 2026.12.01.1 (é)\n"
+        );
     }
 
     #[test]

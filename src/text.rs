@@ -137,15 +137,17 @@ pub fn cmp_code_units(a: &str, b: &str) -> Ordering {
 /// The most characters of a server's words squad shows in one place.
 pub const REMOTE_TEXT_CHARS: usize = 300;
 
-/// Whether `c` can change what a terminal shows beyond its own glyph: a control character
-/// (C0, DEL, C1: line breaks, carriage returns, escape sequences), a bidirectional override or
-/// isolate (text that reads in another order than it is stored), or a zero-width character.
-fn is_unsafe_to_show(c: char) -> bool {
+/// Whether `c` can change what a terminal shows beyond its own glyph, or hide what a name
+/// really is: a control character (C0, DEL, C1: line breaks, carriage returns, escape
+/// sequences), a bidirectional override or isolate (text that reads in another order than it
+/// is stored), or another invisible format character (zero-width, soft hyphen, joiners).
+/// The archive reader refuses entry names with any of them, so a name it accepts is shown as
+/// it is.
+pub fn is_invisible(c: char) -> bool {
     c.is_control()
-        || matches!(
-            c,
-            '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}'
-        )
+        || matches!(c, '\u{AD}' | '\u{600}'..='\u{605}' | '\u{61C}' | '\u{6DD}' | '\u{70F}' | '\u{180E}'
+            | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{206F}' | '\u{FEFF}' | '\u{FFF9}'..='\u{FFFB}')
 }
 
 /// Text that came from elsewhere (a server's error message, a header, a tag name, a realm),
@@ -164,11 +166,24 @@ pub fn remote(text: &str, max: usize) -> String {
             '\n' => shown.push_str("\\n"),
             '\r' => shown.push_str("\\r"),
             '\t' => shown.push_str("\\t"),
-            c if is_unsafe_to_show(c) => shown.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c if is_invisible(c) => shown.push_str(&format!("\\u{{{:x}}}", c as u32)),
             c => shown.push(c),
         }
     }
     shown
+}
+
+/// A name or value squad did not write (a file's, a folder's, a manifest's, an archive's, a
+/// server's), as one line of squad's output quotes it: [`remote`] at [`REMOTE_TEXT_CHARS`].
+pub fn shown(text: &str) -> String {
+    remote(text, REMOTE_TEXT_CHARS)
+}
+
+/// A path squad found on disk, whose names are whoever made the files': every character
+/// [`remote`] escapes is escaped, and nothing is cut (the file system bounds a path's length,
+/// and a cut path would name another file).
+pub fn shown_path(path: &std::path::Path) -> String {
+    remote(&path.display().to_string(), usize::MAX)
 }
 
 /// `text` with its lines kept: every other character [`remote`] escapes is escaped. The last
@@ -176,7 +191,7 @@ pub fn remote(text: &str, max: usize) -> String {
 pub fn lines_safe_to_show(text: &str) -> std::borrow::Cow<'_, str> {
     if !text
         .chars()
-        .any(|c| c != '\n' && c != '\t' && is_unsafe_to_show(c))
+        .any(|c| c != '\n' && c != '\t' && is_invisible(c))
     {
         return std::borrow::Cow::Borrowed(text);
     }
@@ -189,7 +204,7 @@ pub fn lines_safe_to_show(text: &str) -> std::borrow::Cow<'_, str> {
 
 /// Whether [`remote`] would change `text` (short of cutting it).
 pub fn is_safe_to_show(text: &str) -> bool {
-    !text.chars().any(is_unsafe_to_show)
+    !text.chars().any(is_invisible)
 }
 
 #[cfg(test)]

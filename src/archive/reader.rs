@@ -42,7 +42,9 @@ impl Limits {
 /// Most path segments an entry may have (security-cases §3.1 #9).
 const MAX_DEPTH: usize = 32;
 
-/// Why an archive was refused. `entry` names the offending entry when there is one.
+/// Why an archive was refused. `entry` names the offending entry when there is one, as the
+/// archive spells it; the message shows it, and any other name it quotes, through
+/// [`crate::text::shown`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ArchiveError {
     pub entry: Option<String>,
@@ -52,10 +54,18 @@ pub struct ArchiveError {
 impl std::fmt::Display for ArchiveError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match &self.entry {
-            Some(entry) => write!(f, "archive entry `{entry}`: {}", self.message),
+            Some(entry) => write!(f, "archive entry `{}`: {}", shown(entry), self.message),
             None => f.write_str(&self.message),
         }
     }
+}
+
+/// An entry name as a message quotes it. The name is the archive maker's, and a refusal names
+/// it before (or because) its characters are judged: whichever road printed the error (a
+/// registry, a URL, an install link, a local file, `validate`, `digest`), the name must not
+/// break or colour a line, nor flood the terminal.
+fn shown(name: &str) -> String {
+    crate::text::shown(name)
 }
 
 impl std::error::Error for ArchiveError {}
@@ -300,9 +310,9 @@ fn check_names(entries: &[CentralEntry]) -> Result<(), ArchiveError> {
         if name.contains(':') {
             return fail(Some(name), "drive or colon in entry name");
         }
-        if let Some(bad) = name.chars().find(|c| is_invisible(*c)) {
+        if let Some(bad) = name.chars().find(|c| crate::text::is_invisible(*c)) {
             return fail(
-                Some(&name.escape_debug().to_string()),
+                Some(name),
                 format!(
                     "control or format character U+{:04X} in entry name",
                     bad as u32
@@ -328,7 +338,10 @@ fn check_names(entries: &[CentralEntry]) -> Result<(), ArchiveError> {
         if let Some((first, _)) = folded.insert(fold_path(path), (name, entry.is_directory)) {
             return fail(
                 Some(name),
-                format!("collides with `{first}` (names differ only by case or normalisation)"),
+                format!(
+                    "collides with `{}` (names differ only by case or normalisation)",
+                    shown(first)
+                ),
             );
         }
     }
@@ -348,7 +361,9 @@ fn check_names(entries: &[CentralEntry]) -> Result<(), ArchiveError> {
                     return fail(
                         Some(&entry.name),
                         format!(
-                            "directory `{directory}` collides with `{first}` (names differ only by case or normalisation)"
+                            "directory `{}` collides with `{}` (names differ only by case or normalisation)",
+                            shown(directory),
+                            shown(first)
                         ),
                     );
                 }
@@ -363,14 +378,6 @@ fn check_names(entries: &[CentralEntry]) -> Result<(), ArchiveError> {
         }
     }
     Ok(())
-}
-
-/// Control (Cc) and format (Cf) characters, which can hide what a name really is.
-fn is_invisible(c: char) -> bool {
-    c.is_control()
-        || matches!(c, '\u{AD}' | '\u{600}'..='\u{605}' | '\u{61C}' | '\u{6DD}' | '\u{70F}' | '\u{180E}'
-            | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}'
-            | '\u{2066}'..='\u{206F}' | '\u{FEFF}' | '\u{FFF9}'..='\u{FFFB}')
 }
 
 fn extract(
@@ -391,7 +398,7 @@ fn extract(
         let name = Some(entry.name.as_str());
         if entry.offset != expected_offset {
             let after = previous.map_or(String::new(), |previous: &str| {
-                format!(" (after `{previous}`, whose sizes may be wrong)")
+                format!(" (after `{}`, whose sizes may be wrong)", shown(previous))
             });
             return fail(
                 name,
@@ -596,7 +603,8 @@ fn strip_wrapper(files: Vec<(String, Vec<u8>)>) -> Result<ArchivePackage, Archiv
             return fail(
                 None,
                 format!(
-                    "wrapper `{first}/` is not supported; expected a root manifest or <namespace>/<id>/"
+                    "wrapper `{}/` is not supported; expected a root manifest or <namespace>/<id>/",
+                    shown(&first)
                 ),
             );
         }
@@ -618,7 +626,10 @@ fn strip_wrapper(files: Vec<(String, Vec<u8>)>) -> Result<ArchivePackage, Archiv
     if !matches {
         return fail(
             None,
-            format!("wrapper `{namespace}/{id}/` must match the manifest's namespace and id"),
+            format!(
+                "wrapper `{}/` must match the manifest's namespace and id",
+                shown(&format!("{namespace}/{id}"))
+            ),
         );
     }
     Ok(ArchivePackage {
@@ -696,6 +707,31 @@ mod tests {
         );
         assert!(refused(&archive(&[("pkg/expert-squad.jsonc", MANIFEST)])).contains("wrapper"));
         assert!(refused(&archive(&[("README.md", b"x")])).contains("expert-squad.jsonc"));
+    }
+
+    #[test]
+    fn names_in_refusals_cannot_break_lines_or_flood() {
+        let long = format!("{}:", "a".repeat(5000));
+        for name in [
+            "a\nerror: forged:",
+            "a\u{1b}[2J\\b",
+            "\u{202e}a/../b",
+            long.as_str(),
+        ] {
+            let message = refused(&archive(&[(name, b"x"), ("expert-squad.jsonc", MANIFEST)]));
+            assert!(message.starts_with("archive entry `"), "{message}");
+            assert!(crate::text::is_safe_to_show(&message), "{message:?}");
+            assert!(message.chars().count() < 400, "{message}");
+        }
+        let message = refused(&archive(&[
+            ("Skill.md", b"x"),
+            ("skill.md", b"y"),
+            ("expert-squad.jsonc", MANIFEST),
+        ]));
+        assert_eq!(
+            message,
+            "archive entry `skill.md`: collides with `Skill.md` (names differ only by case or normalisation)"
+        );
     }
 
     #[test]

@@ -50,7 +50,7 @@ pub fn run_activate(args: &ActivateArgs, printer: &Printer) -> ExitStatus {
                 &format!("{what} in {}", activated.config.display()),
             );
             for warning in &activated.warnings {
-                printer.human(&format!("warning: {warning}\n"));
+                printer.warning(warning);
             }
             ExitStatus::Success
         }

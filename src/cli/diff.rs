@@ -87,7 +87,10 @@ pub fn run(args: &DiffArgs, printer: &Printer) -> ExitStatus {
     };
     match args.format {
         DataFormat::Json => documents::print(printer, "diff", DiffDocument { diff: &diff }),
-        DataFormat::Human => printer.data(&summary(&diff)),
+        // The summary quotes the packages' own words (file names, import specifiers, names):
+        // the values that are free text are neutralised where they are quoted, and whatever
+        // else escaped that is escaped here, squad's own line breaks kept.
+        DataFormat::Human => printer.data(&crate::text::lines_safe_to_show(&summary(&diff))),
     }
     if diff.widens {
         if !printer.quiet {
@@ -267,10 +270,10 @@ fn summary(diff: &Diff) -> String {
         for tool in &diff.tools {
             let mut parts = Vec::new();
             if !tool.modules_added.is_empty() {
-                parts.push(format!("imports +{}", tool.modules_added.join(", +")));
+                parts.push(format!("imports +{}", quoted(&tool.modules_added, ", +")));
             }
             if !tool.modules_removed.is_empty() {
-                parts.push(format!("imports -{}", tool.modules_removed.join(", -")));
+                parts.push(format!("imports -{}", quoted(&tool.modules_removed, ", -")));
             }
             if !tool.classes_gained.is_empty() {
                 parts.push(format!("gains {}", classes(&tool.classes_gained)));
@@ -298,7 +301,10 @@ fn summary(diff: &Diff) -> String {
                 (_, None) => "removed",
                 _ => "changed",
             };
-            text.push_str(&format!("    {} ({what})\n", file.path));
+            text.push_str(&format!(
+                "    {} ({what})\n",
+                remote(&file.path, usize::MAX)
+            ));
         }
     }
     text.push_str(&format!(
@@ -306,8 +312,18 @@ fn summary(diff: &Diff) -> String {
         if diff.mutable_changed.is_empty() {
             "none".to_owned()
         } else {
-            diff.mutable_changed.join(", ")
+            quoted(&diff.mutable_changed, ", ")
         }
     ));
     text
+}
+
+/// `items` joined by `separator`, each neutralised: file names and import specifiers are the
+/// package author's.
+fn quoted(items: &[String], separator: &str) -> String {
+    items
+        .iter()
+        .map(|item| crate::text::remote(item, usize::MAX))
+        .collect::<Vec<_>>()
+        .join(separator)
 }

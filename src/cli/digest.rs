@@ -71,11 +71,16 @@ pub fn run(args: &DigestArgs, printer: &Printer) -> ExitStatus {
             printer.data(&(serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"));
         }
         Format::Human | Format::Sarif | Format::Github => {
+            // A folder's file names are whoever made the files' (the archive reader refuses
+            // such names, a folder cannot): each listed on its own line, neutralised. The
+            // JSON keeps them exact.
             let mut text = String::new();
             for file in &tree.files {
                 text.push_str(&format!(
                     "{}  {:>10}  {}\n",
-                    file.sha256, file.size, file.path
+                    file.sha256,
+                    file.size,
+                    crate::text::remote(&file.path, usize::MAX)
                 ));
             }
             text.push_str(&tree.package_digest.hex());

@@ -255,7 +255,7 @@ fn print_installed(format: Format, options: &Options, installed: Installed, prin
     let origin = installed.origin;
     for warning in &receipt.warnings {
         if !printer.quiet {
-            printer.human(&format!("warning: {warning}\n"));
+            printer.warning(warning);
         }
     }
     let identity = &receipt.identity;

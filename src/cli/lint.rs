@@ -71,11 +71,13 @@ pub fn run(args: &LintArgs, printer: &Printer) -> ExitStatus {
                     Severity::Error => String::new(),
                     other => format!("{}: ", other.as_str()),
                 };
+                // Paths, pointers and messages quote the workspace's files: one line each.
                 text.push_str(&format!(
-                    "{}#{pointer} {} {severity}{}\n",
-                    file.path,
+                    "{}#{} {} {severity}{}\n",
+                    crate::text::remote(&file.path, usize::MAX),
+                    crate::text::remote(pointer, usize::MAX),
                     diagnostic.code.as_str(),
-                    diagnostic.message
+                    crate::text::remote(&diagnostic.message, usize::MAX)
                 ));
             }
         }

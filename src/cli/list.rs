@@ -71,7 +71,7 @@ pub fn run_list(args: &ListArgs, printer: &Printer) -> ExitStatus {
         Some(Duration::from_secs(args.lock_timeout)),
     );
     for warning in &listing.warnings {
-        printer.human(&format!("warning: {warning}\n"));
+        printer.warning(warning);
     }
     match args.format {
         DataFormat::Json => {
@@ -112,12 +112,13 @@ pub fn run_list(args: &ListArgs, printer: &Printer) -> ExitStatus {
                 .into_iter()
                 .flatten()
                 .collect();
+                // Folder names and versions are whoever committed the scope's: neutralised here,
+                // kept exact in the JSON.
                 text.push_str(&format!(
-                    "{:<8} {}/{} {} {}{}\n",
+                    "{:<8} {} {} {}{}\n",
                     listed.scope.name(),
-                    installed.namespace,
-                    installed.id,
-                    installed.version.as_deref().unwrap_or("-"),
+                    installed.name(),
+                    crate::text::shown(installed.version.as_deref().unwrap_or("-")),
                     installed
                         .package_digest
                         .as_deref()
@@ -140,22 +141,21 @@ pub fn run_list(args: &ListArgs, printer: &Printer) -> ExitStatus {
             for listed in &listing.packages {
                 let installed = &listed.package.installed;
                 if let Some(problem) = &installed.problem {
-                    printer.human(&format!(
-                        "warning: {}: {problem}\n",
-                        installed.root.display()
+                    printer.warning(&format!(
+                        "{}: {problem}",
+                        crate::text::shown_path(&installed.root)
                     ));
                 }
                 let changes = listed.package.changes().unwrap_or_default();
                 if listed.package.modified() == Some(true) && !printer.quiet {
                     let command = verify_command(
-                        &format!("{}/{}", installed.namespace, installed.id),
+                        &installed.name(),
                         listed.scope.name(),
                         args.project.as_deref(),
                     );
                     printer.human(&format!(
-                        "note: {}/{} ({}) has {} since it was installed; `{command}` names them\n",
-                        installed.namespace,
-                        installed.id,
+                        "note: {} ({}) has {} since it was installed; `{command}` names them\n",
+                        installed.name(),
                         listed.scope.name(),
                         files_changed(changes.len()),
                     ));
@@ -180,7 +180,7 @@ pub fn run_projects(_args: &ProjectsArgs, printer: &Printer) -> ExitStatus {
     let mut text = String::new();
     for project in crate::install::projects::registered(&root) {
         let note = if project.is_dir() { "" } else { "  (missing)" };
-        text.push_str(&format!("{}{note}\n", project.display()));
+        text.push_str(&format!("{}{note}\n", crate::text::shown_path(&project)));
     }
     printer.data(&text);
     ExitStatus::Success

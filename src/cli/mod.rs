@@ -142,7 +142,8 @@ Environment:
   SQUAD_TODAY       YYYY-MM-DD to use as today's UTC date (for reproducible tests)
   SQUAD_HTTP_TIMEOUT  seconds to wait to connect to a registry or for any read (default 10 / 30)
   SQUAD_HTTP_DEADLINE seconds one whole request may take, its body included (default 300)
-  SQUAD_NET_DEADLINE  seconds all of a command's requests may take (default 1800)
+  SQUAD_NET_DEADLINE  seconds all of a command's requests (and credential helpers, 30 s at
+                      most each) may take (default 1800)
   SQUAD_NET_RETRY   retries after 429, 5xx or a dropped connection (default 3)
   SQUAD_CACHE_DIR   squad's download cache (default: the per-OS user cache directory)
   DOCKER_CONFIG, REGISTRY_AUTH_FILE  where registry credentials are read and written";

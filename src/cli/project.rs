@@ -181,7 +181,7 @@ pub fn run_remove(args: &RemoveArgs, printer: &Printer) -> ExitStatus {
         Err(error) => return report_error(printer, format, "remove", &run.project, error),
     };
     for warning in &removed.warnings {
-        printer.human(&format!("warning: {warning}\n"));
+        printer.warning(warning);
     }
     match args.format {
         DataFormat::Json => documents::print(
@@ -242,9 +242,7 @@ pub fn run_sync(args: &SyncArgs, printer: &Printer) -> ExitStatus {
         Err(error) => return report_error(printer, args.format, "sync", &run.project, error),
     };
     for warning in &report.warnings {
-        printer.human(&format!(
-            "warning: interrupted replacement not recovered: {warning}\n"
-        ));
+        printer.warning(&format!("interrupted replacement not recovered: {warning}"));
     }
     if args.format == Format::Json {
         documents::print(

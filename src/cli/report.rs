@@ -597,7 +597,11 @@ pub(super) fn drift_line(drift: &Drift) -> String {
         DriftKind::Removed => "removed",
         DriftKind::Changed => "changed",
     };
-    format!("{kind:>8}  {}\n", drift.path)
+    // The path is a file's name in a package folder, or a record's: whoever made them chose it.
+    format!(
+        "{kind:>8}  {}\n",
+        crate::text::remote(&drift.path, usize::MAX)
+    )
 }
 
 /// What to do about an invalid package given to an interop command.

@@ -69,7 +69,12 @@ pub fn run(args: &ShowArgs, printer: &Printer) -> ExitStatus {
                 capabilities,
             },
         ),
-        DataFormat::Human => printer.data(&summary(&capabilities, &acquired.resolved)),
+        // As in `squad diff`: free-text values are neutralised where they are quoted, and
+        // whatever else escaped that is escaped here, squad's own line breaks kept.
+        DataFormat::Human => printer.data(&crate::text::lines_safe_to_show(&summary(
+            &capabilities,
+            &acquired.resolved,
+        ))),
     }
     ExitStatus::Success
 }
@@ -85,11 +90,17 @@ fn names(classes: &[Class]) -> String {
         .join(", ")
 }
 
+/// `items` joined, each neutralised: import specifiers and a server's tool names are the
+/// package author's words.
 fn list(items: &[String]) -> String {
     if items.is_empty() {
         "—".to_owned()
     } else {
-        items.join(", ")
+        items
+            .iter()
+            .map(|item| crate::text::remote(item, usize::MAX))
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 }
 
@@ -167,7 +178,7 @@ fn summary(capabilities: &Capabilities, resolved: &str) -> String {
             text.push_str(&format!(
                 "  {}  {}\n    imports: {}  classes: {}\n    held by: {}\n",
                 tool.reference,
-                tool.path,
+                remote(&tool.path, usize::MAX),
                 list(&tool.modules),
                 names(&tool.classes),
                 list(&tool.held_by),

@@ -207,8 +207,8 @@ fn run_trust_remove(args: &TrustRemoveArgs, printer: &Printer) -> ExitStatus {
             }
             _ => String::new(),
         };
-        printer.human(&format!(
-            "warning: key {} is still trusted in {}{vouches}; `squad trust remove {}` without --namespace removes it everywhere, `squad trust revoke` refuses it whatever `trust` says\n",
+        printer.warning(&format!(
+            "key {} is still trusted in {}{vouches}; `squad trust remove {}` without --namespace removes it everywhere, `squad trust revoke` refuses it whatever `trust` says",
             key.id,
             lists.join(", "),
             args.key
@@ -303,8 +303,8 @@ fn run_trust_add(args: &TrustAddArgs, printer: &Printer) -> ExitStatus {
     };
     let changed = added.changed;
     if added.revoked && args.format == DataFormat::Human {
-        printer.human(&format!(
-            "warning: key {} is also in `revoked`, which wins: it vouches for no squad until it is taken out of `revoked`\n",
+        printer.warning(&format!(
+            "key {} is also in `revoked`, which wins: it vouches for no squad until it is taken out of `revoked`",
             key.id
         ));
     }

@@ -54,13 +54,13 @@ pub fn run_uninstall(args: &UninstallArgs, printer: &Printer) -> ExitStatus {
                 ),
             );
             if !done.discarded.is_empty() && !printer.quiet {
-                let files: Vec<&str> = done
+                let files: Vec<String> = done
                     .discarded
                     .iter()
-                    .map(|change| change.path.as_str())
+                    .map(|change| crate::text::shown(&change.path))
                     .collect();
-                printer.human(&format!(
-                    "warning: discarded the changes made since the install to {}\n",
+                printer.warning(&format!(
+                    "discarded the changes made since the install to {}",
                     files.join(", ")
                 ));
             }
@@ -75,7 +75,7 @@ pub fn run_uninstall(args: &UninstallArgs, printer: &Printer) -> ExitStatus {
                 );
             }
             for warning in &done.warnings {
-                printer.human(&format!("warning: {warning}\n"));
+                printer.warning(warning);
             }
             ExitStatus::Success
         }

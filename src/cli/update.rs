@@ -102,10 +102,14 @@ pub fn run_outdated(args: &OutdatedArgs, printer: &Printer) -> ExitStatus {
                         ),
                         (kind, _, _) => format!("{kind} source: not checked"),
                     };
+                    // The locked version is squads.lock's word, which a commit can change.
+                    let shown = |text: Option<&String>| {
+                        crate::text::shown(text.map_or("-", String::as_str))
+                    };
                     [
-                        row.name.clone(),
-                        row.locked.clone().unwrap_or_else(|| "-".to_owned()),
-                        row.latest.clone().unwrap_or_else(|| "-".to_owned()),
+                        crate::text::shown(&row.name),
+                        shown(row.locked.as_ref()),
+                        shown(row.latest.as_ref()),
                         note,
                     ]
                 })

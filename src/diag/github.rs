@@ -6,9 +6,13 @@ use std::io::{self, Write};
 use super::Severity;
 use super::sarif::{PackageDiagnostics, display_file};
 
-/// Escapes a command's message (`%`, CR, LF), as the Actions toolkit does.
+/// Escapes a command's message (`%`, CR, LF), as the Actions toolkit does. The line breaks
+/// become `%0A`; every other character `text::remote` escapes (the escape sequences a log
+/// viewer would colour or hide text with, quoted from a package's files) is escaped as it
+/// escapes them, first.
 fn escape_data(text: &str) -> String {
-    text.replace('%', "%25")
+    crate::text::lines_safe_to_show(text)
+        .replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }
@@ -89,6 +93,11 @@ mod tests {
                 "LICENSE",
                 "unknown top-level entry `LICENSE`",
             ),
+            Diagnostic::new(
+                Code::UnknownField,
+                "expert-squad.jsonc",
+                "unknown field `\u{1b}[2J\u{9b}31m`",
+            ),
         ];
         let mut out = Vec::new();
         write_commands(
@@ -104,7 +113,8 @@ mod tests {
         assert_eq!(
             text,
             "::error file=pkg/expert-squad.jsonc,line=2,col=3,endLine=2,endColumn=6,title=squad unknown-field::unknown field `x`%0Ahelp: 100%25 sure: remove it\n\
-             ::error file=pkg/LICENSE,title=squad unknown-top-level-entry::unknown top-level entry `LICENSE`\n"
+             ::error file=pkg/LICENSE,title=squad unknown-top-level-entry::unknown top-level entry `LICENSE`\n\
+             ::error file=pkg/expert-squad.jsonc,title=squad unknown-field::unknown field `\\u{1b}[2J\\u{9b}31m`\n"
         );
     }
 }

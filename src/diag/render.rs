@@ -17,7 +17,7 @@ use annotate_snippets::renderer::{
     DEFAULT_EMPHASIS_STYLE, DEFAULT_ERROR_STYLE, DEFAULT_HELP_STYLE, DEFAULT_LINE_NUM_STYLE,
     DEFAULT_NOTE_STYLE, DEFAULT_WARNING_STYLE,
 };
-use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet, normalize_untrusted_str};
+use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 
 use super::limit::HeldBack;
 use super::{Diagnostic, Severity};
@@ -102,11 +102,11 @@ pub fn render(
             level_style
         ),
         style.paint(
-            &format!(": {}", normalize_untrusted_str(&diagnostic.message)),
+            &format!(": {}", untrusted(&diagnostic.message)),
             DEFAULT_EMPHASIS_STYLE
         ),
     );
-    let display_path = normalize_untrusted_str(display_path);
+    let display_path = untrusted(display_path);
     let (Some(source), Some(span)) = (source, diagnostic.span.as_ref()) else {
         let _ = writeln!(out, "  {} {display_path}", style.gutter("-->"));
         push_footer(&mut out, diagnostic, "  ", style);
@@ -131,15 +131,19 @@ pub fn render(
         start.column
     );
 
+    let span_label = diagnostic.span_label.as_deref().map(untrusted);
+    let label_messages: Vec<String> = diagnostic
+        .labels
+        .iter()
+        .map(|label| untrusted(&label.message))
+        .collect();
     let mut annotations = window.spans.iter().cloned();
     let primary = AnnotationKind::Primary
         .span(annotations.next().unwrap_or_default())
-        .label(diagnostic.span_label.as_deref());
-    let labels = annotations.zip(&diagnostic.labels).map(|(span, label)| {
-        AnnotationKind::Context
-            .span(span)
-            .label(label.message.as_str())
-    });
+        .label(span_label.as_deref());
+    let labels = annotations
+        .zip(&label_messages)
+        .map(|(span, label)| AnnotationKind::Context.span(span).label(label.as_str()));
     let level = match severity {
         Severity::Error => Level::ERROR,
         Severity::Warning => Level::WARNING,
@@ -164,7 +168,7 @@ pub fn held_back(held: &HeldBack, display_path: &str) -> String {
         held.code.as_str(),
         held.severity.as_str(),
         if held.count == 1 { "" } else { "s" },
-        normalize_untrusted_str(display_path)
+        untrusted(display_path)
     )
 }
 
@@ -175,7 +179,7 @@ fn push_footer(out: &mut String, diagnostic: &Diagnostic, pad: &str, style: Styl
             out,
             "{pad} {} at `{}`",
             style.gutter("="),
-            normalize_untrusted_str(pointer)
+            untrusted(pointer)
         );
     }
     for help in &diagnostic.help {
@@ -183,9 +187,54 @@ fn push_footer(out: &mut String, diagnostic: &Diagnostic, pad: &str, style: Styl
             out,
             "{}: {}",
             style.paint("help", DEFAULT_HELP_STYLE),
-            normalize_untrusted_str(help)
+            untrusted(help)
         );
     }
+}
+
+/// Text a diagnostic quotes from a file (a key, a value, a path, a pointer), as one line of
+/// squad's. annotate-snippets' own normalisation draws C0 controls and bidirectional overrides
+/// as visible symbols, as rustc does, but passes line breaks and C1 controls (an 8-bit CSI
+/// among them): a value could forge a line or start an escape sequence. Those, and the other
+/// characters `text::remote` escapes, are escaped as it escapes them.
+fn untrusted(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for c in text.chars() {
+        if crate::text::is_invisible(c) && !is_drawn(c) {
+            escaped.push_str(&crate::text::remote(c.encode_utf8(&mut [0; 4]), 1));
+        } else {
+            escaped.push(c);
+        }
+    }
+    annotate_snippets::normalize_untrusted_str(&escaped)
+}
+
+/// Whether annotate-snippets draws `c` as a visible symbol (or spaces) of its own.
+fn is_drawn(c: char) -> bool {
+    (c.is_ascii_control() && c != '\n')
+        || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// A C1 control character (two bytes) in a snippet's source line, which the renderer would pass
+/// to the terminal as is, drawn as U+FFFD (three bytes) instead.
+fn visible(line: &str) -> std::borrow::Cow<'_, str> {
+    if !line.chars().any(is_c1) {
+        return std::borrow::Cow::Borrowed(line);
+    }
+    std::borrow::Cow::Owned(
+        line.chars()
+            .map(|c| if is_c1(c) { '\u{FFFD}' } else { c })
+            .collect(),
+    )
+}
+
+/// Where byte `at` of `line` is in [`visible`]`(line)`: one byte later per C1 character before it.
+fn visible_offset(line: &str, at: usize) -> usize {
+    at + line[..at].chars().filter(|c| is_c1(*c)).count()
+}
+
+fn is_c1(c: char) -> bool {
+    ('\u{80}'..='\u{9F}').contains(&c)
 }
 
 /// A span the renderer can take: inside the text, on character boundaries, not reversed, and
@@ -268,10 +317,11 @@ impl Window {
                         window.text.push_str(ELLIPSIS);
                     }
                     let base = window.text.len();
-                    window.text.push_str(&text[piece.clone()]);
+                    let shown = &text[piece.clone()];
+                    window.text.push_str(&visible(shown));
                     for (index, is_start, offset) in &ends {
                         if piece.contains(offset) || piece.end == *offset {
-                            let moved = base + (offset - piece.start);
+                            let moved = base + visible_offset(shown, offset - piece.start);
                             let span = &mut window.spans[*index];
                             if *is_start {
                                 span.start = moved;
@@ -512,6 +562,43 @@ help: use lower-kebab-case
   |                                                         ^^^^^^^ not allowed here
 "
         );
+    }
+
+    #[test]
+    fn quoted_file_text_cannot_forge_lines_or_escape_sequences() {
+        let text = "{\"a\u{9b}2J\": 1, \"b\": 2}\n";
+        let start = text.find("\"b\"").unwrap();
+        let forged = "x\nerror: forged\u{1b}[2J\u{9b}31m";
+        let diagnostic = Diagnostic::new(
+            Code::UnknownField,
+            "f.jsonc",
+            format!("unknown field `{forged}`"),
+        )
+        .span(start..start + 3)
+        .span_label(forged)
+        .pointer(format!("/{forged}"))
+        .label(1..7, forged)
+        .help(forged);
+        let rendered = plain(&diagnostic, text);
+        assert!(!rendered.contains(['\u{1b}', '\u{9b}']), "{rendered:?}");
+        assert!(
+            !rendered
+                .lines()
+                .any(|line| line.starts_with("error: forged")),
+            "{rendered}"
+        );
+        assert!(
+            rendered.starts_with(
+                "error[unknown-field]: unknown field `x\\nerror: forged\u{241b}[2J\\u{9b}31m`\n"
+            ),
+            "{rendered}"
+        );
+        // The caret still sits under `"b"`, after the C1 character drawn as U+FFFD.
+        let line = rendered.lines().nth(3).unwrap();
+        assert!(line.contains("\"a\u{FFFD}2J\""), "{rendered}");
+        let caret = rendered.lines().nth(4).unwrap().find('^').unwrap();
+        let under: String = line.chars().skip(caret).take(3).collect();
+        assert_eq!(under, "\"b\"", "{rendered}");
     }
 
     #[test]

@@ -14,7 +14,8 @@
 //!   `Retry-After` (capped);
 //! - redirects per request ([`Redirects`]): never followed unless asked, at most a few hops,
 //!   never from `https` to plain `http`, and the `Authorization` header is dropped as soon as a
-//!   hop leaves the original host (blob downloads are often redirected to object storage);
+//!   hop leaves the original origin, scheme, host and port (blob downloads are often
+//!   redirected to object storage);
 //! - bounded bodies ([`Response::read_to_vec`], [`Response::copy_to`]): a `Content-Length`
 //!   above the allowed size is refused before reading, and a longer stream is cut off;
 //! - secrets ([`Secret`]) never appear in `Debug`, `Display` or errors.
@@ -122,7 +123,7 @@ pub enum Redirects {
     /// A 3xx answer is returned to the caller as is.
     Refuse,
     /// GET and HEAD follow up to this many hops; `Authorization` goes no further than the
-    /// original host.
+    /// original origin (scheme, host and port).
     Follow(u8),
 }
 
@@ -365,10 +366,7 @@ impl Client {
 
     /// How long the next request may take: its own deadline, or what is left of the client's.
     fn allowance(&self, url: &Url) -> Result<(Duration, Deadline), HttpError> {
-        let left = self
-            .transport
-            .total_deadline
-            .saturating_sub(self.created.elapsed());
+        let left = self.time_left();
         if left.is_zero() {
             return Err(HttpError::new(
                 url,
@@ -385,6 +383,14 @@ impl Client {
 
     pub fn transport(&self) -> &Transport {
         &self.transport
+    }
+
+    /// What is left of [`Transport::total_deadline`]: how long the rest of the command's
+    /// network work may take, whatever it waits for on the way (a credential helper too).
+    pub fn time_left(&self) -> Duration {
+        self.transport
+            .total_deadline
+            .saturating_sub(self.created.elapsed())
     }
 
     /// Whether `url` may be used: `https`, or `http` to a loopback host or with
@@ -410,7 +416,7 @@ impl Client {
         let mut hops = 0u8;
         loop {
             self.check_url(&url)?;
-            // Authorization belongs to the original host; a hop elsewhere goes without it.
+            // Authorization belongs to the original origin; a hop elsewhere goes without it.
             let authorization = request.authorization.filter(|_| authority(&url) == origin);
             let response = self.send_with_retries(method, &url, request, authorization, body)?;
             let redirect = matches!(response.status, 301 | 302 | 303 | 307 | 308);
@@ -470,11 +476,7 @@ impl Client {
                 return result;
             }
             let backoff = self.transport.backoff * 2u32.saturating_pow(attempt);
-            let left = self
-                .transport
-                .total_deadline
-                .saturating_sub(self.created.elapsed());
-            std::thread::sleep(wait.unwrap_or(backoff).min(left));
+            std::thread::sleep(wait.unwrap_or(backoff).min(self.time_left()));
             attempt += 1;
         }
     }

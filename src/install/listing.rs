@@ -11,6 +11,7 @@ use std::time::Duration;
 use crate::digest::TreeDigest;
 use crate::fs::dir::{Dir, Kind};
 use crate::package::Identity;
+use crate::text::shown;
 use crate::verify::{Drift, Record};
 
 use super::name::PackageName;
@@ -140,7 +141,7 @@ pub fn inspect(
         if !name.names(&installed.namespace, &installed.id) {
             return Err(InstallError::OtherNamespace {
                 wanted: name.to_string(),
-                installed: format!("{}/{}", installed.namespace, installed.id),
+                installed: installed.name(),
             });
         }
         return Ok((
@@ -270,13 +271,13 @@ pub(crate) fn scan(packages: &Dir, strict: bool) -> Scan {
         if kind != Kind::Directory {
             if strict {
                 scan.problems
-                    .push(format!("`{name}` is not a namespace directory"));
+                    .push(format!("`{}` is not a namespace directory", shown(&name)));
             }
             continue;
         }
         if strict && !valid(&name) {
             scan.problems
-                .push(format!("`{name}` is not a valid namespace"));
+                .push(format!("`{}` is not a valid namespace", shown(&name)));
         }
         let ids = match packages.open_dir(&name) {
             Ok(Some(namespace)) => namespace.entries().ok().map(|ids| (ids, namespace)),
@@ -286,7 +287,8 @@ pub(crate) fn scan(packages: &Dir, strict: bool) -> Scan {
         };
         let Some((mut ids, namespace)) = ids else {
             if strict {
-                scan.problems.push(format!("`{name}` cannot be read"));
+                scan.problems
+                    .push(format!("`{}` cannot be read", shown(&name)));
             }
             continue;
         };
@@ -297,7 +299,8 @@ pub(crate) fn scan(packages: &Dir, strict: bool) -> Scan {
                 .any(|(id, _)| id.as_os_str() == crate::manifest::MANIFEST_FILE)
         {
             scan.problems.push(format!(
-                "`{name}` holds expert-squad.jsonc: direct package roots are not supported; expected <namespace>/<id>"
+                "`{}` holds expert-squad.jsonc: direct package roots are not supported; expected <namespace>/<id>",
+                shown(&name)
             ));
         }
         for (id_name, kind) in ids {
@@ -306,8 +309,11 @@ pub(crate) fn scan(packages: &Dir, strict: bool) -> Scan {
             // A stray manifest beside the packages is reported once, for its namespace.
             if strict && id_name != crate::manifest::MANIFEST_FILE {
                 if !is_dir {
-                    scan.problems
-                        .push(format!("`{name}/{id_name}` is not a package directory"));
+                    scan.problems.push(format!(
+                        "`{}/{}` is not a package directory",
+                        shown(&name),
+                        shown(&id_name)
+                    ));
                 } else if let Some(problem) = match namespace.open_dir(&id_name) {
                     Ok(Some(package)) => read_manifest_at(&package, &name, &id_name).problem,
                     // Gone since its directory was read: a concurrent install of that id is
@@ -315,7 +321,11 @@ pub(crate) fn scan(packages: &Dir, strict: bool) -> Scan {
                     Ok(None) => None,
                     Err(_) => Some("cannot be read".to_owned()),
                 } {
-                    scan.problems.push(format!("`{name}/{id_name}`: {problem}"));
+                    scan.problems.push(format!(
+                        "`{}/{}`: {problem}",
+                        shown(&name),
+                        shown(&id_name)
+                    ));
                 }
             }
             if is_dir {
@@ -337,11 +347,22 @@ pub(crate) fn scan(packages: &Dir, strict: bool) -> Scan {
 
 impl Installed {
     /// `namespace/id version` (`namespace/id` when the version is not known), for messages.
+    /// The folder names and the manifest's version are whoever committed them: shown
+    /// neutralised.
     pub fn label(&self) -> String {
         match &self.version {
-            Some(version) => format!("{}/{} {version}", self.namespace, self.id),
-            None => format!("{}/{}", self.namespace, self.id),
+            Some(version) => format!("{} {}", self.name(), crate::text::shown(version)),
+            None => self.name(),
         }
+    }
+
+    /// `namespace/id`, from the folder names, for messages (neutralised as [`Self::label`]).
+    pub fn name(&self) -> String {
+        format!(
+            "{}/{}",
+            crate::text::shown(&self.namespace),
+            crate::text::shown(&self.id)
+        )
     }
 
     /// With the manifest's version and the package digest filled in.
@@ -412,7 +433,11 @@ pub(crate) fn read_manifest_at(
             None
         }
         (false, Some(namespace), Some(id)) => Some(format!(
-            "folder `{folder_namespace}/{folder_id}` is not the manifest's `{namespace}/{id}` (MAN-R4); the runtime will not load it"
+            "folder `{}/{}` is not the manifest's `{}/{}` (MAN-R4); the runtime will not load it",
+            shown(folder_namespace),
+            shown(folder_id),
+            shown(&namespace),
+            shown(&id)
         )),
         (false, _, _) => Some("the manifest has no valid namespace and id".to_owned()),
     };
@@ -512,17 +537,20 @@ pub(crate) fn overrides_of(options: &Options, project: &Path) -> Vec<String> {
     ))
     .into_iter()
     .filter_map(|local| {
-        let g = global.iter().find(|g| g.id == local.id)?.clone().inspected();
+        let g = global
+            .iter()
+            .find(|g| g.id == local.id)?
+            .clone()
+            .inspected();
         let local = local.inspected();
+        let version = |installed: &Installed| shown(installed.version.as_deref().unwrap_or("-"));
         Some(format!(
-            "project_overrides_global: `{}` in this project ({}/{} {}) overrides the global {}/{} {}",
-            local.id,
-            local.namespace,
-            local.id,
-            local.version.as_deref().unwrap_or("-"),
-            g.namespace,
-            g.id,
-            g.version.as_deref().unwrap_or("-")
+            "project_overrides_global: `{}` in this project ({} {}) overrides the global {} {}",
+            shown(&local.id),
+            local.name(),
+            version(&local),
+            g.name(),
+            version(&g)
         ))
     })
     .collect()

@@ -77,13 +77,14 @@ fn parse_params(text: &str) -> BTreeMap<String, String> {
 }
 
 /// Whether the stored credentials of the registry at `registry` may go to the token endpoint
-/// `realm` that its challenge names: always to the registry's own host, and to another host
-/// only over HTTPS. Docker sends them wherever the realm points, even over plain HTTP to a
-/// loopback address; a registry (or whoever answers in its name) cannot make squad send a
-/// password in the clear to a host of its choosing.
+/// `realm` that its challenge names: always to the registry's own origin (scheme, host and
+/// port), and anywhere else only over HTTPS. Docker sends them wherever the realm points, even
+/// over plain HTTP to a loopback address; a registry (or whoever answers in its name) cannot
+/// make squad send a password in the clear to a server of its choosing. The host alone is not
+/// enough: another port of a loopback host is another server, which any local user may run,
+/// and `https://host` naming `http://host/token` would be a downgrade.
 pub fn may_receive_credentials(registry: &Url, realm: &Url) -> bool {
-    let host = |url: &Url| url.host_str().map(str::to_ascii_lowercase);
-    realm.scheme() == "https" || host(realm) == host(registry)
+    realm.scheme() == "https" || crate::http::authority(realm) == crate::http::authority(registry)
 }
 
 /// Why a token could not be had.
@@ -145,6 +146,38 @@ pub fn fetch_token(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn credentials_go_to_the_registrys_origin_or_over_https() {
+        let url = |text: &str| Url::parse(text).unwrap();
+        let registry = url("http://127.0.0.1:5000/");
+        for (realm, allowed) in [
+            ("http://127.0.0.1:5000/token", true),
+            ("http://127.0.0.1:5001/token", false),
+            ("http://127.0.0.2:5000/token", false),
+            ("https://127.0.0.1:5001/token", true),
+            ("https://auth.example/token", true),
+        ] {
+            assert_eq!(
+                may_receive_credentials(&registry, &url(realm)),
+                allowed,
+                "{realm}"
+            );
+        }
+        let registry = url("https://registry.example/");
+        assert!(may_receive_credentials(
+            &registry,
+            &url("https://registry.example:443/token")
+        ));
+        assert!(!may_receive_credentials(
+            &registry,
+            &url("http://registry.example/token")
+        ));
+        assert!(may_receive_credentials(
+            &url("http://LOCALHOST:5000/"),
+            &url("http://localhost:5000/t")
+        ));
+    }
 
     #[test]
     fn challenges_parse_with_quoted_commas() {

@@ -126,7 +126,9 @@ impl<'c> Repository<'c> {
         }
         let found = match &self.credentials {
             Credentials::Given(credential) => Some(credential.clone()),
-            Credentials::Configured => lookup(self.registry()).map_err(OciError::Credentials)?,
+            Credentials::Configured => {
+                lookup(self.registry(), self.client.time_left()).map_err(OciError::Credentials)?
+            }
         };
         self.credential = Some(found.clone());
         Ok(found)
@@ -183,7 +185,7 @@ impl<'c> Repository<'c> {
                 .map_err(|error| match error {
                     TokenError::Http(error) => OciError::Http(error),
                     TokenError::Status(401 | 403, url) if withheld => self.protocol(format!(
-                        "its token endpoint {url} is on another host over plain HTTP, and refused an anonymous token; squad sends the credentials stored for {} to another host only over HTTPS",
+                        "its token endpoint {url} is plain HTTP on another origin than the registry's, and refused an anonymous token; squad sends the credentials stored for {} elsewhere than the registry's origin only over HTTPS",
                         self.registry()
                     )),
                     TokenError::Status(401 | 403, _) => self.unauthorized(401),

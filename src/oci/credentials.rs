@@ -6,10 +6,17 @@
 //! (else `~/.docker/config.json`); `$XDG_RUNTIME_DIR/containers/auth.json`;
 //! `~/.config/containers/auth.json`. The first file with something for the registry wins.
 //! `squad login` writes to `$REGISTRY_AUTH_FILE` when set, else to the Docker file.
+//!
+//! A helper is another program, which may wait on a keychain or a password store: it runs for
+//! at most [`HELPER_TIME`] (less when the command's network deadline ends sooner, see
+//! [`lookup`]), its output is read within [`HELPER_OUTPUT_BYTES`], and a helper past either
+//! bound is stopped. A sync looks credentials up under the project lock, which must always be
+//! let go.
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 use base64::Engine;
 
@@ -50,8 +57,13 @@ impl std::fmt::Display for CredentialError {
             CredentialError::File(path, why) => {
                 write!(f, "registry credentials file `{}`: {why}", path.display())
             }
+            // A helper's words are another program's: shown neutralised.
             CredentialError::Helper(helper, why) => {
-                write!(f, "credential helper `{helper}`: {why}")
+                write!(
+                    f,
+                    "credential helper `{helper}`: {}",
+                    crate::text::shown(why)
+                )
             }
             CredentialError::NoHome => f.write_str(
                 "cannot tell where to keep registry credentials: set HOME, DOCKER_CONFIG or REGISTRY_AUTH_FILE",
@@ -138,14 +150,17 @@ fn entry<'a>(
         .map(|(_, value)| value)
 }
 
-/// The credential for `registry` (`host[:port]`), if any file or helper has one.
-pub fn lookup(registry: &str) -> Result<Option<Credential>, CredentialError> {
+/// The credential for `registry` (`host[:port]`), if any file or helper has one. A helper
+/// runs for at most `time_left` (what is left of the command's network deadline) or
+/// [`HELPER_TIME`], whichever ends first.
+pub fn lookup(registry: &str, time_left: Duration) -> Result<Option<Credential>, CredentialError> {
+    let limit = time_left.min(HELPER_TIME);
     for path in auth_files() {
         let Some(config) = read_config(&path)? else {
             continue;
         };
         if let Some(helper) = entry(config.get("credHelpers"), registry).and_then(|v| v.as_str()) {
-            if let Some(credential) = helper_get(helper, registry)? {
+            if let Some(credential) = helper_get(helper, registry, limit)? {
                 return Ok(Some(credential));
             }
         }
@@ -155,7 +170,7 @@ pub fn lookup(registry: &str) -> Result<Option<Credential>, CredentialError> {
             }
         }
         if let Some(store) = config.get("credsStore").and_then(|v| v.as_str()) {
-            if let Some(credential) = helper_get(store, registry)? {
+            if let Some(credential) = helper_get(store, registry, limit)? {
                 return Ok(Some(credential));
             }
         }
@@ -224,47 +239,153 @@ fn helper_program(helper: &str) -> Result<String, CredentialError> {
     Ok(format!("docker-credential-{helper}"))
 }
 
-/// Runs `docker-credential-<helper> <action>` with `input` on stdin; stdout on success.
+/// Longest a credential helper may run.
+pub const HELPER_TIME: Duration = Duration::from_secs(30);
+/// Most bytes read of a helper's stdout, and of its stderr: a credential is a small JSON
+/// object.
+pub const HELPER_OUTPUT_BYTES: u64 = 64 * 1024;
+/// Most bytes of a helper's reason for failing kept for a message.
+const HELPER_REASON_BYTES: usize = 300;
+
+/// Runs `docker-credential-<helper> <action>` with `input` on stdin, for at most `limit`;
+/// stdout on success, the helper's reason otherwise.
 fn run_helper(
     helper: &str,
     action: &str,
     input: &[u8],
+    limit: Duration,
 ) -> Result<Result<Vec<u8>, String>, CredentialError> {
-    let program = helper_program(helper)?;
-    let mut child = Command::new(&program)
+    run_program(&helper_program(helper)?, action, input, limit)
+}
+
+/// [`run_helper`] of the program `program`.
+fn run_program(
+    program: &str,
+    action: &str,
+    input: &[u8],
+    limit: Duration,
+) -> Result<Result<Vec<u8>, String>, CredentialError> {
+    let failed = |why: String| CredentialError::Helper(program.to_owned(), why);
+    if limit.is_zero() {
+        return Err(failed(
+            "not run: the command's network deadline (SQUAD_NET_DEADLINE) has passed".to_owned(),
+        ));
+    }
+    let started = Instant::now();
+    let mut child = Command::new(program)
         .arg(action)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|error| {
-            CredentialError::Helper(
-                program.clone(),
-                format!("cannot run it ({error}); is it on PATH?"),
-            )
-        })?;
+        .map_err(|error| failed(format!("cannot run it ({error}); is it on PATH?")))?;
     if let Some(mut stdin) = child.stdin.take() {
         let _ = stdin.write_all(input);
     }
-    let output = child
-        .wait_with_output()
-        .map_err(|error| CredentialError::Helper(program.clone(), error.to_string()))?;
-    if output.status.success() {
-        Ok(Ok(output.stdout))
+    // Both pipes are read on threads of their own, so a helper that fills one while squad
+    // waits on the other, or that never exits, cannot block squad past `limit`.
+    let (sender, outputs) = std::sync::mpsc::channel();
+    read_bounded(child.stdout.take(), 0, sender.clone());
+    read_bounded(child.stderr.take(), 1, sender);
+    let mut read: [Option<Vec<u8>>; 2] = [None, None];
+    let stop = |child: &mut std::process::Child, why: String| {
+        let _ = child.kill();
+        let _ = child.wait();
+        Err(failed(why))
+    };
+    let too_long = || {
+        format!(
+            "did not finish within {} and was stopped",
+            shown_seconds(limit)
+        )
+    };
+    let too_much = format!("wrote more than {HELPER_OUTPUT_BYTES} bytes and was stopped");
+    let status = loop {
+        while let Ok((index, bytes)) = outputs.try_recv() {
+            if bytes.len() as u64 > HELPER_OUTPUT_BYTES {
+                return stop(&mut child, too_much);
+            }
+            read[index] = Some(bytes);
+        }
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if started.elapsed() >= limit => return stop(&mut child, too_long()),
+            Ok(None) => std::thread::sleep(Duration::from_millis(10)),
+            Err(error) => return stop(&mut child, error.to_string()),
+        }
+    };
+    // A process the helper started may still hold its pipes open: their end is waited for
+    // within the same limit.
+    while read.iter().any(Option::is_none) {
+        let left = limit.saturating_sub(started.elapsed());
+        let Ok((index, bytes)) = outputs.recv_timeout(left) else {
+            return Err(failed(too_long()));
+        };
+        if bytes.len() as u64 > HELPER_OUTPUT_BYTES {
+            return Err(failed(too_much));
+        }
+        read[index] = Some(bytes);
+    }
+    let [stdout, stderr] = read.map(Option::unwrap_or_default);
+    if status.success() {
+        Ok(Ok(stdout))
     } else {
         // Helpers print their reason on stdout; it never holds the secret on failure.
-        let mut why = String::from_utf8_lossy(&output.stdout).trim().to_owned();
+        let mut why = String::from_utf8_lossy(&stdout).trim().to_owned();
         if why.is_empty() {
-            why = String::from_utf8_lossy(&output.stderr).trim().to_owned();
+            why = String::from_utf8_lossy(&stderr).trim().to_owned();
         }
-        why.truncate(300);
+        truncate_at_char(&mut why, HELPER_REASON_BYTES);
         Ok(Err(why))
     }
 }
 
-fn helper_get(helper: &str, registry: &str) -> Result<Option<Credential>, CredentialError> {
+/// Reads `pipe` to its end, or to one byte past [`HELPER_OUTPUT_BYTES`], on a thread of its
+/// own, and sends what it read, tagged `index`.
+fn read_bounded(
+    pipe: Option<impl Read + Send + 'static>,
+    index: usize,
+    sender: std::sync::mpsc::Sender<(usize, Vec<u8>)>,
+) {
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        if let Some(pipe) = pipe {
+            let _ = pipe.take(HELPER_OUTPUT_BYTES + 1).read_to_end(&mut bytes);
+        }
+        let _ = sender.send((index, bytes));
+    });
+}
+
+/// `30 s`; whole seconds rounded up (what is left of a deadline is rarely whole), tenths
+/// below one second.
+fn shown_seconds(duration: Duration) -> String {
+    if duration < Duration::from_secs(1) {
+        format!("{:.1} s", duration.as_secs_f64())
+    } else {
+        format!("{} s", duration.as_secs_f64().ceil())
+    }
+}
+
+/// Cuts `text` to at most `max` bytes, at a character boundary (`String::truncate` panics
+/// inside a character).
+fn truncate_at_char(text: &mut String, max: usize) {
+    if text.len() <= max {
+        return;
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text.truncate(end);
+}
+
+fn helper_get(
+    helper: &str,
+    registry: &str,
+    limit: Duration,
+) -> Result<Option<Credential>, CredentialError> {
     let program = helper_program(helper)?;
-    match run_helper(helper, "get", registry.as_bytes())? {
+    match run_helper(helper, "get", registry.as_bytes(), limit)? {
         Ok(stdout) => {
             let value: serde_json::Value = serde_json::from_slice(&stdout).map_err(|_| {
                 CredentialError::Helper(
@@ -323,7 +444,7 @@ pub fn store(registry: &str, username: &str, secret: &Secret) -> Result<Stored, 
             "Secret": secret.expose(),
         });
         let program = helper_program(&helper)?;
-        return match run_helper(&helper, "store", input.to_string().as_bytes())? {
+        return match run_helper(&helper, "store", input.to_string().as_bytes(), HELPER_TIME)? {
             Ok(_) => Ok(Stored::Helper(program)),
             Err(why) => Err(CredentialError::Helper(program, why)),
         };
@@ -367,7 +488,7 @@ pub fn erase(registry: &str) -> Result<Option<Stored>, CredentialError> {
     }
     if let Some(helper) = configured_helper(&config, registry) {
         let program = helper_program(&helper)?;
-        match run_helper(&helper, "erase", registry.as_bytes())? {
+        match run_helper(&helper, "erase", registry.as_bytes(), HELPER_TIME)? {
             Ok(_) => removed = removed.or(Some(Stored::Helper(program))),
             Err(why) if why.to_ascii_lowercase().contains("not found") => {}
             Err(why) => return Err(CredentialError::Helper(program, why)),
@@ -414,6 +535,69 @@ mod tests {
         assert!(decode_auth(&serde_json::json!({"auth": "%%%"}), path).is_err());
         assert!(decode_auth(&serde_json::json!({}), path).unwrap().is_none());
         assert!(decode_auth(&serde_json::json!({"identitytoken": "t"}), path).is_err());
+    }
+
+    #[test]
+    fn reasons_are_cut_at_a_character_boundary() {
+        // Byte 300 falls inside the third byte of a CJK character: `truncate(300)` panicked.
+        let mut why = format!("x{}", "日".repeat(200));
+        truncate_at_char(&mut why, HELPER_REASON_BYTES);
+        assert_eq!(why.len(), 298);
+        assert!(why.ends_with('日'));
+        let mut short = "credentials not found".to_owned();
+        truncate_at_char(&mut short, HELPER_REASON_BYTES);
+        assert_eq!(short, "credentials not found");
+    }
+
+    #[cfg(unix)]
+    fn helper(dir: &Path, name: &str, script: &str) -> String {
+        use std::os::unix::fs::PermissionsExt;
+        let program = dir.join(format!("docker-credential-{name}"));
+        std::fs::write(&program, format!("#!/bin/sh\n{script}\n")).unwrap();
+        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+        program.display().to_string()
+    }
+
+    // Helpers are run by absolute path here: tests share one process, whose PATH is not
+    // theirs to change.
+    #[cfg(unix)]
+    #[test]
+    fn helpers_are_stopped_at_their_limits() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = |script: &str, limit: Duration| {
+            let program = helper(dir.path(), "t", script);
+            let started = Instant::now();
+            let result = run_program(&program, "get", b"127.0.0.1:5000", limit);
+            (result, started.elapsed())
+        };
+        let (result, took) = run("exec sleep 5", Duration::from_millis(300));
+        let error = result.unwrap_err().to_string();
+        assert!(error.contains("did not finish within 0.3 s"), "{error}");
+        assert!(took < Duration::from_secs(5), "{took:?}");
+        // A child of the helper that keeps the pipes open does not hold squad either.
+        let (result, took) = run("sleep 3 &\nexit 0", Duration::from_millis(300));
+        assert!(result.is_err());
+        assert!(took < Duration::from_secs(5), "{took:?}");
+        let (result, took) = run("exec yes", Duration::from_secs(20));
+        let error = result.unwrap_err().to_string();
+        assert!(error.contains("wrote more than 65536 bytes"), "{error}");
+        assert!(took < Duration::from_secs(5), "{took:?}");
+        let (result, _) = run(
+            "printf 'x%.0s' $(seq 1 400); printf '\\033[2J\\n'; exit 1",
+            Duration::from_secs(20),
+        );
+        let why = result.unwrap().unwrap_err();
+        assert_eq!(why.len(), HELPER_REASON_BYTES);
+        let (result, _) = run(
+            "echo '{\"Username\":\"u\",\"Secret\":\"s\"}'",
+            Duration::from_secs(20),
+        );
+        assert!(result.unwrap().unwrap().starts_with(b"{"));
+        let shown = CredentialError::Helper("h".to_owned(), "a\nerror: forged\u{1b}[2J".to_owned());
+        assert_eq!(
+            shown.to_string(),
+            "credential helper `h`: a\\nerror: forged\\u{1b}[2J"
+        );
     }
 
     #[test]

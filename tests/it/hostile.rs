@@ -15,6 +15,7 @@ use std::process::{Output, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::http_support::StaticServer;
 use crate::oci_support::{Auth, LyingServer, Registry, Sandbox, Seen, require, respond};
 use crate::registry::{assert_ok, template, variant};
 use crate::support::{copy_tree, text};
@@ -823,12 +824,19 @@ fn a_registrys_words_are_shown_neutralised() {
     }
 }
 
-/// The stored password goes to a token realm on another host only over HTTPS: a registry on
-/// 127.0.0.1 naming a realm on 127.0.0.2 over plain HTTP gets an anonymous token request.
+/// The stored password goes to a token realm of another origin only over HTTPS: a registry on
+/// 127.0.0.1 naming a realm over plain HTTP on 127.0.0.2, or on another port of 127.0.0.1
+/// (another server, which any local user may run), gets an anonymous token request.
 #[test]
-fn stored_credentials_go_to_another_hosts_realm_only_over_https() {
+fn stored_credentials_go_to_another_origins_realm_only_over_https() {
+    for host in ["127.0.0.2", "127.0.0.1"] {
+        credentials_withheld_from_a_realm_on(host);
+    }
+}
+
+fn credentials_withheld_from_a_realm_on(host: &str) {
     let tokens = LyingServer::start(
-        "127.0.0.2",
+        host,
         Arc::new(|_: &Seen, stream: &mut TcpStream| {
             respond(stream, "401 Unauthorized", &[], b"{}")
         }),
@@ -1083,5 +1091,307 @@ fn a_global_uninstall_edits_no_config_through_a_link_out_of_a_project() {
         std::fs::read(&config).unwrap(),
         before,
         "edited through the link"
+    );
+}
+
+/// A ZIP archive of `entries` as squad's writer writes it (names as given, unjudged).
+fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
+    use squad::archive::writer::{Entry, Source, write};
+    let entries: Vec<Entry> = entries
+        .iter()
+        .map(|(name, bytes)| Entry {
+            name: (*name).to_owned(),
+            source: Source::Bytes(bytes.to_vec()),
+        })
+        .collect();
+    let mut out = std::io::Cursor::new(Vec::new());
+    write(&mut out, &entries, 1).unwrap();
+    out.into_inner()
+}
+
+/// Asserts that squad's output forges no line, carries no control character and no flood.
+#[track_caller]
+fn shown_neutralised(output: &Output, what: &str) {
+    for (stream, bytes) in [("stdout", &output.stdout), ("stderr", &output.stderr)] {
+        let all = text(bytes);
+        let shown: String = all.chars().take(2000).collect();
+        for line in all.lines() {
+            assert!(
+                !line.trim_start().starts_with("error: forged")
+                    && !line.trim_start().starts_with("Installed"),
+                "{what}: a forged line on {stream}: {shown}"
+            );
+            assert!(
+                !line.chars().any(|c| c.is_control() && c != '\t'),
+                "{what}: a control character on {stream}: {shown:?}"
+            );
+            assert!(
+                line.chars().count() < 1000,
+                "{what}: a line of {} characters on {stream}",
+                line.chars().count()
+            );
+        }
+    }
+}
+
+/// An archive's entry names are the archive maker's words: whichever road the archive takes
+/// (a file, `validate`, `digest`, an `https://` source, an install link), the refusal that
+/// names an entry cannot forge a line, colour the terminal or flood it.
+#[test]
+fn an_archives_entry_names_are_shown_neutralised() {
+    let manifest: &[u8] = br#"{"namespace": "acme", "id": "x"}"#;
+    let served = tempfile::tempdir().unwrap();
+    let long = format!("acme/x/{}:.md", "A".repeat(20_000));
+    let names = [
+        // Refused for its colon, before its characters are looked at.
+        "acme/x/a\nerror: forged line",
+        "acme/x/\u{1b}]0;owned\u{7}\u{1b}[2J\\x.md",
+        "acme/x/ok\r     Installed evil/evil 1.0\u{9b}31m\u{202e}",
+        long.as_str(),
+    ];
+    let server = StaticServer::start(served.path());
+    for (index, name) in names.iter().enumerate() {
+        let file = format!("evil-{index}.zip");
+        let bytes = zip_of(&[("acme/x/expert-squad.jsonc", manifest), (name, b"x")]);
+        let sha = squad::digest::Sha256Digest::of(&bytes).hex();
+        std::fs::write(served.path().join(&file), &bytes).unwrap();
+        let sandbox = Sandbox::new();
+        let local = sandbox.dir.path().join(&file);
+        std::fs::write(&local, &bytes).unwrap();
+        let url = server.url(&file);
+        let encoded: String = url::form_urlencoded::byte_serialize(url.as_bytes()).collect();
+        let link = format!(
+            "opencorvus://expert-squad/install?namespace=acme&id=x&version=2026.12.01.1&packageDigest={}&archiveSha256={sha}&archiveBytes={}&archiveUrl={encoded}",
+            "0".repeat(64),
+            bytes.len()
+        );
+        let before = state(&sandbox);
+        let install = |source: &str, extra: &[&str]| {
+            let mut args = vec![
+                "install",
+                "--scope",
+                "project",
+                "--project",
+                "project",
+                source,
+            ];
+            args.extend_from_slice(extra);
+            sandbox.run(&args)
+        };
+        // `validate` says a file it cannot read as a package is no input (2), as it says of
+        // any other unusable input.
+        for (what, output, status) in [
+            ("install of a file", install(path(&local), &[]), 1),
+            ("install over http", install(&url, &["--sha256", &sha]), 1),
+            ("install link", install(&link, &[]), 1),
+            ("validate", sandbox.run(&["validate", path(&local)]), 2),
+            (
+                "digest",
+                sandbox.run(&["digest", path(&local), "--files"]),
+                1,
+            ),
+        ] {
+            let what = format!("{what} of {name:?}");
+            let stderr = text(&output.stderr);
+            assert_eq!(code(&output), Some(status), "{what}: {stderr}");
+            assert!(
+                stderr.contains("archive entry `acme/x/"),
+                "{what}: {stderr}"
+            );
+            shown_neutralised(&output, &what);
+        }
+        assert_eq!(state(&sandbox), before, "a refused archive changed nothing");
+    }
+}
+
+/// What a cloned repository commits under `.opencorvus/expert-squads` is the committer's
+/// words: `squad list` shows folder names, versions and problems neutralised (its JSON keeps
+/// them exact, escaped by JSON itself).
+#[test]
+fn a_committed_scope_cannot_forge_lines_of_list() {
+    let sandbox = Sandbox::new();
+    let packages = sandbox.project().join(".opencorvus/expert-squads");
+    let version = "2026.12.01.1\u{1b}[2J\n     Installed evil/evil 1.0\u{9b}31m";
+    for (namespace, id, manifest) in [
+        (
+            "acme",
+            "x",
+            serde_json::json!({"namespace": "acme", "id": "x", "version": version}),
+        ),
+        (
+            "acme",
+            "y\nerror: forged line",
+            serde_json::json!({"namespace": "acme\u{1b}[31m", "id": "y\rerror: forged", "version": "1"}),
+        ),
+        (
+            "e\u{1b}]0;title\u{7}vil",
+            "z",
+            serde_json::json!({"namespace": "evil", "id": "z", "version": "x".repeat(10_000)}),
+        ),
+    ] {
+        let folder = packages.join(namespace).join(id);
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(folder.join("expert-squad.jsonc"), manifest.to_string()).unwrap();
+    }
+    let before = state(&sandbox);
+    let output = sandbox.run(&["list", "--scope", "project", "--project", "project"]);
+    assert_eq!(code(&output), Some(0), "{}", text(&output.stderr));
+    shown_neutralised(&output, "list");
+    assert!(
+        text(&output.stdout).contains("acme/x 2026.12.01.1\\u{1b}[2J\\n"),
+        "{}",
+        text(&output.stdout)
+    );
+    let output = sandbox.run(&[
+        "list",
+        "--scope",
+        "project",
+        "--project",
+        "project",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code(&output), Some(0), "{}", text(&output.stderr));
+    let listed: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(listed["packages"][0]["version"], version, "{listed}");
+    assert_eq!(state(&sandbox), before, "listing changed nothing");
+}
+
+/// A committed package's manifest is its author's words: the diagnostics that quote it (a
+/// key, a pointer) cannot forge a line of `squad validate`, nor write an escape sequence to
+/// the terminal or to a CI log.
+#[test]
+fn a_manifests_words_are_quoted_neutralised_in_diagnostics() {
+    let sandbox = Sandbox::new();
+    let package = sandbox.project().join("package");
+    copy_tree(&template("minimal"), &package);
+    let manifest = package.join("expert-squad.jsonc");
+    let original = std::fs::read_to_string(&manifest).unwrap();
+    let forged = r#""x\n\nerror: forged line\u001b[2J\u009b31m\u202e": 1,"#;
+    // And a raw C1 control in the file itself, which the snippet shows.
+    let edited = original.replacen('{', &format!("{{\n  \"raw\u{9b}2J\": 1,\n  {forged}"), 1);
+    std::fs::write(&manifest, edited).unwrap();
+    for format in ["human", "github"] {
+        let output = sandbox.run(&["validate", path(&package), "--format", format]);
+        assert_eq!(code(&output), Some(1), "{}", text(&output.stderr));
+        let all = format!("{}{}", text(&output.stdout), text(&output.stderr));
+        assert!(all.contains("unknown field `x"), "{format}: {all}");
+        shown_neutralised(&output, format);
+    }
+    // A file name is the author's too: `digest --files` lists it on one line, neutralised.
+    let name = "note\n0000  1  forged\u{1b}[2J\u{9b}31m.md";
+    std::fs::write(package.join("agents/worker").join(name), "x").unwrap();
+    let output = sandbox.run(&["digest", path(&package), "--files"]);
+    assert_eq!(code(&output), Some(0), "{}", text(&output.stderr));
+    shown_neutralised(&output, "digest --files");
+    assert!(
+        text(&output.stdout)
+            .contains("agents/worker/note\\n0000  1  forged\\u{1b}[2J\\u{9b}31m.md\n"),
+        "{}",
+        text(&output.stdout)
+    );
+}
+
+/// A credential helper is another program, run while `add` or `sync` holds the project lock:
+/// one that never answers, or answers without end, is stopped within the command's network
+/// deadline (SQUAD_NET_DEADLINE), and the command ends, changing nothing.
+#[test]
+fn a_credential_helper_that_hangs_is_stopped_at_the_deadline() {
+    let registry = LyingServer::start(
+        "127.0.0.1",
+        Arc::new(|_: &Seen, stream: &mut TcpStream| {
+            respond(
+                stream,
+                "401 Unauthorized",
+                &[("www-authenticate", "Basic realm=\"squad\"".to_owned())],
+                b"{}",
+            )
+        }),
+    );
+    let reference = format!(
+        "oci://{}/squads/example/minimal:2026.12.01.1",
+        registry.address
+    );
+    for (name, script, says) in [
+        ("hangs", "exec sleep 60", "did not finish within 3 s"),
+        ("floods", "exec yes", "wrote more than 65536 bytes"),
+    ] {
+        let sandbox = Sandbox::new().with_env("SQUAD_NET_DEADLINE", "3");
+        let bin = sandbox.dir.path().join("bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        let program = bin.join(format!("docker-credential-{name}"));
+        std::fs::write(&program, format!("#!/bin/sh\n{script}\n")).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::fs::create_dir_all(sandbox.home().join(".docker")).unwrap();
+        std::fs::write(
+            sandbox.home().join(".docker/config.json"),
+            serde_json::json!({"credHelpers": {registry.address.clone(): name}}).to_string(),
+        )
+        .unwrap();
+        let path = format!(
+            "{}:{}",
+            bin.display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        let sandbox = sandbox.with_env("PATH", &path);
+        // The project lock's directory is bookkeeping, made before anything is judged.
+        std::fs::create_dir_all(sandbox.project().join(".opencorvus")).unwrap();
+        let before = state(&sandbox);
+        let started = Instant::now();
+        let output = run_within(
+            &sandbox,
+            &["add", &reference, "--project", "project"],
+            Duration::from_secs(25),
+        )
+        .unwrap_or_else(|| panic!("{name}: squad add still ran after 25 s"));
+        assert!(
+            started.elapsed() < Duration::from_secs(15),
+            "{name}: {:?}",
+            started.elapsed()
+        );
+        let stderr = text(&output.stderr);
+        assert_ne!(code(&output), Some(0), "{name}: {stderr}");
+        assert!(
+            stderr.contains(&format!("docker-credential-{name}")) && stderr.contains(says),
+            "{name}: {stderr}"
+        );
+        assert_eq!(state(&sandbox), before, "{name}: nothing changed");
+    }
+}
+
+/// A valid package may name a file with a C1 control or a bidirectional override (only C0
+/// controls break the path rules): `squad show` and `squad diff` quote such names neutralised.
+#[test]
+fn show_and_diff_quote_a_packages_file_names_neutralised() {
+    let sandbox = Sandbox::new();
+    let old = sandbox.dir.path().join("old");
+    let new = sandbox.dir.path().join("new");
+    copy_tree(&template("delivery"), &old);
+    copy_tree(&template("delivery"), &new);
+    std::fs::write(
+        new.join("skills/delivery-method/references/n\u{9b}2J\u{202e}dm.md"),
+        "x\n",
+    )
+    .unwrap();
+    assert_ok(
+        &sandbox.run(&["validate", path(&new)]),
+        "the new version is valid",
+    );
+    for (what, output) in [
+        ("diff", sandbox.run(&["diff", path(&old), path(&new)])),
+        ("show", sandbox.run(&["show", path(&new)])),
+    ] {
+        assert_eq!(code(&output), Some(0), "{what}: {}", text(&output.stderr));
+        shown_neutralised(&output, what);
+        for line in text(&output.stdout).lines() {
+            assert!(!line.contains(['\u{9b}', '\u{202e}']), "{what}: {line:?}");
+        }
+    }
+    let output = sandbox.run(&["diff", path(&old), path(&new)]);
+    assert!(
+        text(&output.stdout).contains("references/n\\u{9b}2J\\u{202e}dm.md"),
+        "{}",
+        text(&output.stdout)
     );
 }

@@ -351,6 +351,29 @@ fn serve(stream: TcpStream, handler: &Handler, seen: &Mutex<Vec<Seen>>) {
     }
 }
 
+/// Forwards `seen` to the server on 127.0.0.1:`port` and writes its answer back as is, then
+/// closes the connection: a registry and its token endpoint served at one origin, as GHCR
+/// serves them, from a `docker-registry` and an in-test token endpoint.
+pub fn forward(port: u16, seen: &Seen, stream: &mut TcpStream) {
+    let mut upstream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    upstream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut head = format!("{} {} HTTP/1.1\r\n", seen.method, seen.path);
+    for (name, value) in &seen.headers {
+        if !name.eq_ignore_ascii_case("connection") {
+            head.push_str(&format!("{name}: {value}\r\n"));
+        }
+    }
+    head.push_str("connection: close\r\n\r\n");
+    upstream.write_all(head.as_bytes()).unwrap();
+    upstream.write_all(&seen.body).unwrap();
+    let mut answer = Vec::new();
+    let _ = upstream.read_to_end(&mut answer);
+    let _ = stream.write_all(&answer);
+    let _ = stream.shutdown(std::net::Shutdown::Both);
+}
+
 /// Writes a complete response.
 pub fn respond(stream: &mut TcpStream, status: &str, headers: &[(&str, String)], body: &[u8]) {
     let mut text = format!("HTTP/1.1 {status}\r\ncontent-length: {}\r\n", body.len());

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::oci_support::{
-    Auth, LyingServer, Registry, Sandbox, Seen, TokenIssuer, require, respond,
+    Auth, LyingServer, Registry, Sandbox, Seen, TokenIssuer, forward, require, respond,
 };
 use crate::support::{copy_tree, corpus, repo, text};
 
@@ -496,13 +496,21 @@ fn write_helper(bin: &Path, name: &str, log: &Path) {
     }
 }
 
+/// The registry and its token endpoint share one origin, as GHCR's do: squad sends stored
+/// credentials over plain HTTP to the registry's own origin only (hostile.rs has a realm
+/// elsewhere). One in-test server answers `/token` and forwards the rest to the registry.
 #[test]
 fn the_bearer_token_flow_against_a_token_auth_registry() {
     let issuer = Arc::new(TokenIssuer::new());
     let signer = issuer.clone();
+    let registry_port = Arc::new(std::sync::OnceLock::<u16>::new());
+    let upstream = registry_port.clone();
     let tokens = LyingServer::start(
         "127.0.0.1",
         Arc::new(move |seen: &Seen, stream: &mut TcpStream| {
+            if !seen.path.starts_with("/token") {
+                return forward(*upstream.get().unwrap(), seen, stream);
+            }
             let query = seen.path.split_once('?').map_or("", |(_, q)| q);
             let pairs: Vec<(String, String)> = url::form_urlencoded::parse(query.as_bytes())
                 .into_owned()
@@ -549,8 +557,9 @@ fn the_bearer_token_flow_against_a_token_auth_registry() {
         realm: &realm,
         bundle: &issuer.bundle,
     });
-    let host = registry.host();
-    let base = registry.oci("squads");
+    registry_port.set(registry.port).unwrap();
+    let host = tokens.address.clone();
+    let base = format!("oci://{host}/squads");
     let sandbox = Sandbox::new();
     let minimal = template("minimal");
 
