@@ -417,3 +417,43 @@ mod tests {
         );
     }
 }
+
+/// `value` as pretty JSON text with a final newline, safe to show on a terminal: serde escapes
+/// C0 controls in strings, but a package's or a server's words may also hold DEL, C1 controls,
+/// bidirectional overrides and zero-width characters, which a terminal would act on. Those are
+/// written as `\uXXXX` escapes (the same JSON value). Outside strings, pretty JSON holds no such
+/// character, so every one found is inside a string.
+pub fn json_text(value: &impl serde::Serialize) -> String {
+    let text = serde_json::to_string_pretty(value).unwrap_or_default();
+    let mut safe = String::with_capacity(text.len() + 1);
+    for c in text.chars() {
+        if c != '\n' && crate::text::is_invisible(c) {
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                safe.push_str(&format!("\\u{unit:04x}"));
+            }
+        } else {
+            safe.push(c);
+        }
+    }
+    safe.push('\n');
+    safe
+}
+
+#[cfg(test)]
+mod json_tests {
+    #[test]
+    fn json_text_escapes_what_a_terminal_would_act_on_and_keeps_the_value() {
+        let value = serde_json::json!({"name": "a\u{1b}[2J\u{7f}\u{85}\u{202e}b\n", "n": 1});
+        let text = super::json_text(&value);
+        assert!(
+            !text
+                .chars()
+                .any(|c| c != '\n' && crate::text::is_invisible(c)),
+            "{text}"
+        );
+        assert!(text.contains(r"a\u001b[2J\u007f\u0085\u202eb\n"), "{text}");
+        let back: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, value);
+    }
+}

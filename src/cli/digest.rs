@@ -68,7 +68,7 @@ pub fn run(args: &DigestArgs, printer: &Printer) -> ExitStatus {
                 package_digest: tree.package_digest,
                 files: args.files.then(|| tree.files.as_slice().into()),
             };
-            printer.data(&(serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"));
+            printer.data(&crate::output::json_text(&document));
         }
         Format::Human | Format::Sarif | Format::Github => {
             // A folder's file names are whoever made the files' (the archive reader refuses

@@ -281,7 +281,7 @@ fn run_scaffold(args: &ScaffoldArgs, printer: &Printer) -> ExitStatus {
     let handoffs = scaffold::scaffold(&squad, workflow, &options, extras.as_ref());
     match &args.output {
         None => {
-            let text = serde_json::to_string_pretty(&handoffs).unwrap_or_default() + "\n";
+            let text = crate::output::json_text(&handoffs);
             write_output(printer, None, &text)
         }
         Some(folder) => write_folder(printer, folder, &handoffs, args.force),

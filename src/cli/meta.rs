@@ -93,6 +93,6 @@ pub fn schema(args: &SchemaArgs, printer: &Printer) -> ExitStatus {
         SchemaKind::Mcp => crate::manifest::schema::mcp_schema(),
         SchemaKind::Skill => crate::manifest::schema::skill_schema(),
     };
-    printer.data(&(serde_json::to_string_pretty(&schema).unwrap_or_default() + "\n"));
+    printer.data(&crate::output::json_text(&schema));
     ExitStatus::Success
 }

@@ -193,9 +193,8 @@ pub fn emit(printer: &Printer, format: Format, outcomes: &[Outcome]) {
         Format::Json => {
             // A closed pipe is not worth reporting (see `Printer::data`).
             let mut out = printer.data_stream();
-            let _ = serde_json::to_writer_pretty(&mut out, &json(outcomes))
-                .map_err(std::io::Error::from)
-                .and_then(|()| writeln!(out))
+            let _ = out
+                .write_all(crate::output::json_text(&json(outcomes)).as_bytes())
                 .and_then(|()| out.flush());
         }
         Format::Sarif | Format::Github => {
@@ -215,9 +214,9 @@ pub fn emit(printer: &Printer, format: Format, outcomes: &[Outcome]) {
                 .collect();
             let mut out = printer.data_stream();
             let written = if format == Format::Sarif {
-                serde_json::to_writer_pretty(&mut out, &crate::diag::sarif::document(&packages))
-                    .map_err(std::io::Error::from)
-                    .and_then(|()| writeln!(out))
+                out.write_all(
+                    crate::output::json_text(&crate::diag::sarif::document(&packages)).as_bytes(),
+                )
             } else {
                 crate::diag::github::write_commands(&mut out, &packages)
             };
@@ -587,7 +586,7 @@ pub(super) fn waiting(printer: &Printer) -> impl FnMut(&Path) + '_ {
 
 /// Prints one JSON document on stdout.
 pub fn print_json(printer: &Printer, value: &impl serde::Serialize) {
-    printer.data(&(serde_json::to_string_pretty(value).unwrap_or_default() + "\n"));
+    printer.data(&crate::output::json_text(value));
 }
 
 /// A drifted file as `verify` lists it: `{kind:>8}  {path}`.

@@ -178,17 +178,13 @@ fn run_routes(args: &RoutesArgs, printer: &Printer) -> ExitStatus {
         }
     };
     let json = match &args.request {
-        Some(request) => serde_json::to_string_pretty(&routes::Input {
+        Some(request) => crate::output::json_text(&routes::Input {
             request,
             routes: &routes,
         }),
-        None => serde_json::to_string_pretty(&routes),
+        None => crate::output::json_text(&routes),
     };
-    super::report::write_output(
-        printer,
-        args.output.as_deref(),
-        &(json.unwrap_or_default() + "\n"),
-    )
+    super::report::write_output(printer, args.output.as_deref(), &json)
 }
 
 fn cannot_read(path: &Path, error: &std::io::Error) -> String {
@@ -421,7 +417,7 @@ fn finish_with(
                 .collect(),
             summary,
         };
-        printer.data(&(serde_json::to_string_pretty(&run).unwrap_or_default() + "\n"));
+        printer.data(&crate::output::json_text(&run));
     } else {
         for (shown, inspected) in reported {
             print_diagnostics(printer, shown, &inspected.diagnostics, &inspected.sources);
