@@ -54,7 +54,7 @@ fn project(sandbox: &Sandbox) -> PathBuf {
 
 #[test]
 fn a_refused_replacement_names_the_installed_version_and_the_command_that_replaces_it() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     minimal(&sandbox, "v1", "2026.08.20.1", "");
     minimal(&sandbox, "v2", "2026.08.20.2", "");
     ok(&sandbox.run(&["install", "../v1", "--scope", "project"]));
@@ -126,7 +126,7 @@ fn a_refused_replacement_names_the_installed_version_and_the_command_that_replac
 
 #[test]
 fn replace_takes_the_installed_digest_and_reports_old_and_new_versions() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let v1 = minimal(&sandbox, "v1", "2026.08.20.1", "");
     let v2 = minimal(&sandbox, "v2", "2026.08.20.2", "");
     let target = sandbox.target("acme", "minimal-squad");
@@ -172,7 +172,7 @@ fn replace_takes_the_installed_digest_and_reports_old_and_new_versions() {
 
 #[test]
 fn repairing_a_modified_install_restores_it_without_a_version_warning() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let v1 = minimal(&sandbox, "v1", "2026.08.20.1", "");
     let target = sandbox.target("acme", "minimal-squad");
     ok(&sandbox.run(&["install", v1.to_str().unwrap(), "--scope", "project"]));
@@ -257,7 +257,7 @@ fn repairing_a_modified_install_restores_it_without_a_version_warning() {
 
 #[test]
 fn uninstall_keeps_a_modified_install_unless_forced_and_lists_the_changes() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let v1 = minimal(&sandbox, "v1", "2026.08.20.1", "");
     let target = sandbox.target("acme", "minimal-squad");
     ok(&sandbox.run(&["install", v1.to_str().unwrap(), "--scope", "project"]));
@@ -301,7 +301,7 @@ fn uninstall_keeps_a_modified_install_unless_forced_and_lists_the_changes() {
 
 #[test]
 fn activate_uninstall_and_verify_take_namespace_and_id_or_the_id() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let v1 = minimal(&sandbox, "v1", "2026.08.20.1", "");
     let project = project(&sandbox);
     let config = project.join(".opencorvus/opencorvus.jsonc");
@@ -438,7 +438,7 @@ fn activate_uninstall_and_verify_take_namespace_and_id_or_the_id() {
 
 #[test]
 fn list_marks_the_active_and_modified_packages_says_when_empty_and_names_its_project() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let project = project(&sandbox);
     let output = sandbox.run(&["list"]);
     assert_eq!(text(&output.stdout), "");
@@ -556,7 +556,7 @@ fn list_marks_the_active_and_modified_packages_says_when_empty_and_names_its_pro
 
 #[test]
 fn no_empty_scratch_directory_is_left_behind() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let v1 = minimal(&sandbox, "v1", "2026.08.20.1", "");
     let v2 = minimal(&sandbox, "v2", "2026.08.20.2", "");
     let source = |path: &Path| path.to_str().unwrap().to_owned();
@@ -607,7 +607,7 @@ fn no_empty_scratch_directory_is_left_behind() {
 /// finishes removes it when it is empty, and none may lose it under another.
 #[test]
 fn concurrent_installs_of_different_ids_share_the_scratch_directory() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let packages: Vec<(String, PathBuf)> = (0..4)
         .map(|index| {
             let id = format!("squad-{index}");
@@ -662,7 +662,7 @@ fn concurrent_installs_of_different_ids_share_the_scratch_directory() {
 
 #[test]
 fn pack_writes_the_versioned_name_in_the_directory_given() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let package = minimal(&sandbox, "pkg", "2026.08.20.1", "");
     let name = "minimal-squad-2026.08.20.1-expert-squad.zip";
     let cwd = sandbox.root.join("project");
@@ -696,7 +696,7 @@ fn pack_writes_the_versioned_name_in_the_directory_given() {
 
 #[test]
 fn install_help_says_output_format_once() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let output = sandbox.run(&["install", "--help"]);
     let help = text(&output.stdout);
     assert_eq!(help.matches("Output format").count(), 1, "{help}");
@@ -710,7 +710,7 @@ fn install_help_says_output_format_once() {
 fn a_registry_install_writes_no_download_file_and_stale_ones_are_removed() {
     use crate::oci_support::{Auth, Registry};
     let registry = Registry::start(Auth::None);
-    let sandbox = crate::oci_support::Sandbox::new();
+    let sandbox = crate::support::Sandbox::new();
     let package = crate::support::repo().join("templates/minimal");
     let output = sandbox.run(&[
         "publish",

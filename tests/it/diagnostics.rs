@@ -4,7 +4,7 @@
 
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use crate::support::{squad, temp_copy, text};
 
@@ -183,20 +183,14 @@ fn the_limits_count_each_code_of_each_file() {
 /// Runs the binary with its address space limited to `megabytes`, as `ulimit -v` does.
 fn squad_limited(megabytes: u64, args: &[&str], cwd: &Path) -> Output {
     let home = tempfile::tempdir().unwrap();
-    Command::new("sh")
+    crate::support::sandboxed("sh", cwd, home.path())
         .arg("-c")
         .arg(format!(
             "ulimit -v {}; exec \"$0\" \"$@\"",
             megabytes * 1024
         ))
-        .arg(env!("CARGO_BIN_EXE_squad"))
+        .arg(crate::support::binary())
         .args(args)
-        .current_dir(cwd)
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", home.path())
-        .env("OPENCORVUS_HOME", home.path().join("opencorvus"))
-        .env("NO_COLOR", "1")
         .output()
         .expect("failed to run squad")
 }

@@ -219,7 +219,7 @@ fn install_args(package: &Path) -> Vec<&str> {
 /// written into the outside folder.
 #[test]
 fn f1_a_fresh_install_never_writes_through_a_config_root_swapped_while_waiting() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let package = sandbox.package("valid/minimal", "pkg", "");
     fs::create_dir_all(sandbox.root.join("project/.opencorvus")).unwrap();
     let outside = sandbox.root.join("outside");
@@ -242,7 +242,7 @@ fn f1_a_fresh_install_never_writes_through_a_config_root_swapped_while_waiting()
 /// moved the outside folder to its "backup" and deleted it.
 #[test]
 fn f1_a_replacement_never_moves_or_deletes_through_a_config_root_swapped_while_waiting() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let v1 = sandbox.package("valid/minimal", "v1", "");
     let v2 = sandbox.package("valid/minimal", "v2", "more\n");
     let d1 = sandbox.digest(&v1);
@@ -270,7 +270,7 @@ fn f1_a_replacement_never_moves_or_deletes_through_a_config_root_swapped_while_w
 /// F1, uninstall. Before: squad deleted the outside copy.
 #[test]
 fn f1_an_uninstall_never_deletes_through_a_config_root_swapped_while_waiting() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let v1 = sandbox.package("valid/minimal", "v1", "");
     let d1 = sandbox.digest(&v1);
     assert_eq!(run(&sandbox, &install_args(&v1)).0, Some(0));
@@ -296,7 +296,7 @@ fn f1_an_uninstall_never_deletes_through_a_config_root_swapped_while_waiting() {
 /// directory. Before: squad deleted it.
 #[test]
 fn f1_leftover_cleanup_never_deletes_through_a_config_root_swapped_while_waiting() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let v1 = sandbox.package("valid/minimal", "v1", "");
     assert_eq!(run(&sandbox, &install_args(&v1)).0, Some(0));
     let outside = sandbox.root.join("outside");
@@ -333,7 +333,7 @@ fn swap_namespace(sandbox: &Sandbox, outside: &Path) -> PathBuf {
 /// gets the new package, wherever it was moved.
 #[test]
 fn f1_a_namespace_swapped_mid_replacement_is_never_followed() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let v1 = sandbox.package("valid/minimal", "v1", "");
     let v2 = sandbox.package("valid/minimal", "v2", "more\n");
     let (d1, d2) = (sandbox.digest(&v1), sandbox.digest(&v2));
@@ -359,7 +359,7 @@ fn f1_a_namespace_swapped_mid_replacement_is_never_followed() {
 /// written into the outside folder.
 #[test]
 fn f1_a_namespace_swapped_mid_fresh_install_is_never_followed() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let package = sandbox.package("valid/minimal", "pkg", "");
     let digest = sandbox.digest(&package);
     fs::create_dir_all(sandbox.packages_root().join("acme")).unwrap();
@@ -382,7 +382,7 @@ fn f1_a_namespace_swapped_mid_fresh_install_is_never_followed() {
 /// checked is removed from where it now is; the outside folder stays.
 #[test]
 fn f1_a_namespace_swapped_mid_uninstall_is_never_followed() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let v1 = sandbox.package("valid/minimal", "v1", "");
     assert_eq!(run(&sandbox, &install_args(&v1)).0, Some(0));
     let outside = outside_with_a_package(&sandbox, &v1, ID, true);
@@ -412,7 +412,7 @@ fn f1_a_namespace_swapped_mid_uninstall_is_never_followed() {
 /// manifest `validate` refused); here it failed with "package bytes changed".
 #[test]
 fn f2_the_bytes_validated_are_the_bytes_installed() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let package = sandbox.package("valid/minimal", "pkg", "");
     let digest = sandbox.digest(&package);
     let manifest = package.join("expert-squad.jsonc");
@@ -457,7 +457,7 @@ fn age(path: &Path) {
 /// uninstall and list. Before: squad spun at 100% CPU forever, whatever --lock-timeout said.
 #[test]
 fn f3_an_unremovable_stale_lock_is_an_error_naming_it() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let package = sandbox.package("valid/minimal", "pkg", "");
     assert_eq!(run(&sandbox, &install_args(&package)).0, Some(0));
     let lock = lock_path(&sandbox, ID);
@@ -517,7 +517,7 @@ fn f3_an_unremovable_stale_lock_is_an_error_naming_it() {
 /// replaced by a new config holding only `prompt_profile`, the user's settings lost.
 #[test]
 fn f5_activate_never_overwrites_a_config_it_cannot_read() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let package = sandbox.package("valid/minimal", "pkg", "");
     assert_eq!(run(&sandbox, &install_args(&package)).0, Some(0));
     let config = sandbox.root.join("project/.opencorvus/opencorvus.jsonc");
@@ -533,7 +533,7 @@ fn f5_activate_never_overwrites_a_config_it_cannot_read() {
 /// (version bump) is refused at once. Before: squad blocked forever opening it.
 #[test]
 fn f8_a_fifo_where_a_file_is_read_is_refused_without_hanging() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let package = sandbox.package("valid/minimal", "pkg", "");
     assert_eq!(run(&sandbox, &install_args(&package)).0, Some(0));
     let config = sandbox.root.join("project/.opencorvus/opencorvus.jsonc");
@@ -561,7 +561,7 @@ fn f8_a_fifo_where_a_file_is_read_is_refused_without_hanging() {
 /// staging read it after the lock and hung, holding the lock. Now the source was read before.
 #[test]
 fn f8_a_source_file_replaced_by_a_fifo_never_hangs_the_install() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let package = sandbox.package("valid/minimal", "pkg", "");
     let digest = sandbox.digest(&package);
     let (running, lock) = waiting_for_the_lock(&sandbox, &install_args(&package));
@@ -582,7 +582,7 @@ fn f8_a_source_file_replaced_by_a_fifo_never_hangs_the_install() {
 /// `validate pkg/`, `digest pkg/` and `install pkg/` followed the link and accepted it.
 #[test]
 fn f7_a_trailing_slash_does_not_hide_a_linked_package_root() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let package = sandbox.package("valid/minimal", "pkg", "");
     let link = sandbox.root.join("link");
     std::os::unix::fs::symlink(&package, &link).unwrap();
@@ -613,7 +613,7 @@ fn f7_a_trailing_slash_does_not_hide_a_linked_package_root() {
 /// Before: a version dated in the future was bumped to today's `.1`, a lower version.
 #[test]
 fn a_bump_of_a_future_dated_version_is_refused_and_changes_nothing() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let package = sandbox.package("valid/minimal", "pkg", "");
     let manifest = package.join("expert-squad.jsonc");
     let future = fs::read_to_string(&manifest)

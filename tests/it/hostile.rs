@@ -16,8 +16,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::http_support::StaticServer;
-use crate::oci_support::{Auth, LyingServer, Registry, Sandbox, Seen, require, respond};
+use crate::oci_support::{Auth, LyingServer, Registry, Seen, require, respond};
 use crate::registry::{assert_ok, template, variant};
+use crate::support::Sandbox;
 use crate::support::{copy_tree, text};
 
 fn path(path: &Path) -> &str {

@@ -4,41 +4,14 @@
 use std::fs;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
+pub(crate) use crate::support::Sandbox;
 use crate::support::{copy_tree, corpus, fixtures, text};
 
-/// A sandbox: a project directory and an OpenCorvus home.
-pub(crate) struct Sandbox {
-    _dir: tempfile::TempDir,
-    pub(crate) root: PathBuf,
-}
-
+/// What the install tests ask of the one sandbox (crate::support::Sandbox), which they run in
+/// its project.
 impl Sandbox {
-    pub(crate) fn new() -> Sandbox {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().to_path_buf();
-        fs::create_dir_all(root.join("project")).unwrap();
-        fs::create_dir_all(root.join("home")).unwrap();
-        Sandbox { _dir: dir, root }
-    }
-
-    pub(crate) fn command(&self, args: &[&str]) -> Command {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_squad"));
-        command
-            .args(args)
-            .current_dir(self.root.join("project"))
-            .env_clear()
-            .env("HOME", self.root.join("home"))
-            .env("OPENCORVUS_HOME", self.root.join("home/opencorvus"))
-            .env("NO_COLOR", "1");
-        command
-    }
-
-    pub(crate) fn run(&self, args: &[&str]) -> Output {
-        self.command(args).output().unwrap()
-    }
-
     pub(crate) fn packages_root(&self) -> PathBuf {
         self.root.join("project/.opencorvus/expert-squads")
     }
@@ -116,7 +89,7 @@ pub(crate) fn listing(root: &Path) -> Vec<String> {
 
 #[test]
 fn install_replace_list_uninstall() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let v1 = sandbox.package("valid/minimal", "v1", "");
     let v2 = sandbox.package("valid/minimal", "v2", "more\n");
     let (d1, d2) = (sandbox.digest(&v1), sandbox.digest(&v2));
@@ -183,7 +156,7 @@ fn install_replace_list_uninstall() {
 
 #[test]
 fn refusals_write_nothing() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let before = listing(&sandbox.root.join("project"));
     // An invalid package.
     let invalid = sandbox.package("invalid/dangling-ref--skill", "invalid", "");
@@ -230,7 +203,7 @@ fn refusals_write_nothing() {
 /// A failure says what could not be done, then each cause on a `caused by:` line of its own.
 #[test]
 fn failures_name_their_causes() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let archive = crate::support::repo().join("tests/fixtures/archives/dotdot.zip");
     let output = sandbox.run(&["install", archive.to_str().unwrap(), "--scope", "project"]);
     assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
@@ -257,7 +230,7 @@ fn failures_name_their_causes() {
 #[cfg(unix)]
 #[test]
 fn a_link_at_the_target_is_refused_and_not_followed() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let package = sandbox.package("valid/minimal", "pkg", "");
     let outside = sandbox.root.join("outside");
     fs::create_dir_all(&outside).unwrap();
@@ -272,7 +245,7 @@ fn a_link_at_the_target_is_refused_and_not_followed() {
 #[cfg(unix)]
 #[test]
 fn a_linked_namespace_directory_is_refused() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let package = sandbox.package("valid/minimal", "pkg", "");
     let outside = sandbox.root.join("outside");
     fs::create_dir_all(&outside).unwrap();
@@ -295,7 +268,7 @@ fn a_linked_namespace_directory_is_refused() {
 
 #[test]
 fn an_existing_empty_directory_or_file_at_the_target_is_never_replaced() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let package = sandbox.package("valid/minimal", "pkg", "");
     let target = sandbox.target("acme", "minimal-squad");
     fs::create_dir_all(&target).unwrap();
@@ -332,7 +305,7 @@ fn an_existing_empty_directory_or_file_at_the_target_is_never_replaced() {
 /// `--expect`, and stays as it was.
 #[test]
 fn a_target_whose_manifest_names_another_package_is_refused_and_kept() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let package = sandbox.package("valid/minimal", "pkg", "");
     let target = sandbox.target("acme", "minimal-squad");
     copy_tree(&package, &target);
@@ -364,7 +337,7 @@ fn a_target_whose_manifest_names_another_package_is_refused_and_kept() {
 
 #[test]
 fn an_id_is_unique_across_namespaces_in_a_scope() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let first = sandbox.package("valid/minimal", "first", "");
     let second = sandbox.package("valid/minimal", "second", "");
     let manifest = second.join("expert-squad.jsonc");
@@ -390,7 +363,7 @@ fn an_id_is_unique_across_namespaces_in_a_scope() {
 #[test]
 fn every_corpus_package_installs_from_its_folder_and_its_archive() {
     let Some(corpus) = corpus() else { return };
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let mut packages: Vec<PathBuf> = fs::read_dir(corpus)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -495,7 +468,7 @@ const PHASES: [&str; 6] = [
 #[cfg(unix)]
 #[test]
 fn killed_installs_never_leave_a_partial_package() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let versions = [
         sandbox.package("valid/minimal", "v0", ""),
         sandbox.package("valid/minimal", "v1", "another revision\n"),
@@ -590,7 +563,7 @@ fn killed_installs_never_leave_a_partial_package() {
 
 #[test]
 fn concurrent_installs_serialise() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let package = sandbox.package("valid/minimal", "same", "");
     let children: Vec<_> = (0..8)
         .map(|_| {
@@ -655,7 +628,7 @@ fn concurrent_installs_serialise() {
 
 #[test]
 fn global_installs_check_registered_projects_and_activate_selects() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let package = sandbox.package("valid/minimal", "pkg", "");
     // A project-scope install registers the project.
     assert_eq!(
@@ -733,7 +706,7 @@ fn global_installs_check_registered_projects_and_activate_selects() {
 
 #[test]
 fn exact_expectations_and_the_same_version_warning() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let v1 = sandbox.package("valid/minimal", "v1", "");
     let v2 = sandbox.package("valid/minimal", "v2", "changed\n");
     let output = sandbox.run(&["pack", v1.to_str().unwrap(), "-o", "v1.zip"]);
@@ -786,7 +759,7 @@ fn exact_expectations_and_the_same_version_warning() {
 
 #[test]
 fn verify_uses_the_install_receipt() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let package = sandbox.package("valid/release-review", "pkg", "");
     assert_eq!(
         sandbox
@@ -820,7 +793,7 @@ fn verify_uses_the_install_receipt() {
 
 #[test]
 fn registering_a_project_reports_overrides_of_global_packages() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let package = sandbox.package("valid/minimal", "pkg", "");
     // Installed globally while the project was unknown to squad...
     assert_eq!(
@@ -845,7 +818,7 @@ fn registering_a_project_reports_overrides_of_global_packages() {
 
 #[test]
 fn install_reports_an_invalid_package_in_the_format_asked_for() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let invalid = sandbox.package("invalid/dangling-ref--skill", "invalid", "");
     let output = sandbox.run(&[
         "install",
@@ -885,7 +858,7 @@ fn install_reports_an_invalid_package_in_the_format_asked_for() {
 #[cfg(unix)]
 #[test]
 fn a_full_disk_leaves_the_scope_untouched() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let package = sandbox.package(
         "valid/minimal",
         "pkg",
@@ -903,16 +876,11 @@ fn a_full_disk_leaves_the_scope_untouched() {
         text(&uninstall.stderr)
     );
     let before = listing(&sandbox.root.join("project"));
-    let squad = env!("CARGO_BIN_EXE_squad");
-    let output = Command::new("/bin/sh")
+    let output = sandbox
+        .program("/bin/sh")
         .args(["-c", "trap '' XFSZ; ulimit -f 64; exec \"$0\" \"$@\""])
-        .arg(squad)
+        .arg(crate::support::binary())
         .args(["install", package.to_str().unwrap(), "--scope", "project"])
-        .current_dir(sandbox.root.join("project"))
-        .env_clear()
-        .env("HOME", sandbox.root.join("home"))
-        .env("OPENCORVUS_HOME", sandbox.root.join("home/opencorvus"))
-        .env("NO_COLOR", "1")
         .output()
         .unwrap();
     let stderr = text(&output.stderr);
@@ -988,7 +956,7 @@ impl Drop for ReadOnly {
 #[cfg(unix)]
 #[test]
 fn a_read_only_destination_is_reported_with_its_path() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let package = sandbox.package("valid/minimal", "pkg", "");
     // A first install creates the scope's own directories (locks, staging root).
     assert_eq!(
@@ -1034,7 +1002,7 @@ fn a_read_only_destination_is_reported_with_its_path() {
 /// staging directory goes at the next `list`; entries squad did not make stay.
 #[test]
 fn the_next_run_cleans_only_squad_s_own_leftovers_of_any_id() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let package = sandbox.package("valid/minimal", "pkg", "");
     let output = sandbox.run(&["install", package.to_str().unwrap(), "--scope", "project"]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
@@ -1081,7 +1049,7 @@ fn the_next_run_cleans_only_squad_s_own_leftovers_of_any_id() {
 /// folder/manifest mismatch for `list` and a refusal for `install`, never a merge.
 #[test]
 fn a_folder_differing_only_by_case_is_reported_and_never_merged() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let package = sandbox.package("valid/minimal", "pkg", "");
     let odd = sandbox.packages_root().join("Acme/Minimal-Squad");
     crate::support::copy_tree(&package, &odd);
@@ -1102,7 +1070,7 @@ fn a_folder_differing_only_by_case_is_reported_and_never_merged() {
 /// installed (the directory is the truth): `list` shows it and `verify` says it has no receipt.
 #[test]
 fn a_crash_before_the_receipt_leaves_an_installed_package_without_one() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let package = sandbox.package("valid/minimal", "pkg", "");
     let digest = sandbox.digest(&package);
     sandbox.kill_at(
@@ -1138,7 +1106,7 @@ fn a_crash_before_the_receipt_leaves_an_installed_package_without_one() {
 #[cfg(unix)]
 #[test]
 fn linked_roots_are_followed_once() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let package = sandbox.package("valid/minimal", "pkg", "");
     let real_home = sandbox.root.join("real-opencorvus");
     let outside = sandbox.root.join("real-project-state");
@@ -1189,7 +1157,7 @@ fn linked_roots_are_followed_once() {
 /// planted journal cannot move or delete anything.
 #[test]
 fn a_journal_with_foreign_paths_is_refused_and_nothing_moves() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let package = sandbox.package("valid/minimal", "pkg", "");
     let digest = sandbox.digest(&package);
     let output = sandbox.run(&["install", package.to_str().unwrap(), "--scope", "project"]);
@@ -1252,7 +1220,7 @@ fn a_journal_with_foreign_paths_is_refused_and_nothing_moves() {
 #[cfg(unix)]
 #[test]
 fn a_linked_scratch_directory_is_refused() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let package = sandbox.package("valid/minimal", "pkg", "");
     let outside = sandbox.root.join("outside");
     fs::create_dir_all(&outside).unwrap();
@@ -1282,7 +1250,7 @@ fn a_linked_scratch_directory_is_refused() {
 /// that no longer run), never the reference's `expert-squad-archive-*`.
 #[test]
 fn stale_archive_extractions_of_squad_are_removed_and_the_reference_s_kept() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let package = sandbox.package("valid/minimal", "pkg", "");
     let archive = sandbox.root.join("pkg.zip");
     let output = sandbox.run(&[
@@ -1319,7 +1287,7 @@ fn stale_archive_extractions_of_squad_are_removed_and_the_reference_s_kept() {
 /// refused, and uninstalling the selected package selects `base` again.
 #[test]
 fn projects_are_registered_absolutely_and_uninstall_resets_the_selection() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let package = sandbox.package("valid/minimal", "pkg", "");
     fs::create_dir_all(sandbox.root.join("home/rel")).unwrap();
     let output = sandbox
@@ -1396,7 +1364,7 @@ fn projects_are_registered_absolutely_and_uninstall_resets_the_selection() {
 #[test]
 fn archive_modes_are_ignored() {
     use std::os::unix::fs::PermissionsExt;
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let package = sandbox.package("valid/minimal", "pkg", "");
     let archive = sandbox.root.join("pkg.zip");
     let output = sandbox.run(&[
@@ -1436,7 +1404,7 @@ fn archive_modes_are_ignored() {
 #[cfg(unix)]
 #[test]
 fn killed_fresh_installs_leave_nothing_partial() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let package = sandbox.package("valid/minimal", "pkg", "");
     let digest = sandbox.digest(&package);
     let target = sandbox.target("acme", "minimal-squad");
@@ -1486,7 +1454,7 @@ fn killed_fresh_installs_leave_nothing_partial() {
 /// and the scope is left as it was.
 #[test]
 fn a_missing_source_is_an_error_naming_it() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let before = listing(&sandbox.root);
     for source in ["no-such-package", "no-such-package.zip"] {
         let path = sandbox.root.join(source);
@@ -1512,7 +1480,7 @@ fn a_missing_source_is_an_error_naming_it() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_scope_on_another_file_system_gets_a_checked_copy() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     let package = sandbox.package("valid/minimal", "pkg", "");
     let digest = sandbox.digest(&package);
     // /dev/shm is a tmpfs on Linux; the sandbox (and so <R>/tmp) is on another file system.
@@ -1542,7 +1510,7 @@ fn a_scope_on_another_file_system_gets_a_checked_copy() {
 
 #[test]
 fn a_url_needs_its_pin_and_never_prints_a_secret() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::in_project();
     for (source, needle) in [
         (
             "https://127.0.0.1:9/squad.zip",

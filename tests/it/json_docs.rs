@@ -12,8 +12,9 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::oci_support::{Auth, Registry, Sandbox};
+use crate::oci_support::{Auth, Registry};
 use crate::registry::variant;
+use crate::support::Sandbox;
 use crate::support::{fixtures, repo, text};
 
 /// The ```json blocks of docs/json-output.md. Adding one means the scenario must print a

@@ -6,7 +6,7 @@
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -123,107 +123,6 @@ impl Drop for Registry {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
-    }
-}
-
-/// A sandbox for running squad: a home (with `~/.docker`), an OpenCorvus root and a project.
-pub struct Sandbox {
-    pub dir: tempfile::TempDir,
-    pub env: Vec<(String, String)>,
-}
-
-impl Sandbox {
-    pub fn new() -> Sandbox {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(dir.path().join("project")).unwrap();
-        std::fs::create_dir_all(dir.path().join("home")).unwrap();
-        Sandbox {
-            dir,
-            env: Vec::new(),
-        }
-    }
-
-    pub fn home(&self) -> PathBuf {
-        self.dir.path().join("home")
-    }
-
-    pub fn project(&self) -> PathBuf {
-        self.dir.path().join("project")
-    }
-
-    pub fn opencorvus(&self) -> PathBuf {
-        self.dir.path().join("opencorvus")
-    }
-
-    pub fn with_env(mut self, name: &str, value: impl AsRef<std::ffi::OsStr>) -> Sandbox {
-        self.env.push((
-            name.to_owned(),
-            value.as_ref().to_string_lossy().into_owned(),
-        ));
-        self
-    }
-
-    pub fn command(&self, args: &[&str]) -> Command {
-        let mut command = Command::new(crate::support::binary());
-        command
-            .args(args)
-            .current_dir(self.dir.path())
-            .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", self.home())
-            .env("OPENCORVUS_HOME", self.opencorvus())
-            .env("NO_COLOR", "1")
-            .env("SQUAD_HTTP_TIMEOUT", "5")
-            .env("SQUAD_NET_RETRY", "1");
-        for (name, value) in &self.env {
-            command.env(name, value);
-        }
-        command
-    }
-
-    pub fn run(&self, args: &[&str]) -> Output {
-        self.command(args).output().unwrap()
-    }
-
-    /// Runs with `input` on stdin.
-    pub fn run_with_input(&self, args: &[&str], input: &str) -> Output {
-        let mut child = self
-            .command(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        // A command that refuses before it reads its input closes the pipe first.
-        if let Err(error) = child.stdin.take().unwrap().write_all(input.as_bytes()) {
-            assert_eq!(error.kind(), std::io::ErrorKind::BrokenPipe, "{error}");
-        }
-        child.wait_with_output().unwrap()
-    }
-
-    /// Every path under the OpenCorvus root and the project, sorted: a scope "exactly as it
-    /// was" compares equal.
-    pub fn snapshot(&self) -> Vec<String> {
-        let mut paths = Vec::new();
-        for root in [self.opencorvus(), self.project()] {
-            walk(&root, &mut paths);
-        }
-        paths.sort();
-        paths
-    }
-}
-
-fn walk(path: &Path, out: &mut Vec<String>) {
-    let Ok(entries) = std::fs::read_dir(path) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        // Receipts and registered projects are bookkeeping, not the scope.
-        out.push(path.display().to_string());
-        if path.is_dir() {
-            walk(&path, out);
-        }
     }
 }
 

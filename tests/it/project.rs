@@ -11,8 +11,9 @@ use std::process::{Command, Output, Stdio};
 use std::sync::Arc;
 
 use crate::http_support::StaticServer;
-use crate::oci_support::{Auth, LyingServer, Registry, Sandbox, respond};
+use crate::oci_support::{Auth, LyingServer, Registry, respond};
 use crate::registry::{assert_ok, template, variant};
+use crate::support::Sandbox;
 use crate::support::{copy_tree, fixtures, repo, text};
 
 /// A sandbox with a project and a download cache of its own (or a shared one).

@@ -9,8 +9,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::oci_support::{
-    Auth, LyingServer, Registry, Sandbox, Seen, TokenIssuer, forward, require, respond,
+    Auth, LyingServer, Registry, Seen, TokenIssuer, forward, require, respond,
 };
+use crate::support::Sandbox;
 use crate::support::{copy_tree, corpus, repo, text};
 
 pub(crate) fn template(name: &str) -> PathBuf {

@@ -6,13 +6,7 @@ use std::path::Path;
 use crate::support::{squad, text};
 
 fn squad_on(day: &str, args: &[&str], cwd: &Path, home: &Path) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_squad"))
-        .args(args)
-        .current_dir(cwd)
-        .env_clear()
-        .env("HOME", home)
-        .env("OPENCORVUS_HOME", home.join("opencorvus"))
-        .env("NO_COLOR", "1")
+    crate::support::squad_command(args, cwd, home)
         .env("SQUAD_TODAY", day)
         .output()
         .unwrap()

@@ -6,8 +6,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use crate::oci_support::{Auth, Registry, Sandbox, require};
+use crate::oci_support::{Auth, Registry, require};
 use crate::registry::{assert_ok, variant};
+use crate::support::Sandbox;
 use crate::support::text;
 
 fn minisign() -> PathBuf {

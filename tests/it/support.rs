@@ -92,9 +92,17 @@ pub fn squad(args: &[&str], cwd: &Path, home: &Path) -> Output {
 
 /// The command [`squad`] runs.
 pub fn squad_command(args: &[&str], cwd: &Path, home: &Path) -> Command {
-    let mut command = Command::new(binary());
+    let mut command = sandboxed(binary(), cwd, home);
+    command.args(args);
     command
-        .args(args)
+}
+
+/// `program` (squad, or a shell that sets limits and execs squad) in the environment every test
+/// runs squad in: nothing of the caller's but `PATH`, a home of the test's own with the
+/// OpenCorvus root in it (`<home>/opencorvus`), no colour.
+pub fn sandboxed(program: impl AsRef<std::ffi::OsStr>, cwd: &Path, home: &Path) -> Command {
+    let mut command = Command::new(program);
+    command
         .current_dir(cwd)
         .env_clear()
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
@@ -102,6 +110,126 @@ pub fn squad_command(args: &[&str], cwd: &Path, home: &Path) -> Command {
         .env("OPENCORVUS_HOME", home.join("opencorvus"))
         .env("NO_COLOR", "1");
     command
+}
+
+/// A sandbox for running squad: a temporary folder (`root`) with a home (with `~/.docker`,
+/// and the OpenCorvus root at `home/opencorvus`) and a project, and the variables a test adds.
+/// Commands run in `root` ([`Sandbox::new`]) or in the project ([`Sandbox::in_project`]).
+pub struct Sandbox {
+    pub dir: tempfile::TempDir,
+    /// `dir`'s path.
+    pub root: PathBuf,
+    pub env: Vec<(String, String)>,
+    cwd: PathBuf,
+}
+
+impl Sandbox {
+    pub fn new() -> Sandbox {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_path_buf();
+        std::fs::create_dir_all(root.join("project")).unwrap();
+        std::fs::create_dir_all(root.join("home")).unwrap();
+        Sandbox {
+            cwd: root.clone(),
+            dir,
+            root,
+            env: Vec::new(),
+        }
+    }
+
+    /// A sandbox whose commands run in its project.
+    pub fn in_project() -> Sandbox {
+        let sandbox = Sandbox::new();
+        Sandbox {
+            cwd: sandbox.project(),
+            ..sandbox
+        }
+    }
+
+    pub fn home(&self) -> PathBuf {
+        self.root.join("home")
+    }
+
+    pub fn project(&self) -> PathBuf {
+        self.root.join("project")
+    }
+
+    /// The OpenCorvus root (`OPENCORVUS_HOME`).
+    pub fn opencorvus(&self) -> PathBuf {
+        self.home().join("opencorvus")
+    }
+
+    pub fn with_env(mut self, name: &str, value: impl AsRef<std::ffi::OsStr>) -> Sandbox {
+        self.env.push((
+            name.to_owned(),
+            value.as_ref().to_string_lossy().into_owned(),
+        ));
+        self
+    }
+
+    /// `program` in this sandbox's environment (see [`sandboxed`]).
+    pub fn program(&self, program: impl AsRef<std::ffi::OsStr>) -> Command {
+        let mut command = sandboxed(program, &self.cwd, &self.home());
+        // Registry tests: a refused connection or a silent server fails fast.
+        command
+            .env("SQUAD_HTTP_TIMEOUT", "5")
+            .env("SQUAD_NET_RETRY", "1");
+        for (name, value) in &self.env {
+            command.env(name, value);
+        }
+        command
+    }
+
+    pub fn command(&self, args: &[&str]) -> Command {
+        let mut command = self.program(binary());
+        command.args(args);
+        command
+    }
+
+    pub fn run(&self, args: &[&str]) -> Output {
+        self.command(args).output().unwrap()
+    }
+
+    /// Runs with `input` on stdin.
+    pub fn run_with_input(&self, args: &[&str], input: &str) -> Output {
+        use std::io::Write;
+        use std::process::Stdio;
+        let mut child = self
+            .command(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // A command that refuses before it reads its input closes the pipe first.
+        if let Err(error) = child.stdin.take().unwrap().write_all(input.as_bytes()) {
+            assert_eq!(error.kind(), std::io::ErrorKind::BrokenPipe, "{error}");
+        }
+        child.wait_with_output().unwrap()
+    }
+
+    /// Every path under the OpenCorvus root and the project, sorted: a scope "exactly as it
+    /// was" compares equal.
+    pub fn snapshot(&self) -> Vec<String> {
+        fn walk(path: &Path, out: &mut Vec<String>) {
+            let Ok(entries) = std::fs::read_dir(path) else {
+                return;
+            };
+            for entry in entries.flatten() {
+                let path = entry.path();
+                out.push(path.display().to_string());
+                if path.is_dir() {
+                    walk(&path, out);
+                }
+            }
+        }
+        let mut paths = Vec::new();
+        for root in [self.opencorvus(), self.project()] {
+            walk(&root, &mut paths);
+        }
+        paths.sort();
+        paths
+    }
 }
 
 pub fn text(bytes: &[u8]) -> String {

@@ -9,7 +9,7 @@ mod walk;
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 /// The date every command of these tests takes as today.
 pub const TODAY: &str = "2026-12-01";
@@ -38,15 +38,8 @@ impl Workspace {
 
     /// `squad ARGS` run in `cwd`, with a clean environment.
     pub fn run_in(&self, cwd: &Path, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_squad"))
-            .args(args)
-            .current_dir(cwd)
-            .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", self.home.path())
-            .env("OPENCORVUS_HOME", self.home.path().join("opencorvus"))
+        crate::support::squad_command(args, cwd, self.home.path())
             .env("TMPDIR", self.home.path())
-            .env("NO_COLOR", "1")
             .env("SQUAD_TODAY", TODAY)
             .output()
             .expect("failed to run squad")
