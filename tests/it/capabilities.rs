@@ -14,7 +14,7 @@ use squad::digest::FileRecord;
 use squad::jsonc::edit::{member, push_element, set_member};
 use squad::package::Report;
 
-use crate::support::{copy_tree, corpus, fixtures, squad, text};
+use crate::support::{assert_snapshot, copy_tree, corpus, fixtures, squad, text};
 
 const MANIFEST: &str = "expert-squad.jsonc";
 
@@ -508,8 +508,14 @@ fn show_and_diff_through_the_binary() {
             .iter()
             .any(|tool| tool["tool"] == "release-review/shared/tracker/tool/list_issues")
     );
-    let human = squad(&["show", base.to_str().unwrap()], work.path(), home.path());
-    assert!(text(&human.stdout).contains("runs-commands (runs programs on the machine): builder"));
+    // The summary is the contract a person reads: compared whole.
+    let human = squad(
+        &["show", "registry-fixtures/valid/release-review"],
+        &crate::support::repo(),
+        home.path(),
+    );
+    assert_eq!(human.status.code(), Some(0), "{}", text(&human.stderr));
+    assert_snapshot("show-release-review.txt", &text(&human.stdout));
 
     let judged = judge(&base);
     let widened = work.path().join("widened");
@@ -540,11 +546,8 @@ fn show_and_diff_through_the_binary() {
         home.path(),
     );
     assert_eq!(human.status.code(), Some(1));
-    assert!(
-        text(&human.stdout).contains(&format!("{list}: +{entry}")),
-        "{}",
-        text(&human.stdout)
-    );
+    assert!(text(&human.stdout).contains(&format!("{list}: +{entry}")));
+    assert_snapshot("diff-release-review-widened.txt", &text(&human.stdout));
     assert!(text(&human.stderr).contains("widens what acme/release-review may do"));
 
     let edited = work.path().join("edited");

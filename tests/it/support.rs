@@ -364,3 +364,31 @@ pub fn prefixed(prefix: &[String], command: &Command) -> Command {
     }
     wrapped
 }
+
+/// Compares `actual` with the whole of `tests/snapshots/<name>` (or, with
+/// `SNAPSHOTS=overwrite`, writes it): for outputs whose every line is the contract.
+#[track_caller]
+pub fn assert_snapshot(name: &str, actual: &str) {
+    let path = repo().join("tests/snapshots").join(name);
+    if std::env::var_os("SNAPSHOTS").is_some_and(|value| value == "overwrite") {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, actual).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|_| {
+        panic!(
+            "no snapshot {}: run SNAPSHOTS=overwrite cargo test --test it and review it",
+            path.display()
+        )
+    });
+    if expected != actual {
+        let diff = similar::TextDiff::from_lines(expected.as_str(), actual)
+            .unified_diff()
+            .header("expected", "actual")
+            .to_string();
+        panic!(
+            "{} differs (SNAPSHOTS=overwrite rewrites it):\n{diff}",
+            path.display()
+        );
+    }
+}
