@@ -19,6 +19,8 @@
 //! match, never proof that they are signed; a `.minisig` is material for the policy to verify;
 //! a local path is resolved and kept within the project's repository ([`Local`]).
 
+mod local;
+mod named;
 pub mod signatures;
 pub mod source;
 
@@ -36,6 +38,8 @@ use crate::share::link::InstallLink;
 use crate::share::{self, Resolved, ShareError, Transfers};
 use crate::sign::{KeyId, Policy};
 
+pub use local::Local;
+pub use named::{Named, argument_or_installed};
 pub use source::Source;
 
 /// Why a source could not be acquired. Every variant names the source, the file or the server.
@@ -122,48 +126,6 @@ impl AcquireError {
     }
 }
 
-/// What a command-line argument naming a squad to look at names.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Named {
-    Source(Source),
-    /// The folder of an installed package.
-    Installed(PathBuf),
-}
-
-/// A command-line argument naming a squad to look at (`squad show`, `squad diff`): any source
-/// [`Source::argument`] reads, or, when no such path exists, a package installed in one of
-/// `scopes` by `namespace/id` or id (the first scope that has the id, as the runtime looks).
-pub fn argument_or_installed(
-    text: &str,
-    scopes: &[crate::install::scope::Scope],
-    opencorvus_root: &Path,
-) -> Result<Named, AcquireError> {
-    let source = Source::argument(text).map_err(AcquireError::Source)?;
-    let Source::Folder(path) = &source else {
-        return Ok(Named::Source(source));
-    };
-    if crate::fs::symlink_metadata(Path::new(path)).is_ok() {
-        return Ok(Named::Source(source));
-    }
-    let Ok(name) = crate::install::name::PackageName::parse(text) else {
-        return Err(AcquireError::NotFound(
-            "no such path: name a package folder or archive, a remote source, or an installed package as `squad list` prints it".to_owned(),
-        ));
-    };
-    match crate::install::inspect(&name, scopes, opencorvus_root) {
-        Ok((_, inspected)) => Ok(Named::Installed(inspected.installed.root)),
-        Err(InstallError::NotInstalled(_)) => Err(AcquireError::NotFound(format!(
-            "no such path, and not installed in {}",
-            scopes
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join(" or in ")
-        ))),
-        Err(error) => Err(AcquireError::Install(error)),
-    }
-}
-
 impl From<ShareError> for AcquireError {
     fn from(error: ShareError) -> AcquireError {
         AcquireError::Share(error)
@@ -180,101 +142,6 @@ impl From<crate::snapshot::SnapshotError> for AcquireError {
     fn from(error: crate::snapshot::SnapshotError) -> AcquireError {
         AcquireError::Install(error.into())
     }
-}
-
-/// How local paths are read: relative to `base`, and, for a project's files, kept within its
-/// repository (`boundary`).
-#[derive(Debug, Clone)]
-pub struct Local {
-    pub base: PathBuf,
-    /// How `base` is shown (`.` or the `--project` given).
-    pub shown: String,
-    /// A local source must stay inside this folder, links and `..` resolved: `None` for a
-    /// path the user typed, which squad takes as given.
-    pub boundary: Option<PathBuf>,
-}
-
-impl Local {
-    /// Paths as the user gave them on the command line.
-    pub fn given(base: PathBuf) -> Local {
-        Local {
-            base,
-            shown: String::new(),
-            boundary: None,
-        }
-    }
-
-    /// Paths a project's `squads.jsonc` names: relative to the project, within the root of the
-    /// git work tree holding it (the nearest folder at or above it with a `.git`), else within
-    /// the project. A committed file may name a package elsewhere in its repository
-    /// (`../squads/x` in a monorepo), never one elsewhere on the disk of whoever clones it.
-    pub fn project(root: PathBuf, shown: String) -> Local {
-        let resolved = crate::fs::canonicalize(&root).unwrap_or_else(|_| root.clone());
-        let boundary = resolved
-            .ancestors()
-            .find(|folder| crate::fs::symlink_metadata(folder.join(".git")).is_ok())
-            .unwrap_or(&resolved)
-            .to_path_buf();
-        Local {
-            base: root,
-            shown,
-            boundary: Some(boundary),
-        }
-    }
-
-    /// A local path as the user reads it.
-    pub fn display(&self, path: &str) -> String {
-        if self.shown.is_empty() {
-            return path.to_owned();
-        }
-        crate::diag::sarif::display_file(&self.shown, path)
-    }
-
-    /// The folder or archive `path` names, checked to stay within the boundary.
-    pub fn resolve(&self, path: &str) -> Result<PathBuf, AcquireError> {
-        let joined = self.base.join(path);
-        let Some(boundary) = &self.boundary else {
-            return Ok(joined);
-        };
-        let base = crate::fs::canonicalize(&self.base).unwrap_or_else(|_| self.base.clone());
-        let resolved =
-            crate::fs::canonicalize(&joined).unwrap_or_else(|_| lexically_normal(&base.join(path)));
-        if resolved.starts_with(boundary) {
-            return Ok(joined);
-        }
-        let within = if *boundary == base {
-            format!("the project `{}`", boundary.display())
-        } else {
-            format!("the repository `{}`", boundary.display())
-        };
-        Err(AcquireError::Refused {
-            message: format!(
-                "`{}` leads to `{}`, outside {within}: a project's squads.jsonc names packages inside its own repository only",
-                self.display(path),
-                resolved.display()
-            ),
-            hint: Some(
-                "copy the package into the repository, or publish it and name its oci:// or https:// source"
-                    .to_owned(),
-            ),
-        })
-    }
-}
-
-/// `path` with `.` and `..` taken away as written (no link followed): where a path that does
-/// not exist would lead.
-fn lexically_normal(path: &Path) -> PathBuf {
-    let mut normal = PathBuf::new();
-    for component in path.components() {
-        match component {
-            std::path::Component::ParentDir => {
-                normal.pop();
-            }
-            std::path::Component::CurDir => {}
-            other => normal.push(other),
-        }
-    }
-    normal
 }
 
 /// What the bytes must be: each checked when given.
