@@ -190,7 +190,11 @@ pub fn look(look: &Look<'_>) -> Result<acquire::Acquired, DirectError> {
     let source = match named {
         acquire::Named::Source(source) => source,
         acquire::Named::Installed(root) => {
-            check_sha256(&Source::Folder(String::new()), look.sha256)?;
+            if look.sha256.is_some() {
+                return Err(DirectError::Usage(
+                    "--sha256 is for https:// sources; an installed package is checked by its own digests".to_owned(),
+                ));
+            }
             return context_for_look(look, |context| context.installed(&root));
         }
     };
