@@ -7,6 +7,26 @@ use std::path::Path;
 
 use crate::diag::{Code, Diagnostic, Diagnostics};
 
+/// Version-control metadata a package folder holds when it is (the root of) a repository: the
+/// repository's, not the package's. At the package root only, and whatever their type (a
+/// worktree's or a submodule's `.git` is a file), they are left out of the tree as if absent, so
+/// `validate`, `digest`, `pack`, `publish`, `sign` and `install` all see, hash and ship the same
+/// files. The reference refuses every one of these names at the root (ROOT-3), so leaving them
+/// out there changes the verdict or the digest of no folder the reference accepts; below the
+/// root they are files like any other, judged as the reference judges them.
+pub const VCS_METADATA: [&str; 10] = [
+    ".bzr",
+    ".bzrignore",
+    ".git",
+    ".gitattributes",
+    ".gitignore",
+    ".gitmodules",
+    ".hg",
+    ".hgignore",
+    ".jj",
+    ".svn",
+];
+
 /// Names reserved for runtime storage (FBD-2).
 pub const RUNTIME_INTERNAL_DIRECTORIES: [&str; 4] = [".opencorvus", ".r", "runtime", "worktrees"];
 pub const METADATA_FILE: &str = ".opencorvus-meta.json";
@@ -110,6 +130,9 @@ pub fn capture(root: &Path, diagnostics: &mut Diagnostics) -> Tree {
                 );
                 continue;
             };
+            if directory.is_empty() && VCS_METADATA.contains(&name) {
+                continue;
+            }
             let path = join(&directory, name);
             // The directory entry's own type (no extra system call where the filesystem
             // reports it); links are not followed.

@@ -34,4 +34,5 @@ mod router;
 mod scaffold;
 mod signing;
 mod support;
+mod team;
 mod toolchain;
