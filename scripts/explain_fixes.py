@@ -288,7 +288,7 @@ title: "Incident: Postmortem"
 You are the Writer of the postmortem squad. Draft the postmortem from the timeline and the
 impact analysis, and report what is still unknown.
 """, lang="markdown", intro="Write the text: README.md (after its frontmatter), selector.md and every prompt are read by the runtime."),
-    "unknown-top-level-entry": shell("Move the entry out of the package folder (keep the package in a folder of its own inside your repository, with LICENSE, .gitignore and docs beside it), or into one of the allowed folders:", "mkdir -p ../postmortem-extras && git mv LICENSE ../postmortem-extras/",
+    "unknown-top-level-entry": shell("Move the entry out of the package folder (keep the package in a folder of its own inside your repository, with LICENSE and docs beside it), or into one of the allowed folders:", "mkdir -p ../postmortem-extras && git mv LICENSE ../postmortem-extras/",
         "The package root holds only `expert-squad.jsonc`, `README.md`, `selector.md` and the folders `agents/`, `skills/`, `tools/`, `mcp/`, `lib/`, `assets/`. State the licence in README.md; a skill may carry a `license:` in its frontmatter and a LICENSE file inside its folder."),
     "wrong-entry-type": shell("Make the entry the kind the format expects: `README.md` and `system.md` are files, `agents/`, `skills/`, `tools/`, `mcp/`, `lib/` and `assets/` are folders, and `tools/` and `mcp/` hold files only:", "mv README.md/index.md README.tmp && rmdir README.md && mv README.tmp README.md"),
     "host-metadata-in-source": shell("Delete the installer's metadata file; it belongs to installed copies only:", "rm .opencorvus-meta.json"),

@@ -56,7 +56,7 @@ WHY = {
     "missing-file": "`expert-squad.jsonc`, `README.md` and `selector.md` are required, and every declared prompt must exist.",
     "blank-file": "README.md (without its frontmatter), selector.md and every prompt are runtime prompt text; a blank one would give the runtime nothing to work with.",
     "readme-frontmatter": "The runtime strips README.md's YAML frontmatter with gray-matter and js-yaml, so a block they cannot parse makes the package fail to load.",
-    "unknown-top-level-entry": "The package root is an allow-list: expert-squad.jsonc, README.md, selector.md and the directories agents/, skills/, tools/, mcp/, lib/, assets/. Anything else (LICENSE, .gitignore, docs/) is rejected.",
+    "unknown-top-level-entry": "The package root is an allow-list: expert-squad.jsonc, README.md, selector.md and the directories agents/, skills/, tools/, mcp/, lib/, assets/. Anything else (LICENSE, package.json, docs/) is rejected; version-control metadata (.git, .gitignore, ...) is left out of the package, not rejected.",
     "wrong-entry-type": "Names in the package layout are typed: a name that must be a file cannot be a directory, and the reverse.",
     "host-metadata-in-source": "`.opencorvus-meta.json` is written by the installer; a source package that carries one could forge installation metadata.",
     "runtime-internal-entry": "`.opencorvus`, `.r`, `runtime`, `worktrees` and `.opencorvus-meta.json` are reserved for runtime storage at any depth; a package must not shadow them.",

@@ -432,7 +432,7 @@ pub fn invalid() -> Vec<Case> {
         case("readme-frontmatter--unknown-engine", FULL, vec![write("README.md", "--- toml\ntitle = 1\n---\n\n# Release Review\n")]),
         // ROOT-3
         case("unknown-top-level-entry--license", FULL, vec![write("LICENSE", "MIT\n")]),
-        case("unknown-top-level-entry--gitignore", FULL, vec![write(".gitignore", "node_modules\n")]),
+        case("unknown-top-level-entry--npmignore", FULL, vec![write(".npmignore", "node_modules\n")]),
         case("unknown-top-level-entry--docs-directory", FULL, vec![write("docs/guide.md", "# Guide\n")]),
         case("unknown-top-level-entry--notes", MIN, vec![write("NOTES.md", "# x\n")]),
         case("wrong-entry-type--readme-directory", FULL, vec![remove("README.md"), write("README.md/index.md", "# R\n")]),
