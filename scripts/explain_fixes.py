@@ -430,6 +430,7 @@ export default tool({
 """, lang="ts", intro="Export the tool as the module's default export, made by `tool` from `@opencorvus-ai/plugin` (a value import, not `import type`):"),
     "tools-not-compiled": "Nothing to fix: the note says what `squad` could not check. Run the squad in OpenCorvus once to see each tool bundled by Bun and loaded.",
     "non-portable-path": shell("Rename the file with a portable name: no `< > : \" | ? *` or control characters, no trailing dot or space, not `CON`, `NUL`, `COM1` and the like, in Unicode NFC:", "git mv 'skills/triage/references/a:b.md' skills/triage/references/a-b.md"),
+    "archive-limit": shell("Move files the squad does not need out of the package, or split a large one; `squad pack` then packs it:", "git mv skills/release-method/references/archive ../release-review-archive/"),
     "long-path": shell("Shorten the deepest folder names: installed under `<scope>/<namespace>/<id>/`, a path must stay under 240 characters and each name under 255 bytes:", "git mv skills/triage/references/deep-directory-name-00 skills/triage/references/d0"),
     "path-case-collision": shell("Keep one of the two names (they are one file on macOS and Windows):", "git rm skills/triage/references/Evidence.md   # keep evidence.md"),
     "source-in-runtime-storage": shell("Copy the package to a folder of its own and work there:", "cp -r .opencorvus/expert-squads/acme/postmortem ~/src/postmortem\nsquad validate ~/src/postmortem"),

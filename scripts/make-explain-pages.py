@@ -90,6 +90,7 @@ WHY = {
     "tool-default-export": "The runtime loads a package tool from its module's default export, which must be the definition that `tool({...})` from `@opencorvus-ai/plugin` returns; anything else fails only when the tool is first loaded. `squad` follows the default export (through `const` bindings) to a call of that `tool` and warns when it finds something else. It is a warning because the reference accepts the package and fails at run time.",
     "tools-not-compiled": "`squad` parses each tool and the files it imports and checks their syntax, imports and default export statically; bundling them with Bun and running them happen only in the runtime, and the note says so. A file too large to parse is reported with this code as a warning: its closure is left to the runtime.",
     "non-portable-path": "One path policy for validate, pack and install: NFC names, no Windows-reserved names or characters, no trailing dot or space, so a package installs the same on every platform.",
+    "archive-limit": "The reference imports an archive only within 512 entries, 4 MiB a file and 16 MiB unpacked (LIM-2); a folder has no limits (LIM-1), so validation warns rather than refuses, but `squad pack` and `squad publish` refuse such a package, and CI that runs `squad validate --deny-warnings` fails before the release does.",
     "long-path": "Installed under `<scope>/<namespace>/<id>/`, a long path exceeds Windows' limit or a filesystem's 255-byte name limit; `squad pack` refuses such a package.",
     "path-case-collision": "Two paths that differ only by case (or Unicode normalisation) overwrite each other on case-insensitive filesystems.",
     "source-in-runtime-storage": "Packages are imported from a source folder of their own; validating or importing from inside runtime storage or an installed packages root would read (or race with) the runtime's own files.",
@@ -176,6 +177,7 @@ CASES = {
     "tools-not-compiled": "accepted--nested-skill-group",
     "non-portable-path": "non-portable-path+skill-unsafe-path--colon",
     "long-path": "accepted--long-path-warning",
+    "archive-limit": "accepted--archive-limit-entries",
     "path-case-collision": "path-case-collision--skill-reference",
 }
 

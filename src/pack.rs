@@ -218,28 +218,13 @@ fn check_output(root: &Path, output: &Path, force: bool) -> Result<(), PackError
 }
 
 fn check_limits(files: &[(String, u64)], limits: &Limits) -> Result<(), PackError> {
-    let hint = "(LIM-2: the reference refuses to import it; pass --no-limits to pack anyway)";
-    if files.len() > limits.entries {
-        return Err(PackError::Limit(format!(
-            "the package has {} files, more than the limit of {} entries {hint}",
-            files.len(),
-            limits.entries
-        )));
+    match limits.exceeded(files).into_iter().next() {
+        Some(exceeded) => Err(PackError::Limit(format!(
+            "{} (LIM-2: the reference refuses to import it; pass --no-limits to pack anyway)",
+            exceeded.message
+        ))),
+        None => Ok(()),
     }
-    if let Some((path, size)) = files.iter().find(|(_, size)| *size > limits.file_bytes) {
-        return Err(PackError::Limit(format!(
-            "`{path}` is {size} bytes, more than the per-file limit of {} {hint}",
-            limits.file_bytes
-        )));
-    }
-    let total: u64 = files.iter().map(|(_, size)| size).sum();
-    if total > limits.total_bytes {
-        return Err(PackError::Limit(format!(
-            "the files total {total} bytes, more than the limit of {} {hint}",
-            limits.total_bytes
-        )));
-    }
-    Ok(())
 }
 
 /// Validation only warns about a path too long to install everywhere (PATH-S); an archive

@@ -39,6 +39,53 @@ impl Limits {
     };
 }
 
+/// A package's file beyond one of [`Limits`]: the file, when one is to blame, and what is over.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Exceeded {
+    pub path: Option<String>,
+    pub message: String,
+}
+
+impl Limits {
+    /// Every limit the files of a package (root-relative path and size) go beyond as a packed
+    /// archive (one entry per file, as `squad pack` writes it): the one rule both `validate`
+    /// (a warning, since folders have no limits, LIM-1) and `pack` (a refusal) apply. The
+    /// archive's own size follows from these within the ZIP framing of 512 entries.
+    pub fn exceeded(&self, files: &[(String, u64)]) -> Vec<Exceeded> {
+        let mut found = Vec::new();
+        if files.len() > self.entries {
+            found.push(Exceeded {
+                path: None,
+                message: format!(
+                    "the package has {} files, more than the limit of {} entries",
+                    files.len(),
+                    self.entries
+                ),
+            });
+        }
+        for (path, size) in files.iter().filter(|(_, size)| *size > self.file_bytes) {
+            found.push(Exceeded {
+                path: Some(path.clone()),
+                message: format!(
+                    "`{path}` is {size} bytes, more than the per-file limit of {}",
+                    self.file_bytes
+                ),
+            });
+        }
+        let total: u64 = files.iter().map(|(_, size)| size).sum();
+        if total > self.total_bytes {
+            found.push(Exceeded {
+                path: None,
+                message: format!(
+                    "the files total {total} bytes, more than the limit of {}",
+                    self.total_bytes
+                ),
+            });
+        }
+        found
+    }
+}
+
 /// Most path segments an entry may have (security-cases §3.1 #9).
 const MAX_DEPTH: usize = 32;
 

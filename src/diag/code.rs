@@ -158,6 +158,7 @@ codes! {
     NonPortablePath = "non-portable-path", Error, "PATH-S, P-SDK", "a path is not portable (NFC, no reserved names or characters, no trailing dot or space)";
     LongPath = "long-path", Warning, "PATH-S", "a name is longer than 255 bytes or a path longer than 240 characters: it will not install everywhere, and `squad pack` refuses it";
     PathCaseCollision = "path-case-collision", Error, "PATH-S, SKL-2, CASE-1", "two paths differ only by case";
+    ArchiveLimit = "archive-limit", Warning, "LIM-1, LIM-2", "the package is beyond the reference's archive import limits (512 files, 4 MiB a file, 16 MiB in all): `squad pack` and `squad publish` refuse it, a folder install does not";
     SourceInRuntimeStorage = "source-in-runtime-storage", Error, "VAL-1", "the source folder lies inside OpenCorvus runtime storage or an installed packages root";
     // Documents of the neighbouring formats (seed-formats.md): schema-level findings.
     OutOfRange = "out-of-range", Error, "JSON Schema minimum, maximum, minLength, maxLength, minItems, maxItems", "a number, a string's length or a list's size is outside its allowed range";

@@ -56,6 +56,32 @@ pub fn check_source_location(root: &Path, diagnostics: &mut Diagnostics) {
     }
 }
 
+/// LIM-2 as `squad pack` and `squad publish` will apply it: a warning (a folder has no limits,
+/// LIM-1), so CI is told before a release is refused. One rule with pack's
+/// ([`crate::archive::reader::Limits::exceeded`]).
+pub fn check_archive_limits(context: &mut Context) {
+    let files: Vec<(String, u64)> = context
+        .tree
+        .files()
+        .filter_map(|entry| {
+            crate::fs::symlink_metadata(context.root.join(&entry.path))
+                .ok()
+                .map(|metadata| (entry.path.clone(), metadata.len()))
+        })
+        .collect();
+    for exceeded in crate::archive::reader::Limits::REFERENCE.exceeded(&files) {
+        let file = exceeded.path.as_deref().unwrap_or(".");
+        context.diagnostics.push(
+            Diagnostic::new(
+                Code::ArchiveLimit,
+                file,
+                format!("{} (LIM-2)", exceeded.message),
+            )
+            .help("`squad pack` and `squad publish` refuse a package beyond the reference's import limits; split large files or move them out of the package"),
+        );
+    }
+}
+
 /// ROOT-2's two required files and ROOT-3: with ROOT-1 and FBD-1…3 (checked while the tree is
 /// captured), the tree contract a package digest requires (DG-1). `selector.md` is not part of
 /// it: validation requires it ([`check_texts`]), the digest does not.

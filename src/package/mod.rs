@@ -402,6 +402,7 @@ fn validate_files(
     };
     paths::check(&context.tree, &mut context.diagnostics);
     layout::check_root(&mut context);
+    layout::check_archive_limits(&mut context);
     let manifest = read_manifest(&mut context);
     layout::check_texts(&mut context, manifest.as_ref());
     if let Some(manifest) = &manifest {

@@ -122,3 +122,59 @@ fn a_package_folder_that_is_a_git_repository_is_validated_digested_packed_and_in
     }
     assert_eq!(files(&package), before, "the package folder is untouched");
 }
+
+#[test]
+fn validate_warns_about_what_pack_and_publish_refuse() {
+    let sandbox = Sandbox::new();
+    let package = sandbox.root.join("big");
+    copy_tree(&template("minimal"), &package);
+    let notes = package.join("skills");
+    std::fs::create_dir_all(&notes).unwrap();
+    // A skill with a reference of 5 MiB: over the reference's 4 MiB a file (LIM-2).
+    let skill = notes.join("archive");
+    std::fs::create_dir_all(skill.join("references")).unwrap();
+    std::fs::write(
+        skill.join("SKILL.md"),
+        "---\nname: archive\ndescription: Old notes.\n---\n\n# Archive\n",
+    )
+    .unwrap();
+    std::fs::write(
+        skill.join("references/log.txt"),
+        vec![b'x'; 5 * 1024 * 1024],
+    )
+    .unwrap();
+    let manifest = package.join("expert-squad.jsonc");
+    let written = std::fs::read_to_string(&manifest).unwrap();
+    let projected = written.replacen(
+        "\"package_skill_refs\": []",
+        "\"package_skill_refs\": [\"minimal/shared/archive\"]",
+        1,
+    );
+    assert_ne!(projected, written, "the template projects no skill yet");
+    std::fs::write(&manifest, projected).unwrap();
+
+    let output = sandbox.run(&["validate", path(&package)]);
+    assert_code(&output, 0, "a folder has no limits (LIM-1): valid");
+    let message = stderr(&output);
+    assert!(
+        message.contains("warning[archive-limit]")
+            && message.contains("skills/archive/references/log.txt")
+            && message.contains("per-file limit"),
+        "{message}"
+    );
+    let output = sandbox.run(&["validate", path(&package), "--deny-warnings"]);
+    assert_code(&output, 1, "CI that denies warnings is red");
+    let output = sandbox.run(&["validate", path(&package), "--format", "github"]);
+    assert!(
+        text(&output.stdout).contains("::warning file=")
+            && text(&output.stdout).contains("title=squad archive-limit"),
+        "{}",
+        text(&output.stdout)
+    );
+    // What validate warned about is what pack refuses.
+    let archive = sandbox.root.join("big.zip");
+    let output = sandbox.run(&["pack", path(&package), "-o", path(&archive)]);
+    assert_code(&output, 1, "pack refuses");
+    assert!(stderr(&output).contains("per-file limit"), "{}", stderr(&output));
+    assert!(!archive.exists());
+}
