@@ -25,7 +25,8 @@ pub struct ScopeArgs {
     #[arg(long, value_enum)]
     pub scope: ScopeArg,
 
-    /// The project directory for `--scope project` [default: the current directory].
+    /// The project directory for `--scope project` [default: the nearest folder at or above the
+    /// current directory with `.opencorvus/squads.jsonc`, else the current directory].
     #[arg(long, value_name = "DIR")]
     pub project: Option<PathBuf>,
 
@@ -42,7 +43,8 @@ pub struct LookupArgs {
     #[arg(long, value_enum)]
     pub scope: Option<ScopeArg>,
 
-    /// The project directory [default: the current directory].
+    /// The project directory [default: the nearest folder at or above the current directory
+    /// with `.opencorvus/squads.jsonc`, else the current directory].
     #[arg(long, value_name = "DIR")]
     pub project: Option<PathBuf>,
 }
@@ -72,8 +74,30 @@ pub(super) fn package_name(text: &str, printer: &Printer) -> Result<PackageName,
     })
 }
 
+/// The project found from the current directory (see [`crate::project::discover`]), as an
+/// absolute path and as shown from here (`..`), said on stderr when it is above the current
+/// directory; `None` when there is none.
+fn discovered(printer: &Printer) -> Option<(PathBuf, String)> {
+    let here = std::env::current_dir().ok()?.canonicalize().ok()?;
+    let root = crate::project::discover(&here)?;
+    let depth = here.strip_prefix(&root).ok()?.components().count();
+    if depth == 0 {
+        return Some((root, ".".to_owned()));
+    }
+    printer.status(
+        "Project",
+        &format!(
+            "{} (the nearest folder above with .opencorvus/squads.jsonc)",
+            root.display()
+        ),
+    );
+    Some((root, vec![".."; depth].join("/")))
+}
+
 /// The scope; a project directory is made absolute (so it is registered the same from any
-/// directory, GLB-4) and must exist: squad never creates a project.
+/// directory, GLB-4) and must exist: squad never creates a project. Without `--project`, the
+/// project is the nearest folder at or above the current directory with
+/// `.opencorvus/squads.jsonc`, else the current directory.
 pub(super) fn scope_of(
     scope: ScopeArg,
     project: Option<&Path>,
@@ -81,6 +105,13 @@ pub(super) fn scope_of(
 ) -> Result<Scope, ExitStatus> {
     match scope {
         ScopeArg::Project => {
+            let found = match project {
+                Some(_) => None,
+                None => discovered(printer),
+            };
+            if let Some((root, _)) = found {
+                return Ok(Scope::Project(root));
+            }
             let given = project.map_or_else(|| PathBuf::from("."), Path::to_path_buf);
             match given.canonicalize() {
                 Ok(path) if path.is_dir() => Ok(Scope::Project(path)),
@@ -139,21 +170,43 @@ impl NetworkArgs {
 /// Where the project is.
 #[derive(Debug, Clone, clap::Args)]
 pub struct ProjectArgs {
-    /// The project directory, which holds `.opencorvus/` [default: the current directory].
+    /// The project directory, which holds `.opencorvus/` [default: the nearest folder at or
+    /// above the current directory with `.opencorvus/squads.jsonc`].
     #[arg(long, value_name = "DIR")]
     pub project: Option<PathBuf>,
 }
 
+/// The project a project command works on: `--project`, else the one found from the current
+/// directory. None found is an error: a project command never makes a folder a project of its
+/// own accord (`squad init` does, on purpose).
 pub(super) fn project_of(args: &ProjectArgs, printer: &Printer) -> Result<Project, ExitStatus> {
-    let Scope::Project(root) = scope_of(ScopeArg::Project, args.project.as_deref(), printer)?
-    else {
+    if args.project.is_some() {
+        return project_here(args, printer);
+    }
+    match discovered(printer) {
+        Some((root, shown)) => Ok(Project::new(root, shown)),
+        None => {
+            let here = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+            printer.error(
+                &format!(
+                    "no project here: neither `{}` nor any folder above it has .opencorvus/squads.jsonc",
+                    here.display()
+                ),
+                Some("`squad init` makes this folder a project; --project DIR names one"),
+            );
+            Err(ExitStatus::Error)
+        }
+    }
+}
+
+/// The project at `--project` or the current directory, as given: nothing is looked for above
+/// it (`squad init`).
+pub(super) fn project_here(args: &ProjectArgs, printer: &Printer) -> Result<Project, ExitStatus> {
+    let given = args.project.as_deref().unwrap_or(Path::new("."));
+    let Scope::Project(root) = scope_of(ScopeArg::Project, Some(given), printer)? else {
         return Err(ExitStatus::Error);
     };
-    let shown = args
-        .project
-        .as_ref()
-        .map_or_else(|| ".".to_owned(), |path| path.display().to_string());
-    Ok(Project::new(root, shown))
+    Ok(Project::new(root, given.display().to_string()))
 }
 
 /// Where and how to install or uninstall, from `--scope`, `--project` and `--lock-timeout`.

@@ -329,6 +329,18 @@ impl<'a> Added<'a> {
     }
 }
 
+/// `squad init`: `init`.
+#[derive(Serialize)]
+pub struct Initialized<'a> {
+    pub project: &'a str,
+    /// `squads.jsonc` was written (`false`: it was there already).
+    pub created: bool,
+    /// `.opencorvus/.gitignore` was written.
+    pub gitignore: bool,
+    /// The project this folder is inside, if any (`null`: none).
+    pub enclosing: Option<&'a Path>,
+}
+
 /// `squad remove`: `remove`.
 #[derive(Serialize)]
 pub struct Removed<'a> {

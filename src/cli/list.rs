@@ -25,7 +25,8 @@ pub struct ListArgs {
     #[arg(long, value_enum)]
     pub scope: Option<ScopeArg>,
 
-    /// The project directory [default: the current directory].
+    /// The project directory [default: the nearest folder at or above the current directory
+    /// with `.opencorvus/squads.jsonc`, else the current directory].
     #[arg(long, value_name = "DIR")]
     pub project: Option<PathBuf>,
 

@@ -31,6 +31,7 @@ mod explain;
 mod failures;
 mod fix;
 mod handoff;
+mod init;
 mod inputs;
 mod install;
 mod key;
@@ -192,6 +193,7 @@ pub enum Command {
     Login(registry::LoginArgs),
     Logout(registry::LogoutArgs),
     Uninstall(uninstall::UninstallArgs),
+    Init(init::InitArgs),
     Add(project::AddArgs),
     Remove(project::RemoveArgs),
     Sync(project::SyncArgs),
@@ -248,6 +250,7 @@ fn dispatch(command: Command, printer: &Printer) -> ExitStatus {
         Command::Login(args) => registry::run_login(&args, printer),
         Command::Logout(args) => registry::run_logout(&args, printer),
         Command::Uninstall(args) => uninstall::run_uninstall(&args, printer),
+        Command::Init(args) => init::run(&args, printer),
         Command::Add(args) => project::run_add(&args, printer),
         Command::Remove(args) => project::run_remove(&args, printer),
         Command::Sync(args) => project::run_sync(&args, printer),

@@ -153,7 +153,8 @@ pub fn activate(
     super::scope::check_inside(project, &root)
         .map_err(|error| ActivateError::Io(root.clone(), error))?
         .map_err(ActivateError::OutsideProject)?;
-    crate::fs::create_dir_all(&root).map_err(|error| ActivateError::Io(root.clone(), error))?;
+    super::scope::create_config_root(&root, true)
+        .map_err(|error| ActivateError::Io(root.clone(), error))?;
     let directory = Dir::open(&root).map_err(|error| ActivateError::Io(root.clone(), error))?;
     let existing = read_config(&directory)?;
     let text = set_active(existing.as_deref(), id).map_err(|problem| ActivateError::Config {

@@ -62,6 +62,49 @@ pub struct Locations {
     pub project: Option<PathBuf>,
 }
 
+/// The file squad writes in a project's `.opencorvus` when it creates the folder: what squad
+/// keeps there that must not be committed (docs/project-files.md, "Committing and merging").
+pub const GITIGNORE: &str = ".gitignore";
+
+/// What [`GITIGNORE`] holds: the installed packages, the install scratch directory, the
+/// project lock and the temporary files of atomic writes. `squads.jsonc`, `squads.lock` and
+/// `opencorvus.jsonc` are not in it: they are the project's to commit.
+pub const GITIGNORE_TEXT: &str = "\
+# Written by squad when it created this folder: what squad keeps here and makes again
+# (`squad sync` installs the packages from squads.lock). Commit squads.jsonc and squads.lock;
+# commit opencorvus.jsonc too if the team shares the active squad it selects.
+/expert-squads/
+/expert-squad-staging/
+/.squads-sync.lock
+/.*.tmp-*
+";
+
+/// Creates a scope's config root when it is absent; a project's (`<project>/.opencorvus`) is
+/// given its [`GITIGNORE`] by the command that creates it, never rewritten afterwards (it is the
+/// project's then). `Ok(true)` when the folder was created.
+pub fn create_config_root(config_root: &Path, project: bool) -> io::Result<bool> {
+    match crate::fs::symlink_metadata(config_root) {
+        Ok(_) => return Ok(false),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => {}
+        Err(error) => return Err(error),
+    }
+    crate::fs::create_dir_all(config_root)?;
+    if project {
+        write_gitignore(config_root)?;
+    }
+    Ok(true)
+}
+
+/// Writes `.opencorvus/.gitignore` unless a file of that name is there (another command that
+/// created the folder at the same moment wrote it).
+pub fn write_gitignore(config_root: &Path) -> io::Result<bool> {
+    match crate::fs::write_new_synced(&config_root.join(GITIGNORE), GITIGNORE_TEXT.as_bytes()) {
+        Ok(()) => Ok(true),
+        Err(error) if error.kind() == io::ErrorKind::AlreadyExists => Ok(false),
+        Err(error) => Err(error),
+    }
+}
+
 /// A project's `.opencorvus` (or another directory squad writes below a project) that is a
 /// link leading out of the project. A clone can carry such a link; following it would write
 /// the lock and the installs wherever it points (the global scope, another project), so
@@ -160,7 +203,7 @@ impl OpenScope {
     pub fn for_install(locations: &Locations) -> Result<OpenScope, InstallError> {
         locations.check_config_root()?;
         let root = &locations.config_root;
-        crate::fs::create_dir_all(root).map_err(super::io(root))?;
+        create_config_root(root, locations.project.is_some()).map_err(super::io(root))?;
         OpenScope::opened(locations, Dir::open(root).map_err(super::io(root))?)
     }
 

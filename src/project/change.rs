@@ -605,6 +605,43 @@ pub fn update(
     Ok(report)
 }
 
+/// What `squad init` did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Initialized {
+    /// `squads.jsonc` was written (it was absent).
+    pub created: bool,
+    /// `.opencorvus/.gitignore` was written (it was absent).
+    pub gitignore: bool,
+    /// The project above this one, if any: commands run below this folder now use this one.
+    pub enclosing: Option<PathBuf>,
+}
+
+/// Makes `project` a project on purpose: `.opencorvus/squads.jsonc` declaring no squad, and
+/// `.opencorvus/.gitignore` for what must not be committed, each only when absent. A folder
+/// inside another project becomes a project of its own, which [`super::discover`] finds first
+/// from below it.
+pub fn init(
+    project: &Project,
+    on_wait: &mut dyn FnMut(&Path),
+) -> Result<Initialized, ProjectError> {
+    let enclosing = project.root.parent().and_then(super::discover);
+    let config_root = project.config_root();
+    let ignore = config_root.join(crate::install::scope::GITIGNORE);
+    let ignored_before = crate::fs::symlink_metadata(&ignore).is_ok();
+    let (_guard, files) = project.lock_and_read(false, on_wait)?;
+    crate::install::scope::write_gitignore(&config_root)
+        .map_err(|error| ProjectError::Io(ignore.clone(), error))?;
+    let created = files.declared_text.is_none();
+    if created {
+        project.write_declared(declared::EMPTY_FILE)?;
+    }
+    Ok(Initialized {
+        created,
+        gitignore: !ignored_before,
+        enclosing,
+    })
+}
+
 /// What `trust add` did, read back from the file it wrote.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TrustAdded {

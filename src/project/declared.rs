@@ -871,16 +871,20 @@ fn read_entry(
     })
 }
 
+/// The `squads.jsonc` of a project that declares no squad yet (`squad init`).
+pub const EMPTY_FILE: &str = "\
+// The squads this project uses. `squad add`, `squad remove` and `squad update` edit this
+// file in place and keep your comments; `squad sync` installs exactly what squads.lock
+// records. Commit both files.
+{
+  \"squads\": {
+  }
+}
+";
+
 /// A new `squads.jsonc` declaring one squad.
 pub fn new_file(name: &Name, declaration: &Declaration) -> String {
-    format!(
-        "// The squads this project uses. `squad add`, `squad remove` and `squad update` edit this\n\
-         // file in place and keep your comments; `squad sync` installs exactly what squads.lock\n\
-         // records. Commit both files.\n\
-         {{\n  \"squads\": {{\n    {}: {}\n  }}\n}}\n",
-        serde_json::to_string(&name.to_string()).unwrap_or_default(),
-        declaration.to_json()
-    )
+    set_entry(EMPTY_FILE, name, declaration).unwrap_or_else(|_| EMPTY_FILE.to_owned())
 }
 
 fn parse_object(text: &str) -> Result<Node, String> {

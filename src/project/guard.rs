@@ -27,7 +27,7 @@ impl ProjectGuard {
         config_root: &Path,
         on_wait: &mut dyn FnMut(&Path),
     ) -> std::io::Result<ProjectGuard> {
-        crate::fs::create_dir_all(config_root)?;
+        crate::install::scope::create_config_root(config_root, true)?;
         let path = path(config_root);
         #[cfg(unix)]
         {

@@ -181,6 +181,17 @@ pub struct Settings<'a> {
     pub lock_timeout: Option<Duration>,
 }
 
+/// The project a command run in `start` works on when none is named: the nearest folder at or
+/// above `start` (made absolute) whose `.opencorvus/squads.jsonc` exists, as cargo, npm, uv
+/// and git find theirs; the walk stops at the file-system root. `None` when there is none.
+pub fn discover(start: &Path) -> Option<PathBuf> {
+    let start = crate::fs::canonicalize(start).ok()?;
+    start
+        .ancestors()
+        .find(|folder| crate::fs::symlink_metadata(folder.join(declared::FILE)).is_ok())
+        .map(Path::to_path_buf)
+}
+
 fn read_optional(path: &Path) -> Result<Option<String>, ProjectError> {
     match crate::fs::read(path) {
         Ok(bytes) => String::from_utf8(bytes).map(Some).map_err(|_| {

@@ -19,7 +19,7 @@ use crate::support::{fixtures, repo, text};
 
 /// The ```json blocks of docs/json-output.md. Adding one means the scenario must print a
 /// document of its kind; this count says that every block was found and checked.
-const EXAMPLES: usize = 30;
+const EXAMPLES: usize = 31;
 
 /// A ```json block of the doc.
 struct Example {
@@ -421,6 +421,7 @@ impl Scenario {
 
         // A project's squads: added, outdated once v2 is out, updated, synced, removed.
         let project = path(&run.sandbox.project());
+        run.in_project(&project, &["init"], 0);
         run.in_project(&project, &["add", &repository], 0);
         let newer = variant(&scratch, "minimal", "2026.12.02.1", "\nv2\n");
         run.json(&["publish", &path(&newer), &base, "--format", "json"], 0);

@@ -91,16 +91,11 @@ fn a_package_folder_that_is_a_git_repository_is_validated_digested_packed_and_in
     let output = sandbox.run(&["pack", path(&package), "-o", path(&archive)]);
     assert_code(&output, 0, "pack");
     let bytes = std::fs::read(&archive).unwrap();
-    let read = squad::archive::reader::read_package(
-        &bytes,
-        &squad::archive::reader::Limits::REFERENCE,
-    )
-    .unwrap();
+    let read =
+        squad::archive::reader::read_package(&bytes, &squad::archive::reader::Limits::REFERENCE)
+            .unwrap();
     let names: Vec<&str> = read.files.iter().map(|(name, _)| name.as_str()).collect();
-    assert!(
-        names.iter().all(|name| !name.contains(".git")),
-        "{names:?}"
-    );
+    assert!(names.iter().all(|name| !name.contains(".git")), "{names:?}");
     assert_eq!(digest(&archive), digest(&plain));
 
     let before = files(&package);
@@ -175,6 +170,181 @@ fn validate_warns_about_what_pack_and_publish_refuse() {
     let archive = sandbox.root.join("big.zip");
     let output = sandbox.run(&["pack", path(&package), "-o", path(&archive)]);
     assert_code(&output, 1, "pack refuses");
-    assert!(stderr(&output).contains("per-file limit"), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("per-file limit"),
+        "{}",
+        stderr(&output)
+    );
     assert!(!archive.exists());
+}
+
+/// Runs squad in the sandbox's environment, in `cwd`.
+fn run_in(sandbox: &Sandbox, cwd: &Path, args: &[&str]) -> Output {
+    sandbox.command(args).current_dir(cwd).output().unwrap()
+}
+
+/// Every path below `root`, sorted: "nothing else changed" compares equal.
+fn paths(root: &Path) -> Vec<String> {
+    let mut found: Vec<String> = walkdir::WalkDir::new(root)
+        .sort_by_file_name()
+        .into_iter()
+        .map(|entry| entry.unwrap().path().display().to_string())
+        .collect();
+    found.sort();
+    found
+}
+
+#[test]
+fn project_commands_find_the_project_from_a_subfolder_and_only_init_makes_one() {
+    let sandbox = Sandbox::new();
+    let app = sandbox.root.join("app");
+    let deeper = app.join("src/deeper");
+    std::fs::create_dir_all(&deeper).unwrap();
+    copy_tree(&template("minimal"), &app.join("squads/minimal"));
+
+    // No project anywhere above: add refuses, and makes none.
+    let before = paths(&sandbox.root);
+    let output = run_in(&sandbox, &deeper, &["add", "../../squads/minimal"]);
+    assert_code(&output, 2, "add without a project");
+    assert!(
+        stderr(&output).contains("no project here") && stderr(&output).contains("squad init"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(paths(&sandbox.root), before, "nothing was created");
+
+    // `squad init` makes one on purpose.
+    let output = run_in(&sandbox, &app, &["init"]);
+    assert_code(&output, 0, "init");
+    assert!(app.join(".opencorvus/squads.jsonc").is_file());
+    let output = run_in(&sandbox, &app, &["init"]);
+    assert_code(&output, 0, "init again");
+    assert!(stderr(&output).contains("Unchanged"), "{}", stderr(&output));
+
+    // From a subfolder, every project command uses it and says so.
+    let output = run_in(&sandbox, &deeper, &["add", "../../squads/minimal"]);
+    assert_code(&output, 0, "add from a subfolder");
+    let message = stderr(&output);
+    assert!(
+        message.contains(&format!(
+            "Project {}",
+            app.canonicalize().unwrap().display()
+        )) && message.contains("Added example/minimal to ../../.opencorvus/squads.jsonc"),
+        "{message}"
+    );
+    assert!(!deeper.join(".opencorvus").exists(), "no nested project");
+    let declared = std::fs::read_to_string(app.join(".opencorvus/squads.jsonc")).unwrap();
+    assert!(
+        declared.contains("\"source\": \"squads/minimal\""),
+        "{declared}"
+    );
+    let output = run_in(&sandbox, &deeper, &["list"]);
+    assert_code(&output, 0, "list");
+    assert!(
+        text(&output.stdout).contains("project  example/minimal"),
+        "{}",
+        text(&output.stdout)
+    );
+    for args in [
+        &["sync", "--locked"][..],
+        &["outdated"],
+        &["update", "--dry-run"],
+        &["verify", "minimal"],
+    ] {
+        let output = run_in(&sandbox, &deeper, args);
+        assert_code(&output, 0, &args.join(" "));
+    }
+
+    // --project still wins over what is found.
+    let other = sandbox.root.join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    let output = run_in(&sandbox, &deeper, &["sync", "--project", path(&other)]);
+    assert_code(&output, 2, "sync of a named folder that declares nothing");
+    assert!(
+        stderr(&output).contains(path(&other)),
+        "{}",
+        stderr(&output)
+    );
+
+    // A nested project is made only by init, and is then the nearest.
+    let output = run_in(&sandbox, &app.join("src"), &["init"]);
+    assert_code(&output, 0, "init of a nested project");
+    assert!(
+        stderr(&output).contains("inside the project"),
+        "{}",
+        stderr(&output)
+    );
+    let output = run_in(&sandbox, &deeper, &["remove", "example/minimal"]);
+    assert_code(&output, 1, "the nested project declares nothing");
+    assert!(
+        app.join(".opencorvus/expert-squads/example/minimal")
+            .is_dir(),
+        "the outer project's squad stays"
+    );
+}
+
+#[test]
+fn the_command_that_creates_opencorvus_writes_its_gitignore_and_no_other_touches_it() {
+    let sandbox = Sandbox::new();
+    let package = sandbox.root.join("minimal");
+    copy_tree(&template("minimal"), &package);
+    let ignore_of = |project: &Path| project.join(".opencorvus/.gitignore");
+    let ignored = |project: &Path| std::fs::read_to_string(ignore_of(project)).unwrap();
+
+    // Whichever command creates .opencorvus writes it: add, install into a project, init.
+    let added = sandbox.root.join("added");
+    copy_tree(&package, &added.join("minimal"));
+    let output = sandbox.run(&[
+        "add",
+        path(&added.join("minimal")),
+        "--project",
+        path(&added),
+    ]);
+    assert_code(&output, 0, "add");
+    let installed = sandbox.root.join("installed");
+    std::fs::create_dir_all(&installed).unwrap();
+    let output = sandbox.run(&[
+        "install",
+        path(&package),
+        "--scope",
+        "project",
+        "--project",
+        path(&installed),
+    ]);
+    assert_code(&output, 0, "install --scope project");
+    for project in [&added, &installed] {
+        let text = ignored(project);
+        for line in [
+            "/expert-squads/",
+            "/expert-squad-staging/",
+            "/.squads-sync.lock",
+        ] {
+            assert!(text.lines().any(|l| l == line), "{line} in {text}");
+        }
+        for committed in ["squads.jsonc", "squads.lock", "opencorvus.jsonc"] {
+            assert!(
+                !text
+                    .lines()
+                    .any(|l| !l.starts_with('#') && l.contains(committed)),
+                "{committed} is committed: {text}"
+            );
+        }
+    }
+
+    // A .opencorvus that exists already is the project's: its .gitignore is not written (or
+    // rewritten) by a sync or an add.
+    let own = sandbox.root.join("own");
+    std::fs::create_dir_all(own.join(".opencorvus")).unwrap();
+    copy_tree(&package, &own.join("minimal"));
+    let output = sandbox.run(&["add", path(&own.join("minimal")), "--project", path(&own)]);
+    assert_code(&output, 0, "add to an existing .opencorvus");
+    assert!(!ignore_of(&own).exists());
+    std::fs::write(ignore_of(&added), "# ours\n").unwrap();
+    let output = sandbox.run(&["sync", "--project", path(&added)]);
+    assert_code(&output, 0, "sync");
+    assert_eq!(ignored(&added), "# ours\n");
+    // `squad init` writes a missing one on purpose.
+    let output = sandbox.run(&["init", "--project", path(&own)]);
+    assert_code(&output, 0, "init");
+    assert!(ignored(&own).contains("/expert-squads/"));
 }
