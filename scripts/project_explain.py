@@ -57,7 +57,7 @@ ENTRIES = {
         line=5),
     "squads-lock-invalid": dict(
         why="squads.lock is written by squad only and read strictly: a lock that is not JSON, has keys the format does not know, or a lock_version written by a newer squad is refused, never silently rewritten without what it recorded.",
-        fix="Restore squads.lock from version control, upgrade squad for a newer lock_version, or delete it and run `squad sync` to lock again.",
+        fix="Restore squads.lock from version control, or upgrade squad for a newer lock_version. A lock a merge left with conflict markers is not broken: `squad sync` resolves it, keeping what both branches lock alike and resolving the rest anew.",
         files={JSONC: squads(REVIEW), LOCK: '{\n  "lock_version": 9,\n  "squads": {}\n}\n'},
         line=2),
     "squads-invalid-trust": dict(

@@ -381,6 +381,8 @@ pub struct Synced<'a> {
     pub failures: Vec<FailureEntry<'a>>,
     pub dropped: &'a [String],
     pub lock_written: bool,
+    /// squads.lock held merge conflicts: their lines, the squads resolved anew, how many kept.
+    pub merge_conflicts: Option<&'a crate::project::merge::LockMerge>,
 }
 
 impl<'a> Synced<'a> {
@@ -399,6 +401,7 @@ impl<'a> Synced<'a> {
             failures: failures(&report.failures),
             dropped: &report.dropped,
             lock_written: report.lock_written,
+            merge_conflicts: report.merged.as_ref(),
         }
     }
 }

@@ -244,6 +244,27 @@ pub fn run_sync(args: &SyncArgs, printer: &Printer) -> ExitStatus {
     for warning in &report.warnings {
         printer.warning(&format!("interrupted replacement not recovered: {warning}"));
     }
+    if let Some(merged) = &report.merged {
+        let lines: Vec<String> = merged.lines.iter().map(ToString::to_string).collect();
+        let anew = if merged.conflicted.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; resolved anew what they lock differently: {}",
+                merged.conflicted.join(", ")
+            )
+        };
+        printer.status(
+            "Merged",
+            &format!(
+                "the conflicts of {} (line {}): kept the {} squad{} both branches lock alike or one alone locks{anew}",
+                run.project.display(crate::project::lockfile::FILE),
+                lines.join(", "),
+                merged.kept,
+                crate::text::plural(merged.kept)
+            ),
+        );
+    }
     if args.format == Format::Json {
         documents::print(
             printer,

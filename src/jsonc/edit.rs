@@ -106,6 +106,86 @@ pub fn prepend_member(text: &str, object: &Node, key: &str, value: &str) -> Stri
     )
 }
 
+/// `text` with the member `key` set to `value` (JSON text) in the object `object`, a new member
+/// going on a line of its own at its sorted place and ending with a comma: before the first
+/// member whose key sorts after it (and before the comment lines directly above that member),
+/// else after the last one. No other line changes (a last member without a trailing comma
+/// gets one only when the new member goes after it), so two branches that each add a member
+/// merge without a conflict unless no member sorts between the two. An existing member has
+/// its value replaced; an object written on one line gets [`set_member`]'s inline style.
+pub fn insert_member_sorted(text: &str, object: &Node, key: &str, value: &str) -> String {
+    let Kind::Object(members) = &object.kind else {
+        return text.to_owned();
+    };
+    let open = object.span.start;
+    let close = object.span.end.saturating_sub(1);
+    if member(object, key).is_some() || !text[open..close].contains('\n') {
+        return set_member(text, object, key, value);
+    }
+    let newline = newline_of(text);
+    let entry = format!(
+        "{}: {value},",
+        serde_json::to_string(key).unwrap_or_default()
+    );
+    let own_line = |member: &Member| {
+        let start = line_start(text, member.key_span.start);
+        (start > open && text[start..member.key_span.start].trim().is_empty()).then_some(start)
+    };
+    let indent = members
+        .iter()
+        .find_map(|member| own_line(member).map(|start| &text[start..member.key_span.start]))
+        .map_or_else(
+            || format!("{}{}", indentation_of_line(text, open), indent_unit(text)),
+            str::to_owned,
+        );
+    if let Some(start) = members
+        .iter()
+        .find(|member| member.key.as_str() > key)
+        .and_then(own_line)
+    {
+        let at = comments_above(text, start, open);
+        return splice(text, at..at, &format!("{indent}{entry}{newline}"));
+    }
+    let Some(last) = members.last() else {
+        let at = line_start(text, close);
+        if text[at..close].trim().is_empty() {
+            return splice(text, at..at, &format!("{indent}{entry}{newline}"));
+        }
+        return set_member(text, object, key, value);
+    };
+    let value_end = last.value.span.end;
+    let next = skip_trivia(text, value_end);
+    let comma = text.as_bytes().get(next) == Some(&b',');
+    let after = if comma { next + 1 } else { value_end };
+    let Some(line_end) = rest_of_line_is_trivia(text, after) else {
+        return set_member(text, object, key, value);
+    };
+    let inserted = splice(
+        text,
+        line_end..line_end,
+        &format!("{newline}{indent}{entry}"),
+    );
+    if comma {
+        inserted
+    } else {
+        splice(&inserted, value_end..value_end, ",")
+    }
+}
+
+/// Where the `//` comment lines directly above the line starting at `start` begin (no blank
+/// line between), staying below the line of `open`: a member's comment moves with it.
+fn comments_above(text: &str, start: usize, open: usize) -> usize {
+    let mut at = start;
+    while at > 0 {
+        let previous = line_start(text, at - 1);
+        if previous <= open || !text[previous..at].trim_start().starts_with("//") {
+            break;
+        }
+        at = previous;
+    }
+    at
+}
+
 /// `text` with `value` (JSON text) appended to the array `array` (a node parsed from `text`),
 /// in the array's style: on its own line indented like the elements before it when the array
 /// spans lines, else inline after a comma. A trailing comma is kept in style, and a comment
@@ -429,6 +509,47 @@ mod tests {
         let edited = edit(text, node);
         parse(&edited).unwrap_or_else(|error| panic!("{error:?} in:\n{edited}"));
         edited
+    }
+
+    fn insert(text: &str, path: &[&str], key: &str, value: &str) -> String {
+        edit(text, path, |text, node| {
+            insert_member_sorted(text, node, key, value)
+        })
+    }
+
+    #[test]
+    fn sorted_insertion_adds_one_line_and_touches_no_other() {
+        let text = "{\n  \"squads\": {\n    \"b/b\": { \"source\": \"x\" },\n    // the last\n    \"d/d\": { \"source\": \"x\" },\n  }\n}\n";
+        let lines = |text: &str| text.lines().map(str::to_owned).collect::<Vec<_>>();
+        for (key, at) in [("a/a", 2), ("c/c", 3), ("e/e", 5)] {
+            let inserted = insert(text, &["squads"], key, "{}");
+            let mut expected = lines(text);
+            expected.insert(at, format!("    \"{key}\": {{}},"));
+            assert_eq!(lines(&inserted), expected, "{key}:\n{inserted}");
+        }
+        // An empty object spread over lines, and a last member without a comma.
+        assert_eq!(
+            insert("{\n  \"squads\": {\n  }\n}\n", &["squads"], "a/a", "{}"),
+            "{\n  \"squads\": {\n    \"a/a\": {},\n  }\n}\n"
+        );
+        assert_eq!(
+            insert(
+                "{\n  \"s\": {\n    \"a\": 1 // one\n  }\n}\n",
+                &["s"],
+                "b",
+                "2"
+            ),
+            "{\n  \"s\": {\n    \"a\": 1, // one\n    \"b\": 2,\n  }\n}\n"
+        );
+        // On one line, the object keeps its style; an existing member is set in place.
+        assert_eq!(
+            insert("{ \"s\": { \"a\": 1 } }", &["s"], "b", "2"),
+            "{ \"s\": { \"a\": 1, \"b\": 2 } }"
+        );
+        assert_eq!(
+            insert("{\n  \"s\": {\n    \"a\": 1,\n  }\n}", &["s"], "a", "3"),
+            "{\n  \"s\": {\n    \"a\": 3,\n  }\n}"
+        );
     }
 
     fn set(text: &str, path: &[&str], key: &str, value: &str) -> String {

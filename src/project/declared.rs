@@ -906,7 +906,9 @@ fn with_squads(text: &str) -> Result<String, String> {
 }
 
 /// `text` declaring `name` with `declaration`: an existing entry keeps its comments and has
-/// only its keys rewritten; a new one is added after the others.
+/// only its keys rewritten; a new one goes on a line of its own at its sorted place, with a
+/// trailing comma, so an add changes no other line and two adds on two branches merge
+/// (docs/project-files.md, "Committing and merging").
 pub fn set_entry(text: &str, name: &Name, declaration: &Declaration) -> Result<String, String> {
     let mut text = with_squads(text)?;
     let key = name.to_string();
@@ -939,7 +941,7 @@ pub fn set_entry(text: &str, name: &Name, declaration: &Declaration) -> Result<S
         _ => {
             let root = parse_object(&text)?;
             let squads = &edit::member(&root, "squads").expect("added above").value;
-            Ok(edit::set_member(
+            Ok(edit::insert_member_sorted(
                 &text,
                 squads,
                 &key,
@@ -1123,7 +1125,16 @@ mod tests {
         let added = set_entry(text, &name("acme/b"), &declaration("b", None)).unwrap();
         assert_eq!(
             added,
-            "// mine\n{\n  \"squads\": {\n    // the review squad\n    \"acme/a\": { \"source\": \"a\" /* local */ },\n    \"acme/b\": { \"source\": \"b\" }\n  } // end\n}\n"
+            "// mine\n{\n  \"squads\": {\n    // the review squad\n    \"acme/a\": { \"source\": \"a\" /* local */ },\n    \"acme/b\": { \"source\": \"b\" },\n  } // end\n}\n"
+        );
+        // A squad that sorts first goes above the first one and its comment; no line changes.
+        let first = set_entry(&added, &name("aa/z"), &declaration("z", None)).unwrap();
+        assert_eq!(
+            first,
+            added.replace(
+                "    // the review squad\n",
+                "    \"aa/z\": { \"source\": \"z\" },\n    // the review squad\n"
+            )
         );
         let moved = set_entry(
             &added,
@@ -1138,7 +1149,11 @@ mod tests {
             "{back}"
         );
         let removed = remove_entry(&back, &name("acme/b")).unwrap();
-        assert_eq!(removed, text, "the comma added with acme/b goes with it");
+        assert_eq!(
+            removed,
+            text.replace("/* local */ }\n", "/* local */ },\n"),
+            "acme/b's line goes, and no other line changes"
+        );
         assert!(parse(&removed).1.is_empty());
         let empty = set_entry("{}", &name("acme/a"), &declaration("a", None)).unwrap();
         assert_eq!(parse(&empty).0.entries.len(), 1);

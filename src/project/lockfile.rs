@@ -147,7 +147,7 @@ fn offset_of(text: &str, line: usize, column: usize) -> usize {
 }
 
 /// How to get a readable lock back.
-const RESTORE: &str = "squads.lock is written by squad only: restore it from version control, or delete it and run `squad sync` to lock again";
+const RESTORE: &str = "squads.lock is written by squad only: restore it from version control (`git checkout -- .opencorvus/squads.lock`); a merge's conflict markers are resolved by `squad sync`";
 
 fn invalid(span: Range<usize>, message: impl Into<String>) -> Diagnostic {
     newer(span, message).help(RESTORE)

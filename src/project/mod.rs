@@ -15,6 +15,7 @@ pub mod direct;
 pub mod escalation;
 pub mod guard;
 pub mod lockfile;
+pub mod merge;
 pub mod outdated;
 pub mod resolve;
 pub mod sync;
@@ -51,6 +52,8 @@ pub struct Files {
     pub declared: Declared,
     pub lock_text: Option<String>,
     pub lock: Lock,
+    /// `squads.lock` held merge conflicts, and `lock` is what they came to (read for `sync`).
+    pub lock_merge: Option<merge::LockMerge>,
 }
 
 /// One squad that could not be resolved, fetched or installed.
@@ -239,8 +242,16 @@ impl Project {
         crate::diag::sarif::display_file(&self.shown, relative)
     }
 
-    /// Reads both files; any error in either is reported with every other one.
+    /// Reads both files; any error in either is reported with every other one. Merge
+    /// conflicts in either are reported as such ([`merge`]).
     pub fn read(&self) -> Result<Files, ProjectError> {
+        self.read_merging(false)
+    }
+
+    /// [`Project::read`]; with `merge_lock`, a `squads.lock` with merge conflicts is read as
+    /// what its sides agree on ([`merge::merge_lock`]) instead of being refused.
+    fn read_merging(&self, merge_lock: bool) -> Result<Files, ProjectError> {
+        use crate::diag::Code;
         let declared_text = read_optional(&self.declared_path())?;
         let lock_text = read_optional(&self.lock_path())?;
         let mut files = Files {
@@ -251,15 +262,57 @@ impl Project {
         let mut diagnostics = Vec::new();
         let mut sources = HashMap::new();
         if let Some(text) = &files.declared_text {
-            let (declared, found) = declared::parse(text);
-            files.declared = declared;
-            diagnostics.extend(found);
+            match merge::sides(text) {
+                Some(sides) => diagnostics.extend(sides.conflicts.iter().map(|conflict| {
+                    Diagnostic::new(
+                        Code::SquadsSyntax,
+                        declared::FILE,
+                        format!("squads.jsonc has merge conflicts at line {}", conflict.line),
+                    )
+                    .span(conflict.span.clone())
+                    .help("resolve them in squads.jsonc, as it is your file (each squad is one line: where both branches added a squad, keep both lines), then run `squad sync`")
+                })),
+                None => {
+                    let (declared, found) = declared::parse(text);
+                    files.declared = declared;
+                    diagnostics.extend(found);
+                }
+            }
             sources.insert(declared::FILE.to_owned(), SourceFile::new(text.clone()));
         }
         if let Some(text) = &files.lock_text {
-            match Lock::parse(text) {
-                Ok(lock) => files.lock = lock,
-                Err(diagnostic) => diagnostics.push(*diagnostic),
+            match merge::sides(text) {
+                Some(sides) => match merge::merge_lock(&sides) {
+                    Ok((lock, merged)) if merge_lock => {
+                        files.lock = lock;
+                        files.lock_merge = Some(merged);
+                    }
+                    Ok(_) => diagnostics.extend(sides.conflicts.iter().map(|conflict| {
+                        Diagnostic::new(
+                            Code::SquadsLockInvalid,
+                            lockfile::FILE,
+                            format!("squads.lock has merge conflicts at line {}", conflict.line),
+                        )
+                        .span(conflict.span.clone())
+                        .help("`squad sync` resolves them: it keeps what both branches lock alike and resolves only the squads they lock differently; then commit squads.lock")
+                    })),
+                    Err(why) => diagnostics.extend(sides.conflicts.iter().map(|conflict| {
+                        Diagnostic::new(
+                            Code::SquadsLockInvalid,
+                            lockfile::FILE,
+                            format!(
+                                "squads.lock has merge conflicts at line {} that squad cannot resolve: {why}",
+                                conflict.line
+                            ),
+                        )
+                        .span(conflict.span.clone())
+                        .help("take one branch's lock whole (`git checkout --ours .opencorvus/squads.lock`, or `--theirs`), then run `squad sync`")
+                    })),
+                },
+                None => match Lock::parse(text) {
+                    Ok(lock) => files.lock = lock,
+                    Err(diagnostic) => diagnostics.push(*diagnostic),
+                },
             }
             sources.insert(lockfile::FILE.to_owned(), SourceFile::new(text.clone()));
         }
@@ -281,18 +334,29 @@ impl Project {
         declared_only: bool,
         on_wait: &mut dyn FnMut(&Path),
     ) -> Result<(guard::ProjectGuard, Files), ProjectError> {
+        self.lock_and_read_merging(declared_only, false, on_wait)
+    }
+
+    /// [`Project::lock_and_read`], reading a `squads.lock` with merge conflicts as what its
+    /// sides agree on when `merge_lock` (`squad sync`).
+    pub fn lock_and_read_merging(
+        &self,
+        declared_only: bool,
+        merge_lock: bool,
+        on_wait: &mut dyn FnMut(&Path),
+    ) -> Result<(guard::ProjectGuard, Files), ProjectError> {
         let config_root = self.config_root();
         crate::install::scope::check_inside(&self.root, &config_root)
             .map_err(|error| ProjectError::Io(config_root.clone(), error))?
             .map_err(ProjectError::OutsideProject)?;
         let undeclared = |files: &Files| declared_only && files.declared_text.is_none();
-        if undeclared(&self.read()?) {
+        if undeclared(&self.read_merging(merge_lock)?) {
             return Err(ProjectError::Undeclared(self.declared_path()));
         }
         let guard = guard::ProjectGuard::acquire(&config_root, on_wait)
             .map_err(|error| ProjectError::Io(guard::path(&config_root), error))?;
         remove_stale_temporaries(&config_root);
-        let files = self.read()?;
+        let files = self.read_merging(merge_lock)?;
         if undeclared(&files) {
             return Err(ProjectError::Undeclared(self.declared_path()));
         }

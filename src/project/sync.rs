@@ -50,6 +50,9 @@ pub struct SyncReport {
     pub lock_written: bool,
     /// Interrupted replacements that could not be recovered.
     pub warnings: Vec<String>,
+    /// squads.lock held merge conflicts: what they came to (the squads locked differently by
+    /// the two sides were resolved anew).
+    pub merged: Option<super::merge::LockMerge>,
 }
 
 /// What is installed under a squad's name.
@@ -287,14 +290,26 @@ pub fn sync(
     locked_only: bool,
     on_wait: &mut (dyn FnMut(&Path) + Send),
 ) -> Result<SyncReport, ProjectError> {
-    let (_guard, files) = project.lock_and_read(true, on_wait)?;
+    let (_guard, files) = project.lock_and_read_merging(true, true, on_wait)?;
+    if let (true, Some(merged)) = (locked_only, &files.lock_merge) {
+        return Err(ProjectError::Disagree(
+            merged
+                .lines
+                .iter()
+                .map(|line| format!("squads.lock has merge conflicts at line {line}"))
+                .collect(),
+        ));
+    }
     if locked_only {
         let lines = disagreements(&files);
         if !lines.is_empty() {
             return Err(ProjectError::Disagree(lines));
         }
     }
-    let mut report = SyncReport::default();
+    let mut report = SyncReport {
+        merged: files.lock_merge.clone(),
+        ..SyncReport::default()
+    };
     let locations = project.locations(&settings.opencorvus_root);
     report.warnings = crate::install::recover_scope(&locations, settings.lock_timeout);
     crate::env::failpoint("sync-planned");
@@ -419,7 +434,9 @@ pub fn sync(
         .cloned()
         .collect();
     // Under --locked the lock agrees already; nothing is written, not even a missing empty lock.
-    if !locked_only && (lock != files.lock || files.lock_text.is_none()) {
+    if !locked_only
+        && (lock != files.lock || files.lock_text.is_none() || files.lock_merge.is_some())
+    {
         project.write_lock(&lock)?;
         report.lock_written = true;
     }

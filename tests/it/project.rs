@@ -1028,7 +1028,7 @@ fn locked_sync_refuses_files_that_disagree_and_changes_nothing() {
             "acme/minimal-squad: squads.jsonc asks for ./squads/minimal, squads.lock has squads/minimal 2026.08.20.1",
         ),
         (
-            declared.replace("\"acme/minimal-squad\": { \"source\": \"squads/minimal\" }", ""),
+            declared.replace("\"acme/minimal-squad\": { \"source\": \"squads/minimal\" },", ""),
             "acme/minimal-squad is locked but no longer declared",
         ),
     ];
@@ -1059,7 +1059,7 @@ fn locked_sync_refuses_files_that_disagree_and_changes_nothing() {
     assert_ok(&project.run(&["sync", "--locked"]), "now the files agree");
     // The lock drops a squad no longer declared, and leaves its package installed.
     project.write_declared(&cases[0].0.replace(
-        "\"acme/minimal-squad\": { \"source\": \"squads/minimal\" }",
+        "\"acme/minimal-squad\": { \"source\": \"squads/minimal\" },",
         "",
     ));
     let output = project.run(&["sync"]);

@@ -348,3 +348,154 @@ fn the_command_that_creates_opencorvus_writes_its_gitignore_and_no_other_touches
     assert_code(&output, 0, "init");
     assert!(ignored(&own).contains("/expert-squads/"));
 }
+
+/// `git` in `repo`, with an identity of its own; its output when it must succeed.
+fn git(repo: &Path, args: &[&str]) -> Output {
+    let program = crate::oci_support::require("git", "git");
+    std::process::Command::new(program)
+        .current_dir(repo)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", repo)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .args(["-c", "user.name=squad", "-c", "user.email=squad@localhost"])
+        .args([
+            "-c",
+            "init.defaultBranch=main",
+            "-c",
+            "merge.conflictStyle=merge",
+        ])
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[track_caller]
+fn git_ok(repo: &Path, args: &[&str]) {
+    let output = git(repo, args);
+    assert_code(&output, 0, &format!("git {}", args.join(" ")));
+}
+
+#[test]
+fn two_adds_on_two_branches_merge_and_sync_resolves_only_what_the_branches_lock_differently() {
+    let sandbox = Sandbox::new();
+    let repo = sandbox.root.join("app");
+    for name in ["minimal", "delivery", "planner-parallel"] {
+        copy_tree(&template(name), &repo.join("squads").join(name));
+    }
+    git_ok(&repo, &["init", "-q"]);
+    let squad = |args: &[&str]| run_in(&sandbox, &repo, args);
+    assert_code(&squad(&["init"]), 0, "init");
+    assert_code(&squad(&["add", "squads/minimal"]), 0, "add on main");
+    git_ok(&repo, &["add", "-A"]);
+    git_ok(&repo, &["commit", "-qm", "base"]);
+
+    // Two branches: each adds a squad and locks its own edit of the same folder squad.
+    let lock_of = |branch: &str| -> serde_json::Value {
+        let output = git(
+            &repo,
+            &["show", &format!("{branch}:.opencorvus/squads.lock")],
+        );
+        serde_json::from_slice(&output.stdout).unwrap()
+    };
+    for (branch, added, edit) in [
+        ("one", "squads/delivery", "one\n"),
+        ("two", "squads/planner-parallel", "two\n"),
+    ] {
+        git_ok(&repo, &["checkout", "-q", "-b", branch, "main"]);
+        assert_code(&squad(&["add", added]), 0, added);
+        let readme = repo.join("squads/minimal/README.md");
+        let mut text = std::fs::read_to_string(&readme).unwrap();
+        text.push_str(edit);
+        std::fs::write(&readme, text).unwrap();
+        assert_code(&squad(&["update", "example/minimal"]), 0, "update");
+        git_ok(&repo, &["add", "-A"]);
+        git_ok(&repo, &["commit", "-qm", branch]);
+    }
+    let merged = git(&repo, &["merge", "one", "-m", "merge"]);
+    assert_code(&merged, 1, "the merge stops on the folder and the lock");
+    let output = git(&repo, &["diff", "--name-only", "--diff-filter=U"]);
+    let conflicted = text(&output.stdout);
+    assert!(
+        !conflicted.contains("squads.jsonc") && conflicted.contains("squads.lock"),
+        "{conflicted}"
+    );
+    let declared = std::fs::read_to_string(repo.join(".opencorvus/squads.jsonc")).unwrap();
+    for name in [
+        "example/delivery",
+        "example/minimal",
+        "example/planner-parallel",
+    ] {
+        assert_eq!(declared.matches(name).count(), 1, "{declared}");
+    }
+
+    // Every command names the conflict; --locked refuses; nothing changes.
+    let state = || (paths(&repo), files(&repo.join(".opencorvus")));
+    let before = state();
+    let lock = std::fs::read_to_string(repo.join(".opencorvus/squads.lock")).unwrap();
+    let line = lock
+        .lines()
+        .position(|line| line.starts_with("<<<<<<<"))
+        .unwrap()
+        + 1;
+    let conflict = format!("squads.lock has merge conflicts at line {line}");
+    let output = squad(&["sync", "--locked"]);
+    assert_code(&output, 1, "sync --locked of a conflicted lock");
+    assert!(stderr(&output).contains(&conflict), "{}", stderr(&output));
+    let output = squad(&["remove", "example/delivery"]);
+    assert_code(&output, 1, "remove with a conflicted lock");
+    assert!(
+        stderr(&output).contains(&conflict) && stderr(&output).contains("`squad sync` resolves"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!stderr(&output).contains("delete"), "{}", stderr(&output));
+    assert_eq!(state(), before, "nothing changed");
+
+    // The folder's conflict is people's; the lock's is squad's.
+    git_ok(&repo, &["checkout", "--theirs", "squads/minimal/README.md"]);
+    let output = squad(&["sync"]);
+    assert_code(&output, 0, "sync resolves the lock");
+    let message = stderr(&output);
+    assert!(
+        message.contains(&format!("(line {line})"))
+            && message.contains("kept the 2 squads")
+            && message.contains("resolved anew what they lock differently: example/minimal"),
+        "{message}"
+    );
+    let resolved: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(repo.join(".opencorvus/squads.lock")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        resolved["squads"]["example/delivery"],
+        lock_of("one")["squads"]["example/delivery"]
+    );
+    assert_eq!(
+        resolved["squads"]["example/planner-parallel"],
+        lock_of("two")["squads"]["example/planner-parallel"]
+    );
+    let digest = {
+        let output = squad(&["digest", "squads/minimal"]);
+        text(&output.stdout).trim().to_owned()
+    };
+    assert_eq!(
+        resolved["squads"]["example/minimal"]["package_digest"],
+        digest
+    );
+    assert_code(&squad(&["sync", "--locked"]), 0, "the resolved lock holds");
+
+    // A conflict in squads.jsonc is said as one, at its line.
+    std::fs::write(
+        repo.join(".opencorvus/squads.jsonc"),
+        "{\n  \"squads\": {\n<<<<<<< HEAD\n    \"example/a\": { \"source\": \"squads/a\" },\n=======\n    \"example/b\": { \"source\": \"squads/b\" },\n>>>>>>> other\n  }\n}\n",
+    )
+    .unwrap();
+    let output = squad(&["sync"]);
+    assert_code(&output, 1, "a conflicted squads.jsonc");
+    assert!(
+        stderr(&output).contains("squads.jsonc has merge conflicts at line 3"),
+        "{}",
+        stderr(&output)
+    );
+}
