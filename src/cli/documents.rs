@@ -125,6 +125,9 @@ pub struct ListedPackage<'a> {
     /// The registry reference and manifest digest the receipt recorded (`null`: a local
     /// install, or no receipt).
     pub origin: Option<Origin>,
+    /// Installed in the project, but not declared in its squads.jsonc: the next `squad sync`
+    /// removes it.
+    pub undeclared: bool,
 }
 
 /// `squad fix`: the `squad validate` document of the package as fixed, then what was fixed.
@@ -383,6 +386,8 @@ pub struct Synced<'a> {
     pub lock_written: bool,
     /// squads.lock held merge conflicts: their lines, the squads resolved anew, how many kept.
     pub merge_conflicts: Option<&'a crate::project::merge::LockMerge>,
+    /// Packages installed in the project that squads.jsonc does not declare: removed or kept.
+    pub undeclared: &'a [crate::project::sync::Undeclared],
 }
 
 impl<'a> Synced<'a> {
@@ -402,6 +407,7 @@ impl<'a> Synced<'a> {
             dropped: &report.dropped,
             lock_written: report.lock_written,
             merge_conflicts: report.merged.as_ref(),
+            undeclared: &report.undeclared,
         }
     }
 }

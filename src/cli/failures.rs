@@ -89,6 +89,17 @@ pub fn project_error(
             report_failures(printer, failures);
             printer.error(&format!("{error}; nothing was changed"), None);
         }
+        ProjectError::PartlyDone(failures) => {
+            if machine {
+                let body = ProjectStopped {
+                    failures: Some(documents::failures(failures)),
+                    ..stopped("failed")
+                };
+                documents::print(printer, command, body);
+            }
+            report_failures(printer, failures);
+            printer.error(&error.to_string(), None);
+        }
         ProjectError::Disagree(lines) => {
             if machine {
                 let body = ProjectStopped {

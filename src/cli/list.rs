@@ -7,14 +7,15 @@ use super::args::{ScopeArg, opencorvus_root, scope_of};
 use super::documents::{self, ListedPackage, Listing};
 use super::report::{files_changed, verify_command};
 use super::{DataFormat, ExitStatus};
-use crate::install::list;
 use crate::install::scope::Scope;
 use crate::output::Printer;
 
 /// List installed packages with their versions and digests.
 ///
 /// The package the project selects (`squad activate`) is marked `(active)`; one whose files
-/// changed since it was installed is marked `(modified)` (`squad verify NAME` names the files).
+/// changed since it was installed is marked `(modified)` (`squad verify NAME` names the files);
+/// one installed in the project that its squads.jsonc does not declare is marked
+/// `(undeclared)`: the next `squad sync` removes it.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
   squad list
@@ -65,12 +66,22 @@ pub fn run_list(args: &ListArgs, printer: &Printer) -> ExitStatus {
         (None, Some(project)) => vec![Scope::Project(project.clone()), Scope::Global],
         (Some(ScopeArg::Project), None) => unreachable!("a project was resolved"),
     };
-    let listing = list(
+    let crate::project::ProjectListing {
+        listing,
+        undeclared,
+    } = crate::project::list(
         &scopes,
         project.as_deref(),
         &root,
         Some(Duration::from_secs(args.lock_timeout)),
     );
+    let is_undeclared = |listed: &crate::install::Listed| {
+        matches!(listed.scope, Scope::Project(_))
+            && undeclared.contains(&format!(
+                "{}/{}",
+                listed.package.installed.namespace, listed.package.installed.id
+            ))
+    };
     for warning in &listing.warnings {
         printer.warning(warning);
     }
@@ -96,6 +107,7 @@ pub fn run_list(args: &ListArgs, printer: &Printer) -> ExitStatus {
                             modified: listed.package.modified(),
                             changes: listed.package.changes().unwrap_or_default(),
                             origin: crate::install::receipts::origin(&root, &installed.root),
+                            undeclared: is_undeclared(listed),
                         }
                     })
                     .collect(),
@@ -109,6 +121,7 @@ pub fn run_list(args: &ListArgs, printer: &Printer) -> ExitStatus {
                 let marks: Vec<&str> = [
                     listed.active.then_some("active"),
                     (listed.package.modified() == Some(true)).then_some("modified"),
+                    is_undeclared(listed).then_some("undeclared"),
                 ]
                 .into_iter()
                 .flatten()
@@ -145,6 +158,12 @@ pub fn run_list(args: &ListArgs, printer: &Printer) -> ExitStatus {
                     printer.warning(&format!(
                         "{}: {problem}",
                         crate::text::shown_path(&installed.root)
+                    ));
+                }
+                if is_undeclared(listed) && !printer.quiet {
+                    printer.human(&format!(
+                        "note: {} is installed in the project but squads.jsonc does not declare it; `squad sync` removes it (`--keep-undeclared` keeps it)\n",
+                        installed.name()
                     ));
                 }
                 let changes = listed.package.changes().unwrap_or_default();

@@ -65,6 +65,11 @@ pub struct RemoveArgs {
     #[arg(value_name = "NAME")]
     pub name: String,
 
+    /// Remove it even if its installed files changed since it was installed (without it, such
+    /// a squad is refused and neither file is touched).
+    #[arg(long)]
+    pub force: bool,
+
     #[command(flatten)]
     pub project: ProjectArgs,
 
@@ -76,8 +81,9 @@ pub struct RemoveArgs {
 /// Make the project's installed squads match squads.lock.
 ///
 /// Installs what is missing and replaces what differs (only if it is still what was observed:
-/// compare-and-swap on the installed digest); packages the files do not mention are left
-/// alone. Squads declared but not yet locked are resolved and locked, unless --locked, which
+/// compare-and-swap on the installed digest), and removes the packages installed in the
+/// project that squads.jsonc does not declare (unless --keep-undeclared; one squad did not
+/// install, or whose files changed, is kept with a warning). Squads declared but not yet locked are resolved and locked, unless --locked, which
 /// refuses instead and changes nothing: the mode for CI. Bytes that differ from the lock (a
 /// moved tag, a changed folder or archive, a tampered cache entry) are refused with both
 /// digests. Downloads go to the cache first (in parallel), and nothing is installed unless
@@ -97,6 +103,11 @@ pub struct SyncArgs {
     /// Use no network: local sources and the download cache only.
     #[arg(long)]
     pub offline: bool,
+
+    /// Leave installed the project's packages that squads.jsonc does not declare (by default
+    /// sync removes them, so the project holds exactly what squads.lock says).
+    #[arg(long)]
+    pub keep_undeclared: bool,
 
     /// Downloads at once.
     #[arg(long, short = 'j', value_name = "N", default_value_t = DEFAULT_JOBS)]
@@ -176,7 +187,13 @@ pub fn run_remove(args: &RemoveArgs, printer: &Printer) -> ExitStatus {
     };
     let settings = run.settings(None, 1);
     let format = Format::from(args.format);
-    let removed = match change::remove(&run.project, &settings, &args.name, &mut waiting(printer)) {
+    let removed = match change::remove(
+        &run.project,
+        &settings,
+        &args.name,
+        args.force,
+        &mut waiting(printer),
+    ) {
         Ok(removed) => removed,
         Err(error) => return report_error(printer, format, "remove", &run.project, error),
     };
@@ -232,15 +249,15 @@ pub fn run_sync(args: &SyncArgs, printer: &Printer) -> ExitStatus {
     };
     let client = (!args.offline).then(|| args.network.client());
     let settings = run.settings(client.as_ref(), args.jobs);
-    let report = match crate::project::sync::sync(
-        &run.project,
-        &settings,
-        args.locked,
-        &mut waiting(printer),
-    ) {
-        Ok(report) => report,
-        Err(error) => return report_error(printer, args.format, "sync", &run.project, error),
+    let request = crate::project::sync::SyncRequest {
+        locked: args.locked,
+        keep_undeclared: args.keep_undeclared,
     };
+    let report =
+        match crate::project::sync::sync(&run.project, &settings, request, &mut waiting(printer)) {
+            Ok(report) => report,
+            Err(error) => return report_error(printer, args.format, "sync", &run.project, error),
+        };
     for warning in &report.warnings {
         printer.warning(&format!("interrupted replacement not recovered: {warning}"));
     }
@@ -276,13 +293,33 @@ pub fn run_sync(args: &SyncArgs, printer: &Printer) -> ExitStatus {
             outcome_line(printer, outcome);
         }
         for name in &report.dropped {
-            let id = name.rsplit('/').next().unwrap_or(name);
             printer.status(
                 "Unlocked",
-                &format!(
-                    "{name}: no longer declared; its package stays installed (`squad uninstall {id} --scope project` removes it)"
-                ),
+                &format!("{name}: no longer declared in squads.jsonc"),
             );
+        }
+        for undeclared in &report.undeclared {
+            match &undeclared.reason {
+                None => printer.status(
+                    "Removed",
+                    &format!(
+                        "{}: not declared in squads.jsonc (uninstalled from {})",
+                        undeclared.name,
+                        undeclared.root.display()
+                    ),
+                ),
+                Some(reason) if args.keep_undeclared => printer.status(
+                    "Kept",
+                    &format!(
+                        "{}: not declared in squads.jsonc ({reason})",
+                        undeclared.name
+                    ),
+                ),
+                Some(reason) => printer.warning(&format!(
+                    "kept {}, which squads.jsonc does not declare: {reason}",
+                    undeclared.name
+                )),
+            }
         }
     }
     let status = report_failures(printer, &report.failures);

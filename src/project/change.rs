@@ -278,10 +278,14 @@ pub struct Removed {
     pub warnings: Vec<String>,
 }
 
+/// Removes a squad from both files and uninstalls it. A package whose files changed since it
+/// was installed is refused before anything is written (both files and the package stay as
+/// they are), unless `force`, which removes it with its changes.
 pub fn remove(
     project: &Project,
     settings: &Settings<'_>,
     wanted: &str,
+    force: bool,
     on_wait: &mut dyn FnMut(&Path),
 ) -> Result<Removed, ProjectError> {
     let (_guard, files) = project.lock_and_read(true, on_wait)?;
@@ -302,6 +306,38 @@ pub fn remove(
     let installed = !matches!(Installed::of(&locations, &name), Installed::Absent);
     if !declared && !locked && !installed {
         return Err(ProjectError::NotDeclared(wanted.to_owned()));
+    }
+    let package = crate::install::PackageName {
+        namespace: Some(name.namespace.clone()),
+        id: name.id.clone(),
+    };
+    if installed && !force {
+        // Refused here, before either file is written: the edits and the uninstall go together.
+        let inspected =
+            crate::install::inspect(&package, &[project.scope()], &settings.opencorvus_root);
+        if let Ok((_, inspected)) = inspected {
+            let changes = inspected.changes().unwrap_or_default();
+            if !changes.is_empty() {
+                let paths: Vec<String> = changes
+                    .iter()
+                    .map(|drift| crate::text::shown(&drift.path))
+                    .collect();
+                let error = crate::install::InstallError::Modified {
+                    package: inspected.installed.label(),
+                    root: inspected.installed.root.clone(),
+                    changes,
+                };
+                return Err(ProjectError::Failed(vec![
+                    Failure::refused(
+                        name.to_string(),
+                        format!("{error} ({})", paths.join(", ")),
+                    )
+                    .hint(
+                        "pass --force to remove it with these changes, or copy what you need first",
+                    ),
+                ]));
+            }
+        }
     }
     if declared {
         let text = files.declared_text.as_deref().unwrap_or_default();
@@ -328,12 +364,9 @@ pub fn remove(
             exact: Default::default(),
             origin: None,
         };
-        // Local changes to the installed files are kept, as `squad uninstall` keeps them.
-        let package = crate::install::PackageName {
-            namespace: Some(name.namespace.clone()),
-            id: name.id.clone(),
-        };
-        let removal = crate::install::Removal { force: false };
+        // Local changes to the installed files are kept, as `squad uninstall` keeps them,
+        // unless `force`.
+        let removal = crate::install::Removal { force };
         match crate::install::uninstall(&package, &options, &removal, on_wait) {
             Ok(removed) => {
                 reset = removed.reset;
@@ -342,10 +375,15 @@ pub fn remove(
             }
             Err(crate::install::InstallError::NotInstalled(_)) => None,
             Err(error) => {
-                return Err(ProjectError::Failed(vec![Failure::refused(
+                return Err(ProjectError::PartlyDone(vec![Failure::of(
                     name.to_string(),
-                    format!("it was removed from both files, but not uninstalled: {error}"),
-                )]));
+                    &error,
+                    error.class(),
+                )
+                .hint(format!(
+                    "it was removed from squads.jsonc and squads.lock, but is still installed: `squad uninstall {} --scope project` removes it",
+                    name.id
+                ))]));
             }
         }
     } else {

@@ -32,7 +32,7 @@ use crate::package::Report;
 use crate::share::Transfers;
 use crate::source::SourceFile;
 
-use declared::Declared;
+use declared::{Declared, Name};
 use lockfile::Lock;
 
 /// A project directory and how to show it.
@@ -138,9 +138,12 @@ pub enum ProjectError {
     /// `--locked`: the files disagree; nothing was done. Each line says where.
     #[error("squads.lock does not match squads.jsonc (--locked); nothing was changed:\n  {}", .0.join("\n  "))]
     Disagree(Vec<String>),
-    /// Squads that could not be resolved, fetched or installed.
+    /// Squads that could not be resolved, fetched or installed; nothing was changed.
     #[error("{} squad{} could not be brought in line", .0.len(), crate::text::plural(.0.len()))]
     Failed(Vec<Failure>),
+    /// The files were written, and then what should have followed failed.
+    #[error("{} squad{} could not be brought in line; squads.jsonc and squads.lock were written", .0.len(), crate::text::plural(.0.len()))]
+    PartlyDone(Vec<Failure>),
     /// A command-line argument that cannot be used.
     #[error("{0}")]
     Usage(String),
@@ -159,10 +162,13 @@ impl ProjectError {
             | ProjectError::NotDeclared(_)
             | ProjectError::Disagree(_)
             | ProjectError::OutsideProject(_) => crate::error::Class::Refused,
-            ProjectError::Failed(failures) if failures.iter().all(|f| f.refused) => {
+            ProjectError::Failed(failures) | ProjectError::PartlyDone(failures)
+                if failures.iter().all(|f| f.refused) =>
+            {
                 crate::error::Class::Refused
             }
             ProjectError::Failed(_)
+            | ProjectError::PartlyDone(_)
             | ProjectError::Undeclared(_)
             | ProjectError::Usage(_)
             | ProjectError::Io(..) => crate::error::Class::Failed,
@@ -193,6 +199,48 @@ pub fn discover(start: &Path) -> Option<PathBuf> {
         .ancestors()
         .find(|folder| crate::fs::symlink_metadata(folder.join(declared::FILE)).is_ok())
         .map(Path::to_path_buf)
+}
+
+/// What `squad list` shows: the listing, and which of the project's packages its
+/// `squads.jsonc` does not declare (by `<namespace>/<id>`; none when the project declares no
+/// squads or its file cannot be read, since then nothing tells declared from not).
+pub struct ProjectListing {
+    pub listing: crate::install::Listing,
+    pub undeclared: std::collections::BTreeSet<String>,
+}
+
+/// Lists `scopes` as [`crate::install::list`] does, marking the project's undeclared packages:
+/// the next `squad sync` removes them (`--keep-undeclared` keeps them).
+pub fn list(
+    scopes: &[Scope],
+    project: Option<&Path>,
+    opencorvus_root: &Path,
+    lock_timeout: Option<Duration>,
+) -> ProjectListing {
+    let listing = crate::install::list(scopes, project, opencorvus_root, lock_timeout);
+    let declared = project.and_then(|root| {
+        let text = read_optional(&root.join(declared::FILE)).ok()??;
+        let (declared, problems) = declared::parse(&text);
+        (merge::sides(&text).is_none() && !crate::diag::has_errors(&problems)).then_some(declared)
+    });
+    let undeclared = match &declared {
+        Some(declared) => listing
+            .packages
+            .iter()
+            .filter(|listed| matches!(listed.scope, Scope::Project(_)))
+            .map(|listed| Name {
+                namespace: listed.package.installed.namespace.clone(),
+                id: listed.package.installed.id.clone(),
+            })
+            .filter(|name| declared.get(name).is_none())
+            .map(|name| name.to_string())
+            .collect(),
+        None => Default::default(),
+    };
+    ProjectListing {
+        listing,
+        undeclared,
+    }
 }
 
 fn read_optional(path: &Path) -> Result<Option<String>, ProjectError> {

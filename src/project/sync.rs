@@ -3,7 +3,8 @@
 //! installed digest is not the locked one is fetched (cache first, downloads in parallel) and
 //! checked against the lock, and only once every one is in hand are they installed, each
 //! through the install transaction with the digest observed before as its compare-and-swap
-//! expectation. Packages the files do not mention are left alone.
+//! expectation. Packages installed in the project that squads.jsonc does not declare are then
+//! removed (unless `--keep-undeclared`), so the project holds exactly what the lock says.
 
 use std::path::{Path, PathBuf};
 
@@ -53,6 +54,96 @@ pub struct SyncReport {
     /// squads.lock held merge conflicts: what they came to (the squads locked differently by
     /// the two sides were resolved anew).
     pub merged: Option<super::merge::LockMerge>,
+    /// Packages installed in the project that squads.jsonc does not declare: removed, or kept
+    /// and why.
+    pub undeclared: Vec<Undeclared>,
+}
+
+/// A package installed in the project that squads.jsonc does not declare (after `squad
+/// remove`, a branch switch, a merge), and what `sync` did with it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Undeclared {
+    pub name: String,
+    pub root: PathBuf,
+    /// Uninstalled; otherwise kept, and `reason` says why.
+    pub removed: bool,
+    pub reason: Option<String>,
+}
+
+/// Removes the project's installed packages that squads.jsonc does not declare, so a sync
+/// leaves exactly what the lock says (as `npm ci` and `uv sync` do). Kept: everything with
+/// `keep` (`--keep-undeclared`); a package squad did not install (no install receipt: another
+/// tool's, or copied by hand); one whose files changed since it was installed (removing it
+/// would lose the changes; `squad uninstall --force` does that on purpose).
+fn remove_undeclared(
+    project: &Project,
+    settings: &Settings<'_>,
+    files: &Files,
+    keep: bool,
+    on_wait: &mut dyn FnMut(&Path),
+) -> (Vec<Undeclared>, Vec<String>) {
+    let locations = project.locations(&settings.opencorvus_root);
+    let mut found = Vec::new();
+    let mut warnings = Vec::new();
+    for installed in crate::install::identities(&locations) {
+        let name = Name {
+            namespace: installed.namespace.clone(),
+            id: installed.id.clone(),
+        };
+        if files.declared.get(&name).is_some() {
+            continue;
+        }
+        let kept = |reason: String| Undeclared {
+            name: name.to_string(),
+            root: installed.root.clone(),
+            removed: false,
+            reason: Some(reason),
+        };
+        if keep {
+            found.push(kept("--keep-undeclared".to_owned()));
+            continue;
+        }
+        if crate::install::receipts::find(&settings.opencorvus_root, &installed.root).is_none() {
+            found.push(kept(format!(
+                "squad did not install it (it has no install receipt); `squad uninstall {} --scope project` removes it",
+                name.id
+            )));
+            continue;
+        }
+        let options = Options {
+            scope: project.scope(),
+            opencorvus_root: settings.opencorvus_root.clone(),
+            expect: None,
+            replace: false,
+            lock_timeout: settings.lock_timeout,
+            exact: Default::default(),
+            origin: None,
+        };
+        let package = crate::install::PackageName {
+            namespace: Some(name.namespace.clone()),
+            id: name.id.clone(),
+        };
+        let removal = crate::install::Removal { force: false };
+        match crate::install::uninstall(&package, &options, &removal, on_wait) {
+            Ok(removed) => {
+                warnings.extend(removed.warnings);
+                found.push(Undeclared {
+                    name: name.to_string(),
+                    root: removed.package.root,
+                    removed: true,
+                    reason: None,
+                });
+            }
+            Err(InstallError::NotInstalled(_)) => {}
+            Err(InstallError::Modified { changes, .. }) => found.push(kept(format!(
+                "its files changed since it was installed ({} changed); `squad uninstall {} --scope project --force` removes it with them",
+                changes.len(),
+                name.id
+            ))),
+            Err(error) => found.push(kept(crate::error::chain(&error))),
+        }
+    }
+    (found, warnings)
 }
 
 /// What is installed under a squad's name.
@@ -284,12 +375,22 @@ struct Ready {
     acquired: Option<Acquired>,
 }
 
+/// What `squad sync` is asked to do.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SyncRequest {
+    /// `--locked`: refuse when the files disagree, instead of resolving.
+    pub locked: bool,
+    /// `--keep-undeclared`: leave installed the packages squads.jsonc does not declare.
+    pub keep_undeclared: bool,
+}
+
 pub fn sync(
     project: &Project,
     settings: &Settings<'_>,
-    locked_only: bool,
+    request: SyncRequest,
     on_wait: &mut (dyn FnMut(&Path) + Send),
 ) -> Result<SyncReport, ProjectError> {
+    let locked_only = request.locked;
     let (_guard, files) = project.lock_and_read_merging(true, true, on_wait)?;
     if let (true, Some(merged)) = (locked_only, &files.lock_merge) {
         return Err(ProjectError::Disagree(
@@ -425,6 +526,15 @@ pub fn sync(
         }
     }
     crate::env::failpoint("sync-installed");
+    if report.failures.is_empty() {
+        let on_wait = on_wait
+            .into_inner()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let (undeclared, warnings) =
+            remove_undeclared(project, settings, &files, request.keep_undeclared, on_wait);
+        report.undeclared = undeclared;
+        report.warnings.extend(warnings);
+    }
     report.dropped = files
         .lock
         .squads

@@ -1057,7 +1057,7 @@ fn locked_sync_refuses_files_that_disagree_and_changes_nothing() {
     );
     assert!(project.lock_text() != lock);
     assert_ok(&project.run(&["sync", "--locked"]), "now the files agree");
-    // The lock drops a squad no longer declared, and leaves its package installed.
+    // The lock drops a squad no longer declared, and sync uninstalls its package (issue 27).
     project.write_declared(&cases[0].0.replace(
         "\"acme/minimal-squad\": { \"source\": \"squads/minimal\" },",
         "",
@@ -1069,8 +1069,13 @@ fn locked_sync_refuses_files_that_disagree_and_changes_nothing() {
         "{}",
         stderr(&output)
     );
+    assert!(
+        stderr(&output).contains("Removed acme/minimal-squad: not declared in squads.jsonc"),
+        "{}",
+        stderr(&output)
+    );
     assert!(project.lock()["squads"].get("acme/minimal-squad").is_none());
-    assert!(project.installed("acme/minimal-squad").is_some());
+    assert!(project.installed("acme/minimal-squad").is_none());
 }
 
 #[test]

@@ -499,3 +499,138 @@ fn two_adds_on_two_branches_merge_and_sync_resolves_only_what_the_branches_lock_
         stderr(&output)
     );
 }
+
+#[test]
+fn what_squads_jsonc_no_longer_declares_is_marked_by_list_and_removed_by_sync() {
+    let sandbox = Sandbox::new();
+    let app = sandbox.root.join("app");
+    for name in ["minimal", "delivery"] {
+        copy_tree(&template(name), &app.join("squads").join(name));
+    }
+    let squad = |args: &[&str]| run_in(&sandbox, &app, args);
+    assert_code(&squad(&["init"]), 0, "init");
+    assert_code(&squad(&["add", "squads/minimal"]), 0, "add minimal");
+    let config = app.join(".opencorvus");
+    let before_delivery = files(&config)
+        .into_iter()
+        .filter(|(path, _)| path.starts_with("squads."))
+        .collect::<Vec<_>>();
+    let switch_back = || {
+        for (path, bytes) in &before_delivery {
+            std::fs::write(config.join(path), bytes).unwrap();
+        }
+    };
+    let installed = |name: &str| config.join("expert-squads/example").join(name);
+    assert_code(&squad(&["add", "squads/delivery"]), 0, "add delivery");
+
+    // A branch switch back to before the add: both files no longer name it.
+    switch_back();
+    let output = squad(&["list"]);
+    assert_code(&output, 0, "list");
+    let listed = text(&output.stdout);
+    assert!(
+        listed
+            .lines()
+            .any(|line| line.contains("example/delivery") && line.ends_with("(undeclared)")),
+        "{listed}"
+    );
+    assert!(
+        !listed
+            .lines()
+            .any(|line| line.contains("example/minimal") && line.contains("undeclared")),
+        "{listed}"
+    );
+    assert!(
+        stderr(&output).contains("`squad sync` removes it"),
+        "{}",
+        stderr(&output)
+    );
+    let output = squad(&["list", "--format", "json"]);
+    let document: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let undeclared: Vec<(String, bool)> = document["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|package| {
+            (
+                package["id"].as_str().unwrap().to_owned(),
+                package["undeclared"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        undeclared,
+        [("delivery".to_owned(), true), ("minimal".to_owned(), false)]
+    );
+
+    // --keep-undeclared keeps it; a plain sync --locked leaves exactly what the lock says.
+    let output = squad(&["sync", "--keep-undeclared"]);
+    assert_code(&output, 0, "sync --keep-undeclared");
+    assert!(installed("delivery").is_dir());
+    let output = squad(&["sync", "--locked"]);
+    assert_code(&output, 0, "sync --locked");
+    assert!(
+        stderr(&output).contains("Removed example/delivery: not declared in squads.jsonc"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!installed("delivery").exists());
+    assert!(installed("minimal").is_dir());
+
+    // What sync does not remove: a package whose files changed, one squad did not install.
+    assert_code(&squad(&["add", "squads/delivery"]), 0, "add delivery again");
+    std::fs::write(installed("delivery").join("README.md"), "# mine\n").unwrap();
+    switch_back();
+    let hand = config.join("expert-squads/example/planner-parallel");
+    copy_tree(&template("planner-parallel"), &hand);
+    let output = squad(&["sync"]);
+    assert_code(&output, 0, "sync keeps what it must not remove");
+    let message = stderr(&output);
+    assert!(
+        message.contains("kept example/delivery") && message.contains("files changed"),
+        "{message}"
+    );
+    assert!(
+        message.contains("kept example/planner-parallel")
+            && message.contains("squad did not install it"),
+        "{message}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(installed("delivery").join("README.md")).unwrap(),
+        "# mine\n"
+    );
+    assert!(hand.is_dir());
+}
+
+#[test]
+fn remove_of_a_locally_edited_squad_changes_nothing_unless_forced() {
+    let sandbox = Sandbox::new();
+    let app = sandbox.root.join("app");
+    copy_tree(&template("minimal"), &app.join("squads/minimal"));
+    let squad = |args: &[&str]| run_in(&sandbox, &app, args);
+    assert_code(&squad(&["init"]), 0, "init");
+    assert_code(&squad(&["add", "squads/minimal"]), 0, "add");
+    let target = app.join(".opencorvus/expert-squads/example/minimal");
+    std::fs::write(target.join("README.md"), "# edited here\n").unwrap();
+
+    let before = (paths(&app), files(&app.join(".opencorvus")));
+    let output = squad(&["remove", "example/minimal"]);
+    assert_code(&output, 1, "remove of an edited squad");
+    let message = stderr(&output);
+    assert!(
+        message.contains("README.md") && message.contains("--force"),
+        "{message}"
+    );
+    assert_eq!(
+        (paths(&app), files(&app.join(".opencorvus"))),
+        before,
+        "neither file nor the package changed"
+    );
+
+    let output = squad(&["remove", "example/minimal", "--force"]);
+    assert_code(&output, 0, "remove --force");
+    assert!(!target.exists());
+    let declared = std::fs::read_to_string(app.join(".opencorvus/squads.jsonc")).unwrap();
+    assert!(!declared.contains("example/minimal"), "{declared}");
+    assert!(!stderr(&output).contains("nothing was changed"));
+}
