@@ -183,6 +183,8 @@ pub struct Acquired {
     pub signed_by: Option<KeyId>,
     /// A registry squad's reference and manifest digest, for the install receipt.
     pub origin: Option<Origin>,
+    /// What is worth saying but refuses nothing: a tag that moved away from the locked bytes.
+    pub warnings: Vec<String>,
 }
 
 impl Acquired {
@@ -438,6 +440,7 @@ impl Context<'_> {
             archive_bytes: None,
             signed_by: None,
             origin: None,
+            warnings: Vec::new(),
         })
     }
 
@@ -465,6 +468,7 @@ impl Context<'_> {
             archive_bytes: None,
             signed_by: None,
             origin: None,
+            warnings: Vec::new(),
         })
     }
 
@@ -494,6 +498,7 @@ impl Context<'_> {
             archive_bytes: Some(bytes.len() as u64),
             signed_by: None,
             origin: None,
+            warnings: Vec::new(),
         })
     }
 
@@ -518,6 +523,7 @@ impl Context<'_> {
                         reference: pinned.to_string(),
                         manifest_digest: manifest.clone(),
                     }),
+                    warnings: Vec::new(),
                 });
             }
         }
@@ -532,12 +538,10 @@ impl Context<'_> {
             _ => format!("resolving {reference} needs the registry (--offline)"),
         })?;
         let target = match (&pins.manifest_digest, request.newest, request.version) {
-            // Locked: the declared reference at the locked version, so a tag moved to other
-            // bytes is noticed.
-            (Some(_), _, _) if reference.digest.is_some() => reference.clone(),
-            (Some(_), _, _) => reference
-                .repository_only()
-                .with_tag(pins.exact.version.as_deref().unwrap_or_default()),
+            // Locked: by the locked manifest digest, in the declared repository, whatever a tag
+            // names now (a tag moved to other bytes is a warning below, never a blocker while
+            // the pinned bytes are there).
+            (Some(locked), _, _) => reference.repository_only().with_digest(locked),
             (None, true, _) => reference.repository_only(),
             (None, false, Some(version)) => reference.with_tag(version),
             (None, false, None) => reference.clone(),
@@ -546,13 +550,21 @@ impl Context<'_> {
         let judge_first =
             self.policy.applies() || pins.exact.is_given() || pins.manifest_digest.is_some();
         let (resolved, downloaded) = if judge_first {
-            (share::resolve(&mut session, &target)?, None)
+            let resolved = share::resolve(&mut session, &target);
+            let resolved = match (resolved, &pins.manifest_digest) {
+                (Err(ShareError::NotFound(_)), Some(locked)) => {
+                    return Err(self.locked_manifest_gone(&mut session, reference, pins, locked));
+                }
+                (resolved, _) => resolved?,
+            };
+            (resolved, None)
         } else {
             // Nothing to judge before the download: the archive comes with the config, at once.
             let (resolved, bytes) = share::fetch(client, &target, self.transfers)?;
             (resolved, Some(bytes))
         };
         let sha256 = layer_sha256(&resolved)?;
+        let mut warnings = Vec::new();
         if let Some(locked) = &pins.manifest_digest {
             let archive = pins
                 .archive_sha256
@@ -560,12 +572,13 @@ impl Context<'_> {
             if resolved.manifest_digest != *locked || Some(sha256) != pins.archive_sha256 {
                 return Err(AcquireError::Refused {
                     message: format!(
-                        "{target} is manifest {} now (archive sha256 {sha256}), but {} has manifest {locked} (archive sha256 {archive}): the tag was moved to other bytes, which are refused",
+                        "{target} is manifest {} with archive sha256 {sha256}, but {} has manifest {locked} with archive sha256 {archive}: the lock does not describe the bytes it pins, which are refused",
                         resolved.manifest_digest, pins.by
                     ),
                     hint: pins.update_hint.clone(),
                 });
             }
+            warnings.extend(Self::moved_tag(&mut session, reference, pins, locked));
         }
         let config = &resolved.config;
         let package_digest =
@@ -618,7 +631,73 @@ impl Context<'_> {
                 reference: resolved.pinned.to_string(),
                 manifest_digest: resolved.manifest_digest.clone(),
             }),
+            warnings,
         })
+    }
+
+    /// The tag a locked registry squad was resolved through (the declared tag, else its
+    /// version, which is its tag), when it now names another manifest than the locked one, or
+    /// none: said as a warning naming both digests. A registry that cannot answer says
+    /// nothing here; the pinned bytes are what counts.
+    fn moved_tag(
+        session: &mut Repository<'_>,
+        reference: &Reference,
+        pins: &Pins,
+        locked: &str,
+    ) -> Option<String> {
+        if reference.digest.is_some() {
+            return None;
+        }
+        let tag = reference
+            .tag
+            .clone()
+            .or_else(|| pins.exact.version.clone())?;
+        let tagged = reference.repository_only().with_tag(&tag);
+        match share::tag_digest(session, &tag) {
+            Ok(Some(now)) if now != locked => Some(format!(
+                "{tagged} now names manifest {now}, not manifest {locked} which {} pins: the pinned bytes were used; {}",
+                pins.by,
+                pins.update_hint
+                    .as_deref()
+                    .unwrap_or("update to take the new bytes if they are intended")
+            )),
+            Ok(None) => Some(format!(
+                "{tagged} no longer exists; manifest {locked}, which {} pins, was used",
+                pins.by
+            )),
+            _ => None,
+        }
+    }
+
+    /// The refusal of a locked registry squad whose pinned manifest the registry no longer
+    /// has, saying what its tag names now, if anything.
+    fn locked_manifest_gone(
+        &self,
+        session: &mut Repository<'_>,
+        reference: &Reference,
+        pins: &Pins,
+        locked: &str,
+    ) -> AcquireError {
+        let repository = reference.repository_only();
+        let tag = reference
+            .tag
+            .clone()
+            .or_else(|| pins.exact.version.clone())
+            .filter(|_| reference.digest.is_none());
+        let now = tag.as_ref().and_then(|tag| {
+            share::tag_digest(session, tag)
+                .ok()
+                .flatten()
+                .map(|digest| format!("; its tag {tag} names manifest {digest} now"))
+        });
+        AcquireError::Refused {
+            message: format!(
+                "{repository} no longer has manifest {locked}, which {} pins{}",
+                pins.by,
+                now.unwrap_or_default()
+            ),
+            hint: pins.update_hint.clone(),
+        }
     }
 
     /// An exact archive (an https:// source or an install link's): from the cache, or
@@ -664,6 +743,7 @@ impl Context<'_> {
             archive_bytes: Some(bytes.len() as u64),
             signed_by: None,
             origin: None,
+            warnings: Vec::new(),
         })
     }
 

@@ -388,6 +388,8 @@ pub struct Synced<'a> {
     pub merge_conflicts: Option<&'a crate::project::merge::LockMerge>,
     /// Packages installed in the project that squads.jsonc does not declare: removed or kept.
     pub undeclared: &'a [crate::project::sync::Undeclared],
+    /// What refused nothing but is worth saying (a tag moved away from the locked bytes).
+    pub warnings: &'a [String],
 }
 
 impl<'a> Synced<'a> {
@@ -408,6 +410,7 @@ impl<'a> Synced<'a> {
             lock_written: report.lock_written,
             merge_conflicts: report.merged.as_ref(),
             undeclared: &report.undeclared,
+            warnings: &report.warnings,
         }
     }
 }
@@ -453,6 +456,8 @@ pub struct UpdatedSquad<'a> {
     pub from: Option<&'a str>,
     /// Whether a version, tag or digest declared in squads.jsonc was rewritten.
     pub declaration_changed: bool,
+    /// The manifest locked before, when the version's tag was moved to other bytes.
+    pub tag_moved_from: Option<&'a str>,
 }
 
 impl<'a> Updated<'a> {
@@ -474,6 +479,7 @@ impl<'a> Updated<'a> {
                     outcome: &updated.outcome,
                     from: updated.from.as_deref(),
                     declaration_changed: updated.declaration_changed,
+                    tag_moved_from: updated.tag_moved_from.as_deref(),
                 })
                 .collect(),
             failures: failures(failed),

@@ -84,9 +84,10 @@ pub struct RemoveArgs {
 /// compare-and-swap on the installed digest), and removes the packages installed in the
 /// project that squads.jsonc does not declare (unless --keep-undeclared; one squad did not
 /// install, or whose files changed, is kept with a warning). Squads declared but not yet locked are resolved and locked, unless --locked, which
-/// refuses instead and changes nothing: the mode for CI. Bytes that differ from the lock (a
-/// moved tag, a changed folder or archive, a tampered cache entry) are refused with both
-/// digests. Downloads go to the cache first (in parallel), and nothing is installed unless
+/// refuses instead and changes nothing: the mode for CI. A registry squad is fetched by the
+/// manifest digest the lock pins: a tag moved to other bytes is a warning naming both digests,
+/// not a refusal, while the registry has the pinned manifest. Bytes that differ from the lock (a
+/// changed folder or archive, a tampered cache entry) are refused with both digests. Downloads go to the cache first (in parallel), and nothing is installed unless
 /// every one succeeded. A second sync needs no network; --offline uses only the cache.
 #[derive(Debug, clap::Args)]
 #[command(after_help = concat!("Examples:
@@ -259,7 +260,7 @@ pub fn run_sync(args: &SyncArgs, printer: &Printer) -> ExitStatus {
             Err(error) => return report_error(printer, args.format, "sync", &run.project, error),
         };
     for warning in &report.warnings {
-        printer.warning(&format!("interrupted replacement not recovered: {warning}"));
+        printer.warning(warning);
     }
     if let Some(merged) = &report.merged {
         let lines: Vec<String> = merged.lines.iter().map(ToString::to_string).collect();

@@ -92,7 +92,7 @@ pub fn run_outdated(args: &OutdatedArgs, printer: &Printer) -> ExitStatus {
             let cells: Vec<[String; 4]> = rows
                 .iter()
                 .map(|row| {
-                    let note = match (row.kind, row.newer.len(), row.pinned_by) {
+                    let mut note = match (row.kind, row.newer.len(), row.pinned_by) {
                         ("registry", 0, _) => "up to date".to_owned(),
                         ("registry", count, pinned) => format!(
                             "{count} newer{}",
@@ -102,6 +102,12 @@ pub fn run_outdated(args: &OutdatedArgs, printer: &Printer) -> ExitStatus {
                         ),
                         (kind, _, _) => format!("{kind} source: not checked"),
                     };
+                    if let Some(now) = &row.tag_moved_to {
+                        note.push_str(&format!(
+                            "; its tag was moved to other bytes (manifest {}), which `squad update` takes",
+                            crate::text::shown(now)
+                        ));
+                    }
                     // The locked version is squads.lock's word, which a commit can change.
                     let shown = |text: Option<&String>| {
                         crate::text::shown(text.map_or("-", String::as_str))
@@ -186,9 +192,22 @@ pub fn run_update(args: &UpdateArgs, printer: &Printer) -> ExitStatus {
                 } else {
                     "Would update"
                 };
+                let moved = planned
+                    .tag_moved_from
+                    .as_deref()
+                    .map(|before| {
+                        format!(
+                            " (its tag was moved from manifest {} to {})",
+                            crate::text::shown(before),
+                            crate::text::shown(
+                                planned.resolved.rsplit('@').next().unwrap_or_default()
+                            )
+                        )
+                    })
+                    .unwrap_or_default();
                 printer.status(
                     verb,
-                    &format!("{} {from} -> {}: {adds}", planned.name, planned.to),
+                    &format!("{} {from} -> {}{moved}: {adds}", planned.name, planned.to),
                 );
             }
             for updated in &report.updated {
@@ -203,10 +222,20 @@ pub fn run_update(args: &UpdateArgs, printer: &Printer) -> ExitStatus {
                     let before = outcome
                         .before
                         .map_or("none".to_owned(), |digest| short(&digest));
+                    let moved = updated
+                        .tag_moved_from
+                        .as_deref()
+                        .map(|manifest| {
+                            format!(
+                                "its tag was moved from manifest {} to other bytes; ",
+                                crate::text::shown(manifest)
+                            )
+                        })
+                        .unwrap_or_default();
                     printer.status(
                         "Updated",
                         &format!(
-                            "{} {from}: package digest {before}… -> {}… ({})",
+                            "{} {from}: {moved}package digest {before}… -> {}… ({})",
                             outcome.name,
                             short(&outcome.after),
                             outcome.resolved

@@ -408,6 +408,18 @@ pub struct Updated {
     pub outcome: Outcome,
     /// Whether squads.jsonc was rewritten for it (a declared version, tag or digest moved).
     pub declaration_changed: bool,
+    /// The manifest locked before, when the same version's tag now names another: the tag was
+    /// moved to other bytes, which this update took.
+    pub tag_moved_from: Option<String>,
+}
+
+/// The manifest `previous` locked, when `locked` is the same version at another manifest (a
+/// registry tag moved to other bytes).
+fn tag_moved_from(previous: Option<&Locked>, locked: &Locked) -> Option<String> {
+    let previous = previous?;
+    let before = previous.manifest_digest()?;
+    (previous.version == locked.version && Some(before) != locked.manifest_digest())
+        .then(|| before.to_owned())
 }
 
 /// The declaration that asks for a registry squad's new resolution: a declared version, tag or
@@ -462,6 +474,8 @@ pub struct Planned {
     pub adds: Option<String>,
     /// The real run would refuse it (`deny_escalation` without `--accept-grants`).
     pub refused: bool,
+    /// The manifest locked now, when the same version's tag names another (see [`Updated`]).
+    pub tag_moved_from: Option<String>,
 }
 
 /// What `squad update` did, or would do with `--dry-run`.
@@ -587,6 +601,7 @@ pub fn update(
                 resolved: locked.resolved.clone(),
                 adds,
                 refused: judged.is_err(),
+                tag_moved_from: tag_moved_from(previous, &locked),
             });
             if let Err(failure) = judged {
                 report.failures.push(failure);
@@ -622,12 +637,14 @@ pub fn update(
             })?;
         }
         let from = previous.map(|locked| locked.version.clone());
+        let tag_moved_from = tag_moved_from(previous, &locked);
         lock.squads.insert(key.clone(), locked);
         report.updated.push(Updated {
             name: key,
             from,
             outcome,
             declaration_changed,
+            tag_moved_from,
         });
     }
     if request.dry_run {

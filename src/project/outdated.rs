@@ -25,6 +25,9 @@ pub struct Row {
     /// What squads.jsonc pins a registry squad with, `version`, `tag` or `digest`, when it
     /// pins it (`update` moves the pin too).
     pub pinned_by: Option<&'static str>,
+    /// The manifest the locked version's tag names now, when it is not the one locked: the tag
+    /// was moved to other bytes (`update` takes them; `sync` keeps the locked ones).
+    pub tag_moved_to: Option<String>,
 }
 
 pub fn outdated(
@@ -41,12 +44,15 @@ pub fn outdated(
         .entries
         .iter()
         .map(|entry| {
-            let locked = files
+            let entry_locked = files
                 .lock
                 .squads
                 .get(&entry.name.to_string())
-                .filter(|locked| locked.agrees_with(&entry.declaration))
-                .map(|locked| locked.version.clone());
+                .filter(|locked| locked.agrees_with(&entry.declaration));
+            let locked = entry_locked.map(|locked| locked.version.clone());
+            let locked_manifest = entry_locked
+                .and_then(|locked| locked.manifest_digest())
+                .map(str::to_owned);
             let declaration = &entry.declaration;
             let mut row = Row {
                 name: entry.name.to_string(),
@@ -56,6 +62,7 @@ pub fn outdated(
                 latest: None,
                 newer: Vec::new(),
                 pinned_by: None,
+                tag_moved_to: None,
             };
             Box::new(move || {
                 let Source::Registry(reference) = &declaration.source else {
@@ -91,6 +98,20 @@ pub fn outdated(
                     })
                     .map(|listed| listed.version.clone())
                     .collect();
+                if let (Some(version), Some(manifest), None) =
+                    (&row.locked, &locked_manifest, &reference.digest)
+                {
+                    let repository = reference.repository_only();
+                    let mut session = crate::oci::Repository::new(
+                        client,
+                        &repository,
+                        crate::oci::Access::Pull,
+                        crate::oci::Credentials::Configured,
+                    );
+                    if let Ok(Some(now)) = crate::share::tag_digest(&mut session, version) {
+                        row.tag_moved_to = (now != *manifest).then_some(now);
+                    }
+                }
                 Ok(row)
             }) as Task<'_, Result<Row, Failure>>
         })

@@ -49,7 +49,8 @@ pub struct SyncReport {
     /// their packages left installed.
     pub dropped: Vec<String>,
     pub lock_written: bool,
-    /// Interrupted replacements that could not be recovered.
+    /// What refused nothing but is worth saying: interrupted replacements that could not be
+    /// recovered, a tag moved away from the locked bytes, a selection that could not be reset.
     pub warnings: Vec<String>,
     /// squads.lock held merge conflicts: what they came to (the squads locked differently by
     /// the two sides were resolved anew).
@@ -412,7 +413,10 @@ pub fn sync(
         ..SyncReport::default()
     };
     let locations = project.locations(&settings.opencorvus_root);
-    report.warnings = crate::install::recover_scope(&locations, settings.lock_timeout);
+    report.warnings = crate::install::recover_scope(&locations, settings.lock_timeout)
+        .into_iter()
+        .map(|problem| format!("interrupted replacement not recovered: {problem}"))
+        .collect();
     crate::env::failpoint("sync-planned");
     let entries = &files.declared.entries;
     let installed: Vec<Installed> = run_jobs(
@@ -458,7 +462,17 @@ pub fn sync(
     let mut prepared = Vec::new();
     for (entry, result) in entries.iter().zip(ready) {
         match result {
-            Ok(ready) => prepared.push((entry, ready)),
+            Ok(ready) => {
+                if let Some(acquired) = &ready.acquired {
+                    report.warnings.extend(
+                        acquired
+                            .warnings
+                            .iter()
+                            .map(|warning| format!("{}: {warning}", entry.name)),
+                    );
+                }
+                prepared.push((entry, ready));
+            }
             Err(failure) => report.failures.push(failure),
         }
     }

@@ -307,6 +307,12 @@ fn sign_published(
     .map_err(|error| ShareError::Reference(format!("signing failed: {error}")))
 }
 
+/// The manifest digest the tag `tag` of the session's repository names, or `None` when the
+/// repository has no such tag.
+pub fn tag_digest(session: &mut Repository<'_>, tag: &str) -> Result<Option<String>, ShareError> {
+    Ok(session.manifest(tag)?.map(|fetched| fetched.digest))
+}
+
 /// The signatures attached to a resolved squad (their `.minisig` texts).
 pub fn signatures(
     session: &mut Repository<'_>,

@@ -551,8 +551,26 @@ fn move_tag(registry: &Registry, repository: &str, tag: &str, package: &Path) {
         .unwrap();
 }
 
+/// Deletes the manifest `digest` of `repository` from the registry (which deletes untagged
+/// manifests: `storage.delete.enabled`).
+fn delete_manifest(registry: &Registry, repository: &str, digest: &str) {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", registry.port)).unwrap();
+    write!(
+        stream,
+        "DELETE /v2/{repository}/manifests/{digest} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n",
+        registry.host()
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 202"), "{answer}");
+}
+
+/// A moved tag warns and never blocks while the pinned bytes exist (issue 27, item 6); a
+/// tampered cache entry is refused.
 #[test]
-fn a_moved_tag_and_a_tampered_cache_entry_are_refused_with_both_digests() {
+fn a_moved_tag_warns_with_both_digests_and_a_tampered_cache_entry_is_refused() {
     let registry = Registry::start(Auth::None);
     let project = Proj::new();
     let scratch = project.sandbox.dir.path().join("packages");
@@ -594,27 +612,67 @@ fn a_moved_tag_and_a_tampered_cache_entry_are_refused_with_both_digests() {
     assert_ok(&tampered.run(&["sync"]), "the next sync downloads it anew");
     assert_eq!(sha256(&cached), archive_sha);
 
-    // The tag now names other bytes: a clone without the cache refuses them.
+    // The tag now names other bytes: a clone without the cache fetches the pinned manifest by
+    // its digest, installs the locked bytes, and says the tag moved, naming both manifests.
     let moved = variant(&scratch, "minimal", "2026.12.01.1", "\nother bytes\n");
     move_tag(&registry, "squads/example/minimal", "2026.12.01.1", &moved);
-    let clone = project.clone_files(false);
-    let before = clone.state();
-    let output = clone.run(&["sync", "--locked"]);
-    assert_code(&output, 1, "a moved tag");
-    let message = stderr(&output);
+    let (_, artifact) = squad::share::prepare(&moved).unwrap();
     let old_manifest = pinned.rsplit('@').next().unwrap();
+    let clone = project.clone_files(false);
+    let output = clone.run(&["sync", "--locked"]);
+    assert_ok(&output, "a moved tag does not block a locked sync");
+    let message = stderr(&output);
     assert!(
-        message.contains("example/minimal")
+        message.contains("warning: example/minimal: ")
             && message.contains(old_manifest)
-            && message.contains("the tag was moved"),
+            && message.contains(&artifact.manifest_digest)
+            && message.contains("now names manifest"),
         "{message}"
     );
-    let (_, artifact) = squad::share::prepare(&moved).unwrap();
-    assert!(message.contains(&artifact.manifest_digest), "{message}");
-    assert_eq!(clone.state(), before, "nothing installed or written");
+    assert_eq!(
+        clone.installed("example/minimal").as_deref(),
+        locked["package_digest"].as_str(),
+        "the locked bytes, not the tag's"
+    );
+    assert_eq!(clone.lock_text(), project.lock_text());
+    // outdated and update say the tag moved; update --dry-run changes nothing.
+    let output = clone.run(&["outdated", "--format", "json"]);
+    assert_ok(&output, "outdated");
+    assert_eq!(
+        json(&output)["squads"][0]["tag_moved_to"],
+        artifact.manifest_digest.as_str()
+    );
+    let output = clone.run(&["update", "--dry-run"]);
+    assert_ok(&output, "update --dry-run");
+    assert!(
+        stderr(&output).contains(&format!("its tag was moved from manifest {old_manifest}")),
+        "{}",
+        stderr(&output)
+    );
+    // Once the registry no longer has the pinned manifest, a cold sync refuses, naming both.
+    delete_manifest(&registry, "squads/example/minimal", old_manifest);
+    let cold = project.clone_files(false);
+    let before = cold.state();
+    let output = cold.run(&["sync", "--locked"]);
+    assert_code(&output, 1, "the pinned manifest is gone");
+    let message = stderr(&output);
+    assert!(
+        message.contains(&format!("no longer has manifest {old_manifest}"))
+            && message.contains(&artifact.manifest_digest)
+            && message.contains("squad update example/minimal"),
+        "{message}"
+    );
+    assert_eq!(cold.state(), before, "nothing installed or written");
     // Where the locked bytes are installed or cached, nothing needs the registry.
     assert!(stderr(&project.run(&["sync"])).contains("1 unchanged"));
     assert_ok(&tampered.run(&["sync"]), "a warm cache");
+    let output = clone.run(&["update"]);
+    assert_ok(&output, "update takes the moved tag's bytes");
+    assert!(
+        stderr(&output).contains("its tag was moved from manifest"),
+        "{}",
+        stderr(&output)
+    );
 }
 
 #[test]
