@@ -13,12 +13,9 @@ use crate::sign::{KeyId, Policy, Statement};
 
 use super::AcquireError;
 
-/// Where a local archive's or folder's signature is looked for: `<archive>.minisig`, and
-/// `<folder>.minisig` beside a folder (`pkg/` is `pkg`).
+/// Where a local archive's or folder's signature is looked for ([`crate::sign::beside`]).
 pub fn sibling(source: &Path) -> PathBuf {
-    let mut name = crate::fs::entry_path(source).into_os_string();
-    name.push(".minisig");
-    PathBuf::from(name)
+    crate::sign::beside(source)
 }
 
 /// The signature beside a local archive or folder, if there is one (read within the size

@@ -182,6 +182,8 @@ pub struct Pulled<'a> {
     pub manifest_digest: &'a str,
     pub archive_sha256: &'a str,
     pub bytes: u64,
+    /// The signature attached in the registry, written beside the archive (`null`: none).
+    pub signature_file: Option<&'a Path>,
 }
 
 /// `squad versions`: `versions`.

@@ -201,7 +201,9 @@ pub fn run_publish(args: &PublishArgs, printer: &Printer) -> ExitStatus {
 /// The archive is checked like an install checks it: the manifest is a squad package, the
 /// layer's size and SHA-256 match its descriptor and stay within the import limit (18 MiB),
 /// and the package digest re-derived from the archive is the one the registry's config
-/// declares. The file is written atomically, never over an existing file unless --force.
+/// declares. The file is written atomically, never over an existing file unless --force. A
+/// signature attached in the registry is written beside it as `<archive>.minisig`, where
+/// `squad add` and `squad install` look for it.
 #[derive(Debug, clap::Args)]
 #[command(after_help = concat!("Examples:
   squad pull oci://ghcr.io/acme/squads/acme/review:2026.12.01.1
@@ -266,6 +268,44 @@ pub fn run_pull(args: &PullArgs, printer: &Printer) -> ExitStatus {
         );
         return ExitStatus::Error;
     }
+    // The signature travels with the archive, under the name add and install look for.
+    let signature_file = match share::signatures_of(&args.network.client(), &resolved) {
+        Ok(found) => match found.first() {
+            Some(first) => {
+                let path = crate::sign::beside(&output);
+                if found.len() > 1 {
+                    printer.warning(&format!(
+                        "{} signatures are attached; `{}` holds the first (`squad verify --signature` tells whose it is)",
+                        found.len(),
+                        path.display()
+                    ));
+                }
+                match write_output(&path, first.as_bytes(), args.force) {
+                    Ok(()) => Some(path),
+                    Err(error) => {
+                        let hint = (error.kind() == std::io::ErrorKind::AlreadyExists)
+                            .then_some("pass --force to replace it");
+                        printer.error(
+                            &format!(
+                                "the archive was written, but not its signature `{}`: {error}",
+                                path.display()
+                            ),
+                            hint,
+                        );
+                        return ExitStatus::Error;
+                    }
+                }
+            }
+            None => None,
+        },
+        Err(error) => {
+            printer.warning(&format!(
+                "the archive was written, but its signatures could not be looked for: {}",
+                crate::error::chain(&error)
+            ));
+            None
+        }
+    };
     match args.format {
         DataFormat::Json => documents::print(
             printer,
@@ -280,9 +320,13 @@ pub fn run_pull(args: &PullArgs, printer: &Printer) -> ExitStatus {
                 manifest_digest: &resolved.manifest_digest,
                 archive_sha256: &config.archive_sha256,
                 bytes: config.archive_bytes,
+                signature_file: signature_file.as_deref(),
             },
         ),
         DataFormat::Human => {
+            if let Some(path) = &signature_file {
+                printer.status("Signature", &format!("to {}", path.display()));
+            }
             printer.status(
                 "Pulled",
                 &format!(

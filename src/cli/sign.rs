@@ -11,15 +11,17 @@ use crate::output::Printer;
 ///
 /// PKG is a package folder (validated first) or a `.zip` made by `squad pack`. The signature
 /// covers the four-line statement `--statement` prints (docs/signatures.md), so `minisign -V`
-/// checks it too. It is written to -o, by default `<id>-<version>.squad.minisig` in the current
-/// directory, never over an existing file. `squad publish --sign` signs and attaches the
+/// checks it too. It is written to -o, by default beside PKG where `squad add`, `squad install`
+/// and `squad sync` look for it (`<archive>.minisig`, `<folder>.minisig`), never over an
+/// existing file. `squad publish --sign` signs and attaches the
 /// signature to the published manifest in one step.
 #[derive(Debug, clap::Args)]
 #[command(after_help = concat!("Examples:
-  squad sign my-squad --key ~/.squad/acme.key
+  squad sign my-squad --key ~/.squad/acme.key                    writes my-squad.minisig
+  squad sign review-expert-squad.zip --key ci.key               writes review-expert-squad.zip.minisig
   squad sign review-expert-squad.zip --key ci.key -o review.minisig --format json
   squad sign my-squad --statement > statement.txt
-  minisign -V -p acme.pub -m statement.txt -x review-2026.12.01.1.squad.minisig", signing_exit_help!()))]
+  minisign -V -p acme.pub -m statement.txt -x my-squad.minisig", signing_exit_help!()))]
 pub struct SignArgs {
     /// The package folder or `.zip` archive [default: the current directory].
     #[arg(value_name = "PKG", default_value = ".")]
@@ -29,7 +31,8 @@ pub struct SignArgs {
     #[arg(long, value_name = "FILE", required_unless_present = "statement")]
     pub key: Option<PathBuf>,
 
-    /// Where to write the signature [default: <id>-<version>.squad.minisig].
+    /// Where to write the signature [default: `<PKG>.minisig`, beside PKG, where `squad add`
+    /// and `squad install` look for it].
     #[arg(long, short, value_name = "SIG")]
     pub output: Option<PathBuf>,
 
@@ -72,12 +75,10 @@ pub fn run_sign(args: &SignArgs, printer: &Printer) -> ExitStatus {
         printer.error("--key is required to sign", None);
         return ExitStatus::Error;
     };
-    let output = args.output.clone().unwrap_or_else(|| {
-        PathBuf::from(crate::sign::default_signature_name(
-            &statement.id,
-            &statement.version,
-        ))
-    });
+    let output = args
+        .output
+        .clone()
+        .unwrap_or_else(|| crate::sign::beside(&args.path));
     if crate::fs::symlink_metadata(&output).is_ok() {
         printer.error(
             &format!("`{}` exists already; nothing was signed", output.display()),

@@ -313,6 +313,20 @@ pub fn tag_digest(session: &mut Repository<'_>, tag: &str) -> Result<Option<Stri
     Ok(session.manifest(tag)?.map(|fetched| fetched.digest))
 }
 
+/// The signatures attached to a resolved squad, found with a session of its own (`squad pull`).
+pub fn signatures_of(
+    client: &crate::http::Client,
+    resolved: &Resolved,
+) -> Result<Vec<String>, ShareError> {
+    let mut session = Repository::new(
+        client,
+        &resolved.pinned,
+        Access::Pull,
+        Credentials::Configured,
+    );
+    signatures(&mut session, resolved)
+}
+
 /// The signatures attached to a resolved squad (their `.minisig` texts).
 pub fn signatures(
     session: &mut Repository<'_>,

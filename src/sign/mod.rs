@@ -19,9 +19,23 @@ pub use minisig::{FormatError, KeyId, PublicKey, SecretKey, SecretKeyFile, Signa
 pub use policy::{Policy, Refusal, Trusted};
 pub use statement::Statement;
 
-/// The file `squad sign` writes by default, in the current directory.
+/// The title of a signature attached to a squad in a registry (its referrer's file name).
 pub fn default_signature_name(id: &str, version: &str) -> String {
     format!("{id}-{version}.squad.minisig")
+}
+
+/// Where a local archive's or folder's signature is kept: `<archive>.minisig`, and
+/// `<folder>.minisig` beside a folder (`pkg/` is `pkg`; `.` is the current folder's own name,
+/// beside it), as `minisign -S` names it. `squad sign` and `squad pull` write it there, and
+/// `add`, `install` and `sync` look for it there: one rule.
+pub fn beside(source: &Path) -> PathBuf {
+    let mut entry = crate::fs::entry_path(source);
+    if entry.file_name().is_none() {
+        entry = crate::fs::canonicalize(&entry).unwrap_or(entry);
+    }
+    let mut name = entry.into_os_string();
+    name.push(".minisig");
+    PathBuf::from(name)
 }
 
 /// Why a package's statement could not be made.

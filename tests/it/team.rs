@@ -178,6 +178,17 @@ fn validate_warns_about_what_pack_and_publish_refuse() {
     assert!(!archive.exists());
 }
 
+/// Makes `folder` a project that declares no squad, by hand (as `squad init` would, so an older
+/// squad without `init` runs the same test up to what it is about).
+fn declare_nothing(folder: &Path) {
+    std::fs::create_dir_all(folder.join(".opencorvus")).unwrap();
+    std::fs::write(
+        folder.join(".opencorvus/squads.jsonc"),
+        "// The squads this project uses.\n{\n  \"squads\": {\n  }\n}\n",
+    )
+    .unwrap();
+}
+
 /// Runs squad in the sandbox's environment, in `cwd`.
 fn run_in(sandbox: &Sandbox, cwd: &Path, args: &[&str]) -> Output {
     sandbox.command(args).current_dir(cwd).output().unwrap()
@@ -385,7 +396,7 @@ fn two_adds_on_two_branches_merge_and_sync_resolves_only_what_the_branches_lock_
     }
     git_ok(&repo, &["init", "-q"]);
     let squad = |args: &[&str]| run_in(&sandbox, &repo, args);
-    assert_code(&squad(&["init"]), 0, "init");
+    declare_nothing(&repo);
     assert_code(&squad(&["add", "squads/minimal"]), 0, "add on main");
     git_ok(&repo, &["add", "-A"]);
     git_ok(&repo, &["commit", "-qm", "base"]);
@@ -508,7 +519,7 @@ fn what_squads_jsonc_no_longer_declares_is_marked_by_list_and_removed_by_sync() 
         copy_tree(&template(name), &app.join("squads").join(name));
     }
     let squad = |args: &[&str]| run_in(&sandbox, &app, args);
-    assert_code(&squad(&["init"]), 0, "init");
+    declare_nothing(&app);
     assert_code(&squad(&["add", "squads/minimal"]), 0, "add minimal");
     let config = app.join(".opencorvus");
     let before_delivery = files(&config)
@@ -608,7 +619,7 @@ fn remove_of_a_locally_edited_squad_changes_nothing_unless_forced() {
     let app = sandbox.root.join("app");
     copy_tree(&template("minimal"), &app.join("squads/minimal"));
     let squad = |args: &[&str]| run_in(&sandbox, &app, args);
-    assert_code(&squad(&["init"]), 0, "init");
+    declare_nothing(&app);
     assert_code(&squad(&["add", "squads/minimal"]), 0, "add");
     let target = app.join(".opencorvus/expert-squads/example/minimal");
     std::fs::write(target.join("README.md"), "# edited here\n").unwrap();
@@ -633,4 +644,115 @@ fn remove_of_a_locally_edited_squad_changes_nothing_unless_forced() {
     let declared = std::fs::read_to_string(app.join(".opencorvus/squads.jsonc")).unwrap();
     assert!(!declared.contains("example/minimal"), "{declared}");
     assert!(!stderr(&output).contains("nothing was changed"));
+}
+
+/// An unencrypted key pair made by squad: (secret, public).
+fn keys(sandbox: &Sandbox, name: &str) -> (PathBuf, PathBuf) {
+    let secret = sandbox.root.join(format!("{name}.key"));
+    let public = sandbox.root.join(format!("{name}.pub"));
+    let output = sandbox.run(&[
+        "key",
+        "generate",
+        "--secret-key",
+        path(&secret),
+        "--public-key",
+        path(&public),
+        "--unencrypted",
+    ]);
+    assert_code(&output, 0, "key generate");
+    (secret, public)
+}
+
+#[test]
+fn signatures_travel_with_pull_and_sign_under_the_name_add_looks_for() {
+    let registry = crate::oci_support::Registry::start(crate::oci_support::Auth::None);
+    // The download cache is the sandbox home's.
+    let sandbox = Sandbox::new();
+    let (secret, public) = keys(&sandbox, "acme");
+    let app = sandbox.root.join("app");
+    std::fs::create_dir_all(&app).unwrap();
+    let squad = |args: &[&str]| run_in(&sandbox, &app, args);
+    declare_nothing(&app);
+    let output = squad(&[
+        "trust",
+        "add",
+        path(&public),
+        "--namespace",
+        "example",
+        "--require-signatures",
+    ]);
+    assert_code(&output, 0, "trust add");
+
+    // `sign` writes `<folder>.minisig` by default: `add` finds it.
+    let folder = app.join("squads/minimal");
+    copy_tree(&template("minimal"), &folder);
+    let output = squad(&["sign", "squads/minimal", "--key", path(&secret)]);
+    assert_code(&output, 0, "sign");
+    assert!(app.join("squads/minimal.minisig").is_file());
+    assert_code(&squad(&["add", "squads/minimal"]), 0, "add a signed folder");
+
+    // `pull` writes the registry's signature beside the archive: `add` of the archive finds it.
+    let delivery = sandbox.root.join("delivery");
+    copy_tree(&template("delivery"), &delivery);
+    let output = sandbox.run(&[
+        "publish",
+        path(&delivery),
+        &registry.oci("squads"),
+        "--sign",
+        path(&secret),
+    ]);
+    assert_code(&output, 0, "publish --sign");
+    let output = squad(&[
+        "pull",
+        &registry.oci("squads/example/delivery:2026.11.30.1"),
+        "-o",
+        "vendor/",
+        "--format",
+        "json",
+    ]);
+    assert_code(&output, 0, "pull");
+    let pulled: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let archive = app.join("vendor/delivery-2026.11.30.1-expert-squad.zip");
+    let signature = app.join("vendor/delivery-2026.11.30.1-expert-squad.zip.minisig");
+    assert_eq!(
+        pulled["signature_file"],
+        "vendor/delivery-2026.11.30.1-expert-squad.zip.minisig"
+    );
+    assert!(archive.is_file() && signature.is_file());
+    let output = squad(&["add", "vendor/delivery-2026.11.30.1-expert-squad.zip"]);
+    assert_code(
+        &output,
+        0,
+        "add the pulled archive under require_signatures",
+    );
+    let output = sandbox.run(&[
+        "verify",
+        path(&archive),
+        "--signature",
+        path(&signature),
+        "--public-key",
+        path(&public),
+    ]);
+    assert_code(&output, 0, "the pulled signature verifies");
+
+    // An unsigned squad pulls no signature, and writes nothing beside the archive.
+    let planner = sandbox.root.join("planner");
+    copy_tree(&template("planner-parallel"), &planner);
+    let output = sandbox.run(&["publish", path(&planner), &registry.oci("squads")]);
+    assert_code(&output, 0, "publish unsigned");
+    let output = squad(&[
+        "pull",
+        &registry.oci("squads/example/planner-parallel:2026.11.30.1"),
+        "-o",
+        "vendor/",
+        "--format",
+        "json",
+    ]);
+    assert_code(&output, 0, "pull unsigned");
+    let pulled: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(pulled["signature_file"], serde_json::Value::Null);
+    assert!(
+        !app.join("vendor/planner-parallel-2026.11.30.1-expert-squad.zip.minisig")
+            .exists()
+    );
 }
