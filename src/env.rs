@@ -70,6 +70,14 @@ fn seconds(name: &str) -> Option<std::time::Duration> {
         .map(std::time::Duration::from_secs_f64)
 }
 
+/// `SQUAD_HEARTBEAT`: seconds between the heartbeat lines of a long transfer without a
+/// terminal (10 by default, at least 1).
+pub fn heartbeat() -> std::time::Duration {
+    seconds("SQUAD_HEARTBEAT")
+        .unwrap_or(std::time::Duration::from_secs(10))
+        .max(std::time::Duration::from_secs(1))
+}
+
 /// `SQUAD_HTTP_DEADLINE`: seconds one request may take in all, its body included.
 pub fn http_deadline() -> Option<std::time::Duration> {
     seconds("SQUAD_HTTP_DEADLINE")
@@ -86,6 +94,30 @@ pub fn net_retry() -> Option<u32> {
         .ok()
         .and_then(|text| text.trim().parse::<u32>().ok())
         .map(|retries| retries.min(10))
+}
+
+/// Registry credentials from the environment, for CI (docs/project-files.md, "CI"):
+/// `SQUAD_REGISTRY_HOST`, `SQUAD_REGISTRY_USERNAME` and `SQUAD_REGISTRY_TOKEN`, each when set and
+/// not blank (the token as given: a secret, never printed).
+pub fn registry_token() -> (Option<String>, Option<String>, Option<String>) {
+    let var = |name: &str| {
+        std::env::var(name)
+            .ok()
+            .filter(|value| !value.trim().is_empty())
+    };
+    (
+        var("SQUAD_REGISTRY_HOST"),
+        var("SQUAD_REGISTRY_USERNAME"),
+        var("SQUAD_REGISTRY_TOKEN"),
+    )
+}
+
+/// `DOCKER_AUTH_CONFIG`: a Docker `config.json` given as the variable's value (as GitLab CI
+/// and other runners pass registry credentials), when set and not blank.
+pub fn docker_auth_config() -> Option<String> {
+    std::env::var("DOCKER_AUTH_CONFIG")
+        .ok()
+        .filter(|value| !value.trim().is_empty())
 }
 
 /// A non-empty environment variable naming a path (`DOCKER_CONFIG`, `REGISTRY_AUTH_FILE`,

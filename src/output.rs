@@ -263,9 +263,13 @@ impl Drop for ProgressLine {
 }
 
 /// A progress bar for one transfer at a time, on stderr: drawn only on a terminal and not
-/// when quiet, redrawn at most ten times a second, erased when the transfer ends.
+/// when quiet, redrawn at most ten times a second, erased when the transfer ends. Without a
+/// terminal (a CI log), a long transfer prints a heartbeat line instead (what, how much, how
+/// long), at most one every `SQUAD_HEARTBEAT` seconds (10 by default), and none for a
+/// transfer shorter than that.
 pub struct TransferBar {
     enabled: bool,
+    heartbeat: Option<std::time::Duration>,
     state: std::sync::Mutex<BarState>,
 }
 
@@ -274,12 +278,18 @@ struct BarState {
     label: String,
     total: u64,
     drawn: Option<std::time::Instant>,
+    /// When the transfer began (kept when a label or total changes mid-way).
+    started: Option<std::time::Instant>,
+    /// When the last heartbeat line was printed.
+    beat: Option<std::time::Instant>,
 }
 
 impl TransferBar {
     pub fn new(printer: &Printer) -> TransferBar {
+        let terminal = std::io::stderr().is_terminal();
         TransferBar {
-            enabled: !printer.quiet && std::io::stderr().is_terminal(),
+            enabled: !printer.quiet && terminal,
+            heartbeat: (!printer.quiet && !terminal).then(crate::env::heartbeat),
             state: std::sync::Mutex::new(BarState::default()),
         }
     }
@@ -290,12 +300,17 @@ impl TransferBar {
                 label: label.to_owned(),
                 total,
                 drawn: None,
+                started: state.started.or_else(|| Some(std::time::Instant::now())),
+                beat: state.beat,
             };
         }
         self.advance(0);
     }
 
     pub fn advance(&self, done: u64) {
+        if let Some(every) = self.heartbeat {
+            self.beat(done, every);
+        }
         if !self.enabled {
             return;
         }
@@ -316,7 +331,48 @@ impl TransferBar {
         if self.enabled && self.state.lock().is_ok_and(|state| state.drawn.is_some()) {
             eprint!("\r\x1b[2K");
         }
+        if let Ok(mut state) = self.state.lock() {
+            state.started = None;
+            state.beat = None;
+        }
     }
+
+    /// A heartbeat line when `every` has passed since the transfer began or since the last one.
+    fn beat(&self, done: u64, every: std::time::Duration) {
+        let Ok(mut state) = self.state.lock() else {
+            return;
+        };
+        let now = std::time::Instant::now();
+        let Some(started) = state.started else {
+            return;
+        };
+        let last = state.beat.unwrap_or(started);
+        if now.duration_since(last) < every || (state.total > 0 && done >= state.total) {
+            return;
+        }
+        state.beat = Some(now);
+        eprintln!(
+            "{}",
+            heartbeat_line(&state.label, done, state.total, now.duration_since(started))
+        );
+    }
+}
+
+/// `Downloading acme/x 2026.12.01.1: 1.2 MiB of 4.0 MiB after 10 s`, the verb aligned as status
+/// lines are; the label is a server's or a package's words, neutralised.
+pub fn heartbeat_line(label: &str, done: u64, total: u64, elapsed: std::time::Duration) -> String {
+    let (verb, what) = label.split_once(' ').unwrap_or((label, ""));
+    let what = if what.is_empty() {
+        String::new()
+    } else {
+        format!(" {}", crate::text::shown(what))
+    };
+    let amount = if total > 0 {
+        format!("{} of {}", human_bytes(done), human_bytes(total))
+    } else {
+        format!("{} so far", human_bytes(done))
+    };
+    format!("{verb:>12}{what}: {amount} after {} s", elapsed.as_secs())
 }
 
 /// `Downloading acme/x [=========>          ] 1.2 MiB / 2.5 MiB`
@@ -365,6 +421,24 @@ mod tests {
         assert!(render_bar("x", 10, 10).contains("[========================] 10 B / 10 B"));
         assert!(render_bar("x", 0, 0).contains("[========================]"));
         assert_eq!(human_bytes(1023), "1023 B");
+    }
+
+    #[test]
+    fn heartbeats_say_what_how_much_and_how_long() {
+        let ten = std::time::Duration::from_secs(10);
+        assert_eq!(
+            heartbeat_line(
+                "Downloading acme/x 2026.12.01.1",
+                1024 * 1024,
+                4 * 1024 * 1024,
+                ten
+            ),
+            " Downloading acme/x 2026.12.01.1: 1.0 MiB of 4.0 MiB after 10 s"
+        );
+        assert_eq!(
+            heartbeat_line("Downloading", 10, 0, ten),
+            " Downloading: 10 B so far after 10 s"
+        );
     }
 
     #[test]

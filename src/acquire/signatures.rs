@@ -65,17 +65,27 @@ pub fn judge(
 ) -> Result<KeyId, AcquireError> {
     let today = crate::env::today_utc();
     policy.check(statement, signatures, today).map_err(|refusal| {
+        let revoked: Vec<String> = refusal
+            .found()
+            .into_iter()
+            .filter(|id| policy.revoked.contains(id))
+            .map(|id| id.to_string())
+            .collect();
         let hint = match &refusal {
             crate::sign::Refusal::Unsigned { .. } => {
-                "the publisher signs with `squad sign` or `squad publish --sign`; see docs/signatures.md"
+                "the publisher signs with `squad sign` or `squad publish --sign`; see docs/signatures.md".to_owned()
             }
+            _ if !revoked.is_empty() => format!(
+                "key {} was revoked (`squad trust revoke`, `revoked` in squads.jsonc), which no `trust` entry overrides: the publisher must sign with another key; a revocation made by mistake is undone by taking the key out of `revoked`",
+                revoked.join(", ")
+            ),
             _ => {
-                "if the key is the publisher's, `squad trust add KEY --namespace NAMESPACE` trusts it"
+                "if the key is the publisher's, `squad trust add KEY --namespace NAMESPACE` trusts it".to_owned()
             }
         };
         AcquireError::Refused {
             message: format!("version {} was refused: {refusal}", statement.version),
-            hint: Some(hint.to_owned()),
+            hint: Some(hint),
         }
     })
 }

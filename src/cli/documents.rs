@@ -334,6 +334,15 @@ impl<'a> Added<'a> {
     }
 }
 
+/// `squad verify --locked`: `verify-locked`.
+#[derive(Serialize)]
+pub struct LockVerified<'a> {
+    pub project: &'a str,
+    /// `ok`, `refused` (a squad does not match the lock) or `error` (one could not be checked).
+    pub status: &'static str,
+    pub squads: &'a [crate::project::check::Checked],
+}
+
 /// `squad init`: `init`.
 #[derive(Serialize)]
 pub struct Initialized<'a> {

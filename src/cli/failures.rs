@@ -3,7 +3,7 @@
 //! hints, an invalid package's diagnostics and the exit status their class gives.
 
 use super::documents::{self, ProjectStopped};
-use super::report::{drift_line, print_diagnostics, refused_package};
+use super::report::{drift_line, print_diagnostics, project_diagnostics, refused_package};
 use super::{ExitStatus, Format};
 use crate::install::InstallError;
 use crate::output::Printer;
@@ -100,13 +100,24 @@ pub fn project_error(
             report_failures(printer, failures);
             printer.error(&error.to_string(), None);
         }
-        ProjectError::Disagree(lines) => {
-            if machine {
-                let body = ProjectStopped {
-                    disagreements: Some(lines),
-                    ..stopped("refused")
-                };
-                documents::print(printer, command, body);
+        ProjectError::Disagree {
+            lines,
+            diagnostics,
+            sources,
+        } => {
+            match format {
+                Format::Json => {
+                    let body = ProjectStopped {
+                        disagreements: Some(lines),
+                        ..stopped("refused")
+                    };
+                    documents::print(printer, command, body);
+                }
+                // CI annotates each line that disagrees.
+                Format::Github | Format::Sarif => {
+                    project_diagnostics(printer, format, &project.shown, diagnostics, sources);
+                }
+                Format::Human => {}
             }
             printer.error(
                 &error.to_string(),

@@ -446,14 +446,22 @@ fn registry_host(text: &str) -> Result<Reference, String> {
 /// $REGISTRY_AUTH_FILE when set, else $DOCKER_CONFIG/config.json, else ~/.docker/config.json
 /// (mode 0600), or through the credential helper that file names (credHelpers, credsStore).
 #[derive(Debug, clap::Args)]
-#[command(after_help = concat!("Examples:
-  echo \"$GITHUB_TOKEN\" | squad login ghcr.io --username \"$GITHUB_ACTOR\" --password-stdin
-  squad login 127.0.0.1:5000 --username ci --password-stdin < password.txt", exit_help!()))]
+#[command(after_help = "Examples:
+  echo \"$GITHUB_TOKEN\" | squad login ghcr.io -u \"$GITHUB_ACTOR\" --password-stdin
+  squad login 127.0.0.1:5000 -u ci --password-stdin < password.txt
+
+In CI, no login is needed: SQUAD_REGISTRY_HOST with SQUAD_REGISTRY_TOKEN (and
+SQUAD_REGISTRY_USERNAME), or DOCKER_AUTH_CONFIG, give every command credentials.
+
+Exit status: 0 logged in (credentials checked and stored), 1 the registry refused the \
+credentials (nothing stored), 2 usage, network or I/O error (no password on standard input, \
+a registry that cannot be reached, a credentials file that cannot be written).")]
 pub struct LoginArgs {
     /// The registry: `HOST[:PORT]`.
     #[arg(value_name = "HOST")]
     pub host: String,
 
+    /// The user name (a registry that takes tokens may take any).
     #[arg(long, short = 'u', value_name = "USER")]
     pub username: String,
 

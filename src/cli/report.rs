@@ -284,6 +284,38 @@ pub fn refused_package(
     }
 }
 
+/// A project's diagnostics (squads.jsonc, squads.lock) in `format`: on stderr for people, as
+/// annotations or SARIF on stdout for CI; no summary line, since the files are not a package
+/// (the error that follows says what stopped the command). JSON is the command's own document.
+pub fn project_diagnostics(
+    printer: &Printer,
+    format: Format,
+    shown: &str,
+    diagnostics: &[Diagnostic],
+    sources: &HashMap<String, SourceFile>,
+) {
+    let packages = [PackageDiagnostics {
+        shown,
+        diagnostics,
+        sources,
+    }];
+    let mut out = printer.data_stream();
+    let written = match format {
+        Format::Human => {
+            drop(out);
+            print_diagnostics(printer, shown, diagnostics, sources);
+            return;
+        }
+        Format::Json => return,
+        Format::Sarif => out.write_all(
+            crate::output::json_text(&crate::diag::sarif::document(&packages)).as_bytes(),
+        ),
+        Format::Github => crate::diag::github::write_commands(&mut out, &packages),
+    };
+    // A closed pipe is not worth reporting (see `Printer::data`).
+    let _ = written.and_then(|()| out.flush());
+}
+
 /// Renders diagnostics to stderr one by one as they are rendered (errors only when the printer
 /// is quiet), within the [`Limit`] of what people are shown unless the printer is verbose.
 pub fn print_diagnostics(

@@ -14,8 +14,15 @@ use crate::project::change;
 #[derive(Debug, clap::Args)]
 #[command(after_help = concat!("Examples:
   squad outdated
-  squad outdated --format json", project_exit_help!()))]
+  squad outdated --exit-code              in CI: exit 1 when something is outdated
+  squad outdated --format json", project_exit_help!(), " With --exit-code, 1 also when a squad is outdated."))]
 pub struct OutdatedArgs {
+    /// Exit 1 when a registry squad has a newer version or its locked version's tag was moved
+    /// to other bytes (as `git diff --exit-code`); without it, outdated exits 0 whenever it
+    /// could look.
+    #[arg(long)]
+    pub exit_code: bool,
+
     #[command(flatten)]
     pub project: ProjectArgs,
 
@@ -153,7 +160,22 @@ pub fn run_outdated(args: &OutdatedArgs, printer: &Printer) -> ExitStatus {
             printer.data(&text);
         }
     }
-    report_failures(printer, &failures)
+    let status = report_failures(printer, &failures);
+    let outdated = rows
+        .iter()
+        .filter(|row| !row.newer.is_empty() || row.tag_moved_to.is_some())
+        .count();
+    if args.exit_code && outdated > 0 {
+        printer.error(
+            &format!(
+                "{outdated} squad{} outdated (--exit-code)",
+                if outdated == 1 { " is" } else { "s are" }
+            ),
+            Some("`squad update` moves to the newest and locks it"),
+        );
+        return status.max(ExitStatus::Failure);
+    }
+    status
 }
 
 pub fn run_update(args: &UpdateArgs, printer: &Printer) -> ExitStatus {

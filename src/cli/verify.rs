@@ -24,6 +24,13 @@ use crate::verify::{Record, load_record};
 /// installed by `squad install`, its install receipt is used when neither is given. A record names each
 /// drifted file; a digest alone can only say that something changed. Exit status 1 on drift.
 ///
+/// With --locked, checks the whole project instead (read-only): every squad squads.lock
+/// locks is installed with exactly the locked package digest and version and declared as it
+/// was locked, and, under the project's signature policy, its signatures verify again over the
+/// installed digest (a key revoked or expired since is refused); a `signed_by` naming a
+/// revoked key is refused even without `require_signatures`. Exit 1 when any squad does not
+/// match, 2 when a signature could not be looked for.
+///
 /// With --signature and --public-key, checks instead that a minisign signature (from `squad
 /// sign`, `squad publish --sign` or `minisign -S` over `squad sign --statement`) was made by
 /// that key over this package folder's or archive's identity and package digest: exit 0 when
@@ -38,7 +45,8 @@ use crate::verify::{Record, load_record};
   squad verify pkg --record review-2026.12.01.1-expert-squad.zip
   squad verify pkg --expect 615661b74036448d6e51c542120dc7c880a099742e9d9177139f8ff2cedd9be0
   squad verify review-expert-squad.zip --signature review-2026.12.01.1.squad.minisig --public-key acme.pub
-  squad verify pkg --signature pkg.minisig --public-key RWQ… --format json")]
+  squad verify pkg --signature pkg.minisig --public-key RWQ… --format json
+  squad verify --locked                    every squad of the project against squads.lock (CI)")]
 pub struct VerifyArgs {
     /// A package folder or archive, or an installed package's `namespace/id` or id. Defaults
     /// to the current directory.
@@ -64,6 +72,18 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "FILE", requires = "signature")]
     pub public_key: Option<String>,
 
+    /// Verify every squad of the project (--project, else the one found from here) against
+    /// squads.lock, signatures and revocations included.
+    #[arg(long, conflicts_with_all = ["expect", "record", "signature", "scope"])]
+    pub locked: bool,
+
+    /// With --locked: use no network (signatures from squad's cache only).
+    #[arg(long, requires = "locked")]
+    pub offline: bool,
+
+    #[command(flatten)]
+    pub network: super::args::NetworkArgs,
+
     /// Output format.
     #[arg(long, value_enum, default_value_t = DataFormat::Human)]
     pub format: DataFormat,
@@ -79,6 +99,9 @@ enum Subject {
 }
 
 pub fn run(args: &VerifyArgs, printer: &Printer) -> ExitStatus {
+    if args.locked {
+        return run_locked(args, printer);
+    }
     if let (Some(signature), Some(key)) = (&args.signature, &args.public_key) {
         return run_signature(args, signature, key, printer);
     }
@@ -405,4 +428,103 @@ fn run_signature(
         Ok(()) => ExitStatus::Success,
         Err(_) => ExitStatus::Failure,
     }
+}
+
+/// `squad verify --locked`: the project against its lock.
+fn run_locked(args: &VerifyArgs, printer: &Printer) -> ExitStatus {
+    if args.path != std::path::Path::new(".") {
+        printer.error(
+            "--locked verifies the whole project; it takes no PATH or NAME",
+            Some("`squad verify NAME` verifies one installed package"),
+        );
+        return ExitStatus::Error;
+    }
+    let project = super::args::ProjectArgs {
+        project: args.lookup.project.clone(),
+    };
+    let run = match super::args::ProjectRun::new(&project, printer) {
+        Ok(run) => run,
+        Err(status) => return status,
+    };
+    let client = (!args.offline).then(|| args.network.client());
+    let settings = run.settings(client.as_ref(), 1);
+    let format = super::Format::from(args.format);
+    let report = match crate::project::check::check(
+        &run.project,
+        &settings,
+        &mut super::report::waiting(printer),
+    ) {
+        Ok(report) => report,
+        Err(error) => {
+            return super::failures::project_error(printer, format, "verify", &run.project, error);
+        }
+    };
+    let failed: Vec<&crate::project::check::Checked> = report.failed().collect();
+    let status = failed.iter().fold(ExitStatus::Success, |status, checked| {
+        status.max(if checked.operational {
+            ExitStatus::Error
+        } else {
+            ExitStatus::Failure
+        })
+    });
+    match args.format {
+        DataFormat::Json => documents::print(
+            printer,
+            "verify-locked",
+            documents::LockVerified {
+                project: &run.project.shown,
+                status: match status {
+                    ExitStatus::Success => "ok",
+                    ExitStatus::Failure => "refused",
+                    ExitStatus::Error => "error",
+                },
+                squads: &report.squads,
+            },
+        ),
+        DataFormat::Human => {
+            for checked in &report.squads {
+                let version = checked.version.as_deref().unwrap_or("-");
+                if checked.problems.is_empty() {
+                    let signed = checked
+                        .signed_by
+                        .as_deref()
+                        .map(|key| format!(", signed by key {key}"))
+                        .unwrap_or_default();
+                    printer.status(
+                        "Verified",
+                        &format!("{} {version} (as locked{signed})", checked.name),
+                    );
+                }
+            }
+            for checked in &failed {
+                printer.error(
+                    &format!("{}: {}", checked.name, checked.problems.join("; ")),
+                    None,
+                );
+            }
+        }
+    }
+    let lock = run.project.display(crate::project::lockfile::FILE);
+    if failed.is_empty() {
+        printer.status(
+            "Verified",
+            &format!(
+                "{} squad{} against {lock}",
+                report.squads.len(),
+                crate::text::plural(report.squads.len())
+            ),
+        );
+    } else {
+        printer.error(
+            &format!(
+                "{} of {} squad{} {} not match {lock}",
+                failed.len(),
+                report.squads.len(),
+                crate::text::plural(report.squads.len()),
+                if failed.len() == 1 { "does" } else { "do" }
+            ),
+            Some("each line says what does not match; `squad sync --locked` installs exactly the locked bytes, and a revoked signer needs the publisher's new signature"),
+        );
+    }
+    status
 }

@@ -508,6 +508,33 @@ impl<'c> Repository<'c> {
     /// [`MAX_TAG_PAGES`], [`MAX_TAGS`] and [`MAX_TAG_LIST_BYTES`]. A next page on another
     /// host, or one already read (a loop), is refused.
     pub fn tags(&mut self) -> Result<Vec<String>, OciError> {
+        Ok(self.tags_of_repository()?.unwrap_or_default())
+    }
+
+    /// The registry's repositories, from the first page of its catalog (`/v2/_catalog`, at
+    /// most 1,000 names within 1 MiB), for "did you mean" hints; `None` where the registry does
+    /// not answer it (many do not, or ask for a scope the session's credentials lack).
+    pub fn catalog(&mut self) -> Option<Vec<String>> {
+        let url = self.base.join("v2/_catalog?n=1000").ok()?;
+        let response = self.send(Request::new(Method::Get, url)).ok()?;
+        if response.status != 200 {
+            return None;
+        }
+        let body = response.read_to_vec(1024 * 1024).ok()?;
+        let page: serde_json::Value = serde_json::from_slice(&body).ok()?;
+        Some(
+            page.get("repositories")?
+                .as_array()?
+                .iter()
+                .filter_map(|name| name.as_str().map(str::to_owned))
+                .take(1000)
+                .collect(),
+        )
+    }
+
+    /// [`Repository::tags`], or `None` when the registry answers that the repository does not
+    /// exist (404 for its tag list).
+    pub fn tags_of_repository(&mut self) -> Result<Option<Vec<String>>, OciError> {
         let mut url = self.url("tags/list");
         let mut seen = std::collections::HashSet::new();
         let mut tags = Vec::new();
@@ -523,7 +550,8 @@ impl<'c> Repository<'c> {
             let response = self.send(Request::new(Method::Get, url.clone()))?;
             match response.status {
                 200 => {}
-                404 => return Ok(tags),
+                404 if tags.is_empty() && seen.len() == 1 => return Ok(None),
+                404 => return Ok(Some(tags)),
                 _ => return Err(self.failure("the tag list", response)),
             }
             let next = response
@@ -555,7 +583,7 @@ impl<'c> Repository<'c> {
             }
             // No next page, or a last page that names itself.
             let Some(next) = next.filter(|next| *next != url) else {
-                return Ok(tags);
+                return Ok(Some(tags));
             };
             if authority(&next) != authority(&self.base) {
                 return Err(self.protocol(format!(

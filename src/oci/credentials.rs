@@ -2,10 +2,14 @@
 //! `config.json` files (`auths`, `credHelpers`, `credsStore`) and Podman's `auth.json`, with
 //! `docker-credential-<name>` helpers. `squad login` writes the same format.
 //!
-//! Files, in the order they are read: `$REGISTRY_AUTH_FILE`; `$DOCKER_CONFIG/config.json`
+//! The environment first, for CI: `SQUAD_REGISTRY_TOKEN` (with `SQUAD_REGISTRY_USERNAME`) for
+//! the one registry `SQUAD_REGISTRY_HOST` names, never for another (a cloned squads.jsonc may
+//! name any registry), then `DOCKER_AUTH_CONFIG`, a Docker `config.json` given as a value. Then
+//! files, in the order they are read: `$REGISTRY_AUTH_FILE`; `$DOCKER_CONFIG/config.json`
 //! (else `~/.docker/config.json`); `$XDG_RUNTIME_DIR/containers/auth.json`;
-//! `~/.config/containers/auth.json`. The first file with something for the registry wins.
-//! `squad login` writes to `$REGISTRY_AUTH_FILE` when set, else to the Docker file.
+//! `~/.config/containers/auth.json`. The first with something for the registry wins.
+//! `squad login` writes to `$REGISTRY_AUTH_FILE` when set, else to the Docker file. A secret is a
+//! [`Secret`], which no message prints.
 //!
 //! A helper is another program, which may wait on a keychain or a password store: it runs for
 //! at most [`HELPER_TIME`] (less when the command's network deadline ends sooner, see
@@ -49,6 +53,9 @@ pub enum CredentialError {
     /// A helper that failed (not "not found").
     Helper(String, String),
     NoHome,
+    /// A credentials variable that cannot be used (the variable's name, and why; never its
+    /// value).
+    Env(&'static str, String),
 }
 
 impl std::fmt::Display for CredentialError {
@@ -65,6 +72,7 @@ impl std::fmt::Display for CredentialError {
                     crate::text::shown(why)
                 )
             }
+            CredentialError::Env(variable, why) => write!(f, "{variable}: {why}"),
             CredentialError::NoHome => f.write_str(
                 "cannot tell where to keep registry credentials: set HOME, DOCKER_CONFIG or REGISTRY_AUTH_FILE",
             ),
@@ -122,19 +130,46 @@ fn read_config(path: &Path) -> Result<Option<serde_json::Value>, CredentialError
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(error) => return Err(CredentialError::File(path.to_path_buf(), error.to_string())),
     };
+    parse_config(&bytes)
+        .map(Some)
+        .map_err(|why| CredentialError::File(path.to_path_buf(), why))
+}
+
+/// A config file's JSON object (blank: an empty one).
+fn parse_config(bytes: &[u8]) -> Result<serde_json::Value, String> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Ok(Some(serde_json::json!({})));
+        return Ok(serde_json::json!({}));
     }
-    let value: serde_json::Value = serde_json::from_slice(&bytes).map_err(|error| {
-        CredentialError::File(path.to_path_buf(), format!("not valid JSON ({error})"))
-    })?;
+    // serde's error names a position, never the text, which may hold secrets.
+    let value: serde_json::Value =
+        serde_json::from_slice(bytes).map_err(|error| format!("not valid JSON ({error})"))?;
     if !value.is_object() {
-        return Err(CredentialError::File(
-            path.to_path_buf(),
-            "not a JSON object".to_owned(),
-        ));
+        return Err("not a JSON object".to_owned());
     }
-    Ok(Some(value))
+    Ok(value)
+}
+
+/// The credential `SQUAD_REGISTRY_TOKEN` gives `registry`: only the registry
+/// `SQUAD_REGISTRY_HOST` names gets it.
+fn from_token(registry: &str) -> Result<Option<Credential>, CredentialError> {
+    let (host, username, token) = crate::env::registry_token();
+    let Some(token) = token else {
+        return Ok(None);
+    };
+    let Some(host) = host else {
+        return Err(CredentialError::Env(
+            "SQUAD_REGISTRY_TOKEN",
+            "it is set without SQUAD_REGISTRY_HOST, the registry it is for; squad sends a token to that registry only".to_owned(),
+        ));
+    };
+    if normalize_key(&host) != normalize_key(registry) {
+        return Ok(None);
+    }
+    Ok(Some(Credential {
+        username: username.unwrap_or_else(|| "squad".to_owned()),
+        secret: Secret::new(token.trim()),
+        source: "SQUAD_REGISTRY_TOKEN".to_owned(),
+    }))
 }
 
 /// The entry of an object keyed by registry, matched after normalizing keys.
@@ -155,8 +190,21 @@ fn entry<'a>(
 /// [`HELPER_TIME`], whichever ends first.
 pub fn lookup(registry: &str, time_left: Duration) -> Result<Option<Credential>, CredentialError> {
     let limit = time_left.min(HELPER_TIME);
-    for path in auth_files() {
-        let Some(config) = read_config(&path)? else {
+    if let Some(credential) = from_token(registry)? {
+        return Ok(Some(credential));
+    }
+    let given = crate::env::docker_auth_config()
+        .map(|text| {
+            parse_config(text.as_bytes())
+                .map(|config| (PathBuf::from("DOCKER_AUTH_CONFIG"), config))
+                .map_err(|why| CredentialError::Env("DOCKER_AUTH_CONFIG", why))
+        })
+        .transpose()?;
+    let files = auth_files()
+        .into_iter()
+        .map(|path| read_config(&path).map(|config| config.map(|config| (path.clone(), config))));
+    for found in given.into_iter().map(|given| Ok(Some(given))).chain(files) {
+        let Some((path, config)) = found? else {
             continue;
         };
         if let Some(helper) = entry(config.get("credHelpers"), registry).and_then(|v| v.as_str()) {

@@ -65,9 +65,11 @@ impl OciError {
                 registry,
                 with_credentials: false,
                 ..
-            } => Some(format!("run `squad login {registry}`")),
+            } => Some(format!(
+                "run `squad login {registry} -u USER --password-stdin` (in CI: SQUAD_REGISTRY_HOST and SQUAD_REGISTRY_TOKEN)"
+            )),
             OciError::Unauthorized { registry, .. } => Some(format!(
-                "the stored credentials were refused; run `squad login {registry}` again"
+                "the credentials were refused; run `squad login {registry} -u USER --password-stdin` again"
             )),
             OciError::Denied { .. } => {
                 Some("the credentials lack access to this repository".to_owned())

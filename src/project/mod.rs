@@ -10,6 +10,7 @@
 //! package complete (old or new) and both files parseable; the next sync finishes the job.
 
 pub mod change;
+pub mod check;
 pub mod declared;
 pub mod direct;
 pub mod escalation;
@@ -136,8 +137,13 @@ pub enum ProjectError {
     #[error("`{0}` is not declared in squads.jsonc")]
     NotDeclared(String),
     /// `--locked`: the files disagree; nothing was done. Each line says where.
-    #[error("squads.lock does not match squads.jsonc (--locked); nothing was changed:\n  {}", .0.join("\n  "))]
-    Disagree(Vec<String>),
+    #[error("squads.lock does not match squads.jsonc (--locked); nothing was changed:\n  {}", .lines.join("\n  "))]
+    Disagree {
+        lines: Vec<String>,
+        /// The same, as diagnostics at the lines concerned (for annotations).
+        diagnostics: Vec<Diagnostic>,
+        sources: HashMap<String, SourceFile>,
+    },
     /// Squads that could not be resolved, fetched or installed; nothing was changed.
     #[error("{} squad{} could not be brought in line", .0.len(), crate::text::plural(.0.len()))]
     Failed(Vec<Failure>),
@@ -160,7 +166,7 @@ impl ProjectError {
         match self {
             ProjectError::Invalid { .. }
             | ProjectError::NotDeclared(_)
-            | ProjectError::Disagree(_)
+            | ProjectError::Disagree { .. }
             | ProjectError::OutsideProject(_) => crate::error::Class::Refused,
             ProjectError::Failed(failures) | ProjectError::PartlyDone(failures)
                 if failures.iter().all(|f| f.refused) =>

@@ -194,6 +194,8 @@ pub struct Downloads<'a> {
     display: &'a (dyn Transfers + Sync),
     total: AtomicU64,
     done: AtomicU64,
+    /// What each download that began is (`acme/x 2026.12.01.1`), for the display's label.
+    labels: std::sync::Mutex<Vec<String>>,
 }
 
 impl<'a> Downloads<'a> {
@@ -202,6 +204,7 @@ impl<'a> Downloads<'a> {
             display,
             total: AtomicU64::new(0),
             done: AtomicU64::new(0),
+            labels: std::sync::Mutex::new(Vec::new()),
         }
     }
 
@@ -226,10 +229,24 @@ pub struct Download<'d, 'a> {
 }
 
 impl Transfers for Download<'_, '_> {
-    fn begin(&self, _label: &str, total: u64) {
+    fn begin(&self, label: &str, total: u64) {
         let downloads = self.downloads;
         let total = downloads.total.fetch_add(total, Ordering::Relaxed) + total;
-        downloads.display.begin("Downloading", total);
+        let what = label
+            .strip_prefix("Downloading ")
+            .unwrap_or(label)
+            .to_owned();
+        let shown = downloads.labels.lock().map_or_else(
+            |_| "Downloading".to_owned(),
+            |mut labels| {
+                labels.push(what);
+                match labels.as_slice() {
+                    [one] => format!("Downloading {one}"),
+                    many => format!("Downloading {} squads", many.len()),
+                }
+            },
+        );
+        downloads.display.begin(&shown, total);
         downloads
             .display
             .advance(downloads.done.load(Ordering::Relaxed));

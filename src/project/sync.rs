@@ -315,13 +315,33 @@ fn installed_grants(
     Ok(escalation::capabilities(name, &acquired)?.total)
 }
 
+/// One place where the files disagree, for `--locked`: what, and where (the declaration's key
+/// in squads.jsonc, or the entry's in squads.lock), for annotations.
+struct Disagreement {
+    line: String,
+    file: &'static str,
+    span: Option<std::ops::Range<usize>>,
+}
+
+/// The span of `"name"` as a key in `text` (the lock entry of a squad).
+fn key_span(text: Option<&str>, name: &str) -> Option<std::ops::Range<usize>> {
+    let quoted = serde_json::to_string(name).ok()?;
+    let at = text?.find(&format!("{quoted}:"))?;
+    Some(at..at + quoted.len())
+}
+
 /// Where the files disagree, for `--locked`.
-fn disagreements(files: &Files) -> Vec<String> {
-    let mut lines = Vec::new();
+fn disagreements(files: &Files) -> Vec<Disagreement> {
+    let mut found = Vec::new();
+    let declared = |entry: &Entry, line: String| Disagreement {
+        line,
+        file: super::declared::FILE,
+        span: Some(entry.span.clone()),
+    };
     for entry in &files.declared.entries {
         let name = entry.name.to_string();
         match files.lock.squads.get(&name) {
-            None => lines.push(format!("{name} is declared but not locked")),
+            None => found.push(declared(entry, format!("{name} is declared but not locked"))),
             Some(locked)
                 if !locked.agrees_with(&entry.declaration)
                     && locked.source == entry.declaration.source_text
@@ -331,33 +351,81 @@ fn disagreements(files: &Files) -> Vec<String> {
                         .as_ref()
                         .is_none_or(|version| *version == locked.version) =>
             {
-                lines.push(format!(
-                    "{name}: squads.lock resolves it to {}, which is not what its declared source {} can resolve to",
-                    crate::text::remote(&locked.resolved, crate::text::REMOTE_TEXT_CHARS),
-                    entry.declaration.source_text
-                ))
+                found.push(Disagreement {
+                    line: format!(
+                        "{name}: squads.lock resolves it to {}, which is not what its declared source {} can resolve to",
+                        crate::text::remote(&locked.resolved, crate::text::REMOTE_TEXT_CHARS),
+                        entry.declaration.source_text
+                    ),
+                    file: super::lockfile::FILE,
+                    span: key_span(files.lock_text.as_deref(), &name),
+                })
             }
-            Some(locked) if !locked.agrees_with(&entry.declaration) => lines.push(format!(
-                "{name}: squads.jsonc asks for {}{}, squads.lock has {} {}",
-                entry.declaration.source_text,
-                entry
-                    .declaration
-                    .version
-                    .as_ref()
-                    .map(|version| format!(" {version}"))
-                    .unwrap_or_default(),
-                crate::text::remote(&locked.source, crate::text::REMOTE_TEXT_CHARS),
-                locked.version
+            Some(locked) if !locked.agrees_with(&entry.declaration) => found.push(declared(
+                entry,
+                format!(
+                    "{name}: squads.jsonc asks for {}{}, squads.lock has {} {}",
+                    entry.declaration.source_text,
+                    entry
+                        .declaration
+                        .version
+                        .as_ref()
+                        .map(|version| format!(" {version}"))
+                        .unwrap_or_default(),
+                    crate::text::remote(&locked.source, crate::text::REMOTE_TEXT_CHARS),
+                    locked.version
+                ),
             )),
             Some(_) => {}
         }
     }
     for name in files.lock.squads.keys() {
         if Name::parse(name).is_ok_and(|name| files.declared.get(&name).is_none()) {
-            lines.push(format!("{name} is locked but no longer declared"));
+            found.push(Disagreement {
+                line: format!("{name} is locked but no longer declared"),
+                file: super::lockfile::FILE,
+                span: key_span(files.lock_text.as_deref(), name),
+            });
         }
     }
-    lines
+    found
+}
+
+/// `--locked` refusing what `found` lists, with a diagnostic for each (PLK-2), so CI
+/// annotates the line (`--format github`, `sarif`).
+fn refuse_locked(files: &Files, found: Vec<Disagreement>) -> ProjectError {
+    let mut sources = std::collections::HashMap::new();
+    for (file, text) in [
+        (super::declared::FILE, &files.declared_text),
+        (super::lockfile::FILE, &files.lock_text),
+    ] {
+        if let Some(text) = text {
+            sources.insert(
+                file.to_owned(),
+                crate::source::SourceFile::new(text.clone()),
+            );
+        }
+    }
+    let diagnostics = found
+        .iter()
+        .map(|disagreement| {
+            let diagnostic = crate::diag::Diagnostic::new(
+                crate::diag::Code::SquadsLockInvalid,
+                disagreement.file,
+                disagreement.line.clone(),
+            )
+            .help("run `squad sync` without --locked to lock what squads.jsonc declares, and commit squads.lock");
+            match &disagreement.span {
+                Some(span) => diagnostic.span(span.clone()),
+                None => diagnostic,
+            }
+        })
+        .collect();
+    ProjectError::Disagree {
+        lines: found.into_iter().map(|found| found.line).collect(),
+        diagnostics,
+        sources,
+    }
 }
 
 /// The work one squad needs before anything is installed.
@@ -394,18 +462,28 @@ pub fn sync(
     let locked_only = request.locked;
     let (_guard, files) = project.lock_and_read_merging(true, true, on_wait)?;
     if let (true, Some(merged)) = (locked_only, &files.lock_merge) {
-        return Err(ProjectError::Disagree(
-            merged
-                .lines
-                .iter()
-                .map(|line| format!("squads.lock has merge conflicts at line {line}"))
-                .collect(),
-        ));
+        let text = files.lock_text.as_deref().unwrap_or_default();
+        let conflicts = super::merge::sides(text)
+            .map(|sides| sides.conflicts)
+            .unwrap_or_default();
+        let found = merged
+            .lines
+            .iter()
+            .map(|line| Disagreement {
+                line: format!("squads.lock has merge conflicts at line {line}"),
+                file: super::lockfile::FILE,
+                span: conflicts
+                    .iter()
+                    .find(|conflict| conflict.line == *line)
+                    .map(|conflict| conflict.span.clone()),
+            })
+            .collect();
+        return Err(refuse_locked(&files, found));
     }
     if locked_only {
-        let lines = disagreements(&files);
-        if !lines.is_empty() {
-            return Err(ProjectError::Disagree(lines));
+        let found = disagreements(&files);
+        if !found.is_empty() {
+            return Err(refuse_locked(&files, found));
         }
     }
     let mut report = SyncReport {

@@ -177,7 +177,10 @@ pub fn download(
         bytes: &mut bytes,
         hasher: sha2::Sha256::new(),
     };
-    transfers.begin(label, response.content_length().unwrap_or(0));
+    transfers.begin(
+        &format!("Downloading {label}"),
+        response.content_length().unwrap_or(0),
+    );
     let copied = response.copy_to(&mut sink, limit, &mut |done| transfers.advance(done));
     transfers.end();
     let received = copied.map_err(|error| match error.kind {

@@ -57,6 +57,13 @@ pub enum ShareError {
     Oci(OciError),
     #[error("{0} was not found")]
     NotFound(String),
+    /// The registry has no such repository; `close` is the one of its catalog a typo most
+    /// likely meant, when the registry lists its repositories.
+    #[error("{repository} does not exist")]
+    NoRepository {
+        repository: String,
+        close: Option<String>,
+    },
     /// The registry holds something that is not an acceptable squad package.
     /// `message` quotes what the registry served; it is shown neutralised.
     #[error("{reference} was refused: {}", crate::text::remote(.message, 4 * crate::text::REMOTE_TEXT_CHARS))]
@@ -75,9 +82,10 @@ pub enum ShareError {
 impl ShareError {
     pub fn class(&self) -> crate::error::Class {
         match self {
-            ShareError::Reference(_) | ShareError::Io(..) | ShareError::NotFound(_) => {
-                crate::error::Class::Failed
-            }
+            ShareError::Reference(_)
+            | ShareError::Io(..)
+            | ShareError::NotFound(_)
+            | ShareError::NoRepository { .. } => crate::error::Class::Failed,
             ShareError::Oci(error) => error.class(),
             ShareError::Pack(error) => error.class(),
             ShareError::Snapshot(error) => error.class(),
@@ -98,6 +106,12 @@ impl ShareError {
             ShareError::NotFound(_) => {
                 Some("`squad versions oci://…/<namespace>/<id>` lists what is published".to_owned())
             }
+            ShareError::NoRepository {
+                close: Some(close), ..
+            } => Some(format!("did you mean {close}?")),
+            ShareError::NoRepository { .. } => Some(
+                "check the spelling: squads are at oci://HOST/BASE/<namespace>/<id>".to_owned(),
+            ),
             _ => None,
         }
     }
@@ -637,14 +651,36 @@ pub fn verify_archive(resolved: &Resolved, bytes: &[u8]) -> Result<(), ShareErro
 
 /// The repository's tags that are squad versions, newest first.
 fn version_tags(session: &mut Repository<'_>) -> Result<Vec<Version>, ShareError> {
-    let mut versions: Vec<Version> = session
-        .tags()?
+    let Some(tags) = session.tags_of_repository()? else {
+        return Err(no_repository(session));
+    };
+    let mut versions: Vec<Version> = tags
         .iter()
         .filter_map(|tag| Version::parse(tag).ok())
         .collect();
     versions.sort_by(|a, b| b.cmp(a));
     versions.dedup();
     Ok(versions)
+}
+
+/// The session's repository does not exist: said with the registry's nearest repository, when
+/// its catalog answers.
+fn no_repository(session: &mut Repository<'_>) -> ShareError {
+    let reference = session.reference.repository_only();
+    let wanted = reference.repository.clone();
+    let close = session.catalog().and_then(|names| {
+        crate::text::closest(&wanted, names.iter().map(String::as_str)).map(|name| {
+            Reference {
+                repository: name.to_owned(),
+                ..reference.clone()
+            }
+            .to_string()
+        })
+    });
+    ShareError::NoRepository {
+        repository: reference.to_string(),
+        close: close.map(|close| crate::text::shown(&close)),
+    }
 }
 
 /// One published version.

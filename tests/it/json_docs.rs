@@ -19,7 +19,7 @@ use crate::support::{fixtures, repo, text};
 
 /// The ```json blocks of docs/json-output.md. Adding one means the scenario must print a
 /// document of its kind; this count says that every block was found and checked.
-const EXAMPLES: usize = 31;
+const EXAMPLES: usize = 32;
 
 /// A ```json block of the doc.
 struct Example {
@@ -429,6 +429,7 @@ impl Scenario {
         run.in_project(&project, &["update", "--dry-run"], 0);
         run.in_project(&project, &["update"], 0);
         run.in_project(&project, &["sync"], 0);
+        run.in_project(&project, &["verify", "--locked"], 0);
         let failed = run.in_project(&project, &["add", &format!("{base}/example/absent")], 2);
         assert_eq!(failed["status"], "failed", "{failed}");
         run.in_project(&project, &["remove", "example/minimal"], 0);

@@ -348,7 +348,7 @@ fn basic_auth_login_logout_docker_podman_files_and_credential_helpers() {
     assert_eq!(output.status.code(), Some(2));
     assert!(
         text(&output.stderr).contains(&format!(
-            "401 from {host} for squads/example/minimal: run `squad login {host}`"
+            "401 from {host} for squads/example/minimal: run `squad login {host} -u USER --password-stdin`"
         )),
         "{}",
         text(&output.stderr)

@@ -756,3 +756,308 @@ fn signatures_travel_with_pull_and_sign_under_the_name_add_looks_for() {
             .exists()
     );
 }
+
+#[test]
+fn ci_gets_credentials_from_the_environment_exit_codes_that_mean_something_and_annotations() {
+    use crate::oci_support::{Auth, Registry};
+    let registry = Registry::start(Auth::Htpasswd("ci", "s3cret-token"));
+    let host = registry.host();
+    let sandbox = Sandbox::new();
+    let secret = "s3cret-token";
+    let shows_no_secret = |output: &Output| {
+        let all = format!("{}{}", text(&output.stdout), stderr(output));
+        assert!(!all.contains(secret), "the token was printed: {all}");
+    };
+    let package = sandbox.root.join("minimal");
+    copy_tree(&template("minimal"), &package);
+
+    // No credentials: refused, and the hint names -u.
+    let output = sandbox.run(&["publish", path(&package), &registry.oci("squads")]);
+    assert_code(&output, 2, "publish without credentials");
+    assert!(
+        stderr(&output).contains(&format!("squad login {host} -u USER --password-stdin")),
+        "{}",
+        stderr(&output)
+    );
+    // A token for no named registry is refused, never sent anywhere.
+    let tokened = |sandbox: Sandbox| {
+        sandbox
+            .with_env("SQUAD_REGISTRY_USERNAME", "ci")
+            .with_env("SQUAD_REGISTRY_TOKEN", secret)
+    };
+    let output = tokened(Sandbox::new()).run(&["publish", path(&package), &registry.oci("squads")]);
+    assert_code(&output, 2, "a token without its host");
+    assert!(
+        stderr(&output).contains("SQUAD_REGISTRY_HOST"),
+        "{}",
+        stderr(&output)
+    );
+    shows_no_secret(&output);
+    // SQUAD_REGISTRY_HOST + SQUAD_REGISTRY_TOKEN: no login, nothing stored, never printed.
+    let ci = tokened(Sandbox::new()).with_env("SQUAD_REGISTRY_HOST", &host);
+    let output = ci.run(&["publish", path(&package), &registry.oci("squads")]);
+    assert_code(&output, 0, "publish with a token from the environment");
+    shows_no_secret(&output);
+    assert!(!ci.home().join(".docker").exists(), "nothing was stored");
+    // DOCKER_AUTH_CONFIG, as runners pass it.
+    let auth = {
+        use base64::Engine;
+        base64::engine::general_purpose::STANDARD.encode(format!("ci:{secret}"))
+    };
+    let docker = Sandbox::new().with_env(
+        "DOCKER_AUTH_CONFIG",
+        format!("{{\"auths\":{{\"{host}\":{{\"auth\":\"{auth}\"}}}}}}"),
+    );
+    let output = docker.run(&["versions", &registry.oci("squads/example/minimal")]);
+    assert_code(&output, 0, "versions with DOCKER_AUTH_CONFIG");
+    shows_no_secret(&output);
+
+    // versions of a repository that does not exist is an error, with the catalog's nearest.
+    let output = ci.run(&["versions", &registry.oci("squads/example/minimul")]);
+    assert_code(&output, 2, "versions of a missing repository");
+    assert!(
+        stderr(&output).contains("does not exist")
+            && stderr(&output).contains(&format!(
+                "did you mean {}?",
+                registry.oci("squads/example/minimal")
+            )),
+        "{}",
+        stderr(&output)
+    );
+    // login exits as documented: 1 when the registry refuses the credentials.
+    let output =
+        Sandbox::new().run_with_input(&["login", &host, "-u", "ci", "--password-stdin"], "wrong\n");
+    assert_code(&output, 1, "login with a wrong password");
+    let help = sandbox.run(&["login", "--help"]);
+    assert!(
+        text(&help.stdout).contains("1 the registry refused the credentials"),
+        "{}",
+        text(&help.stdout)
+    );
+
+    // A project: outdated --exit-code, update --dry-run, verify --locked, annotations.
+    let app = ci.root.join("app");
+    declare_nothing(&app);
+    let squad = |args: &[&str]| run_in(&ci, &app, args);
+    assert_code(
+        &squad(&["add", &registry.oci("squads/example/minimal")]),
+        0,
+        "add",
+    );
+    let newer = crate::registry::variant(&ci.root, "minimal", "2026.12.01.1", "\nv2\n");
+    assert_code(
+        &ci.run(&["publish", path(&newer), &registry.oci("squads")]),
+        0,
+        "publish v2",
+    );
+    assert_code(&squad(&["outdated"]), 0, "outdated reports");
+    let output = squad(&["outdated", "--exit-code"]);
+    assert_code(&output, 1, "outdated --exit-code");
+    assert!(
+        stderr(&output).contains("1 squad is outdated"),
+        "{}",
+        stderr(&output)
+    );
+    let before = (paths(&app), files(&app.join(".opencorvus")));
+    let output = squad(&["update", "--dry-run"]);
+    assert_code(&output, 0, "update --dry-run");
+    assert!(
+        stderr(&output).contains("Would update example/minimal 2026.11.30.1 -> 2026.12.01.1"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!((paths(&app), files(&app.join(".opencorvus"))), before);
+
+    let output = squad(&["verify", "--locked"]);
+    assert_code(&output, 0, "verify --locked");
+    assert!(
+        stderr(&output).contains("Verified 1 squad against .opencorvus/squads.lock"),
+        "{}",
+        stderr(&output)
+    );
+    let installed = app.join(".opencorvus/expert-squads/example/minimal");
+    std::fs::write(installed.join("README.md"), "# changed\n").unwrap();
+    let output = squad(&["verify", "--locked", "--format", "json"]);
+    assert_code(&output, 1, "verify --locked of a changed package");
+    let document: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(document["status"], "refused");
+    assert!(
+        document["squads"][0]["problems"][0]
+            .as_str()
+            .unwrap()
+            .contains("is not the locked"),
+        "{document}"
+    );
+
+    let declared = std::fs::read_to_string(app.join(".opencorvus/squads.jsonc")).unwrap();
+    std::fs::write(
+        app.join(".opencorvus/squads.jsonc"),
+        declared.replace(
+            "\n  }\n}",
+            "\n    \"example/other\": { \"source\": \"squads/other\" },\n  }\n}",
+        ),
+    )
+    .unwrap();
+    let output = squad(&["sync", "--locked", "--format", "github"]);
+    assert_code(&output, 1, "sync --locked that disagrees");
+    let annotations = text(&output.stdout);
+    assert!(
+        annotations.starts_with("::error file=.opencorvus/squads.jsonc,line=")
+            && annotations.contains("example/other is declared but not locked"),
+        "{annotations}"
+    );
+}
+
+#[test]
+fn a_long_transfer_without_a_terminal_prints_a_heartbeat_at_a_bounded_rate() {
+    use crate::oci_support::{LyingServer, Seen};
+    use std::io::Write;
+    let sandbox = Sandbox::new().with_env("SQUAD_HEARTBEAT", "1");
+    let archive = sandbox.root.join("minimal.zip");
+    let output = sandbox.run(&["pack", path(&template("minimal")), "-o", path(&archive)]);
+    assert_code(&output, 0, "pack");
+    let bytes = std::fs::read(&archive).unwrap();
+    let sha256 = squad::digest::Sha256Digest::of(&bytes).hex();
+    // The archive in ten pieces, 350 ms apart: about 3.5 s in all.
+    let served = std::sync::Arc::new(bytes);
+    let handler = {
+        let served = served.clone();
+        move |_: &Seen, stream: &mut std::net::TcpStream| {
+            let head = format!(
+                "HTTP/1.1 200 OK\r\ncontent-type: application/zip\r\ncontent-length: {}\r\n\r\n",
+                served.len()
+            );
+            let _ = stream.write_all(head.as_bytes());
+            for piece in served.chunks(served.len().div_ceil(10)) {
+                let _ = stream.write_all(piece);
+                let _ = stream.flush();
+                std::thread::sleep(std::time::Duration::from_millis(350));
+            }
+        }
+    };
+    let server = LyingServer::start("127.0.0.1", std::sync::Arc::new(handler));
+    let url = format!("http://{}/minimal.zip", server.address);
+    let started = std::time::Instant::now();
+    let output = sandbox.run(&[
+        "install",
+        &url,
+        "--sha256",
+        &sha256,
+        "--scope",
+        "project",
+        "--project",
+        path(&sandbox.project()),
+    ]);
+    let elapsed = started.elapsed().as_secs();
+    assert_code(&output, 0, "install of a slow archive");
+    let message = stderr(&output);
+    let beats: Vec<&str> = message
+        .lines()
+        .filter(|line| line.trim_start().starts_with("Downloading") && line.contains(" after "))
+        .collect();
+    assert!(!beats.is_empty(), "no heartbeat: {message}");
+    assert!(
+        beats.len() as u64 <= elapsed + 1,
+        "{} heartbeats in {elapsed} s: {message}",
+        beats.len()
+    );
+    for beat in &beats {
+        assert!(
+            beat.contains(&url) && beat.contains(" of ") && beat.ends_with(" s"),
+            "{beat}"
+        );
+    }
+    // A fast transfer prints none.
+    let quick = Sandbox::new().with_env("SQUAD_HEARTBEAT", "60");
+    let output = quick.run(&[
+        "install",
+        &url,
+        "--sha256",
+        &sha256,
+        "--scope",
+        "project",
+        "--project",
+        path(&quick.project()),
+    ]);
+    assert_code(&output, 0, "install");
+    assert!(!stderr(&output).contains(" after "), "{}", stderr(&output));
+}
+
+#[test]
+fn verify_locked_judges_signatures_and_revocations_of_every_locked_squad() {
+    let sandbox = Sandbox::new();
+    let (secret, public) = keys(&sandbox, "acme");
+    let app = sandbox.root.join("app");
+    declare_nothing(&app);
+    let squad = |args: &[&str]| run_in(&sandbox, &app, args);
+    copy_tree(&template("minimal"), &app.join("squads/minimal"));
+    assert_code(
+        &squad(&[
+            "sign",
+            "squads/minimal",
+            "--key",
+            path(&secret),
+            "-o",
+            "squads/minimal.minisig",
+        ]),
+        0,
+        "sign",
+    );
+    assert_code(
+        &squad(&[
+            "trust",
+            "add",
+            path(&public),
+            "--namespace",
+            "example",
+            "--require-signatures",
+        ]),
+        0,
+        "trust add",
+    );
+    assert_code(&squad(&["add", "squads/minimal"]), 0, "add signed");
+    let output = squad(&["verify", "--locked"]);
+    assert_code(&output, 0, "verify --locked");
+    assert!(
+        stderr(&output).contains("signed by key"),
+        "{}",
+        stderr(&output)
+    );
+
+    // The key is revoked: every squad it vouched for is refused, without any sync.
+    let id = {
+        let text = std::fs::read_to_string(app.join(".opencorvus/squads.lock")).unwrap();
+        let lock: serde_json::Value = serde_json::from_str(&text).unwrap();
+        lock["squads"]["example/minimal"]["signed_by"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    assert_code(&squad(&["trust", "revoke", &id]), 0, "revoke");
+    let before = (paths(&app), files(&app.join(".opencorvus")));
+    let output = squad(&["verify", "--locked"]);
+    assert_code(&output, 1, "verify --locked with the key revoked");
+    let message = stderr(&output);
+    assert!(
+        message.contains("example/minimal") && message.contains(&id) && message.contains("revoke"),
+        "{message}"
+    );
+    assert_eq!(
+        (paths(&app), files(&app.join(".opencorvus"))),
+        before,
+        "read-only"
+    );
+    // A sync refuses it too, and its hint is about the revocation, not about trusting a key.
+    let output = squad(&["sync"]);
+    assert_code(&output, 1, "sync with the key revoked");
+    let hint = stderr(&output)
+        .lines()
+        .find(|line| line.starts_with("hint:"))
+        .unwrap_or_default()
+        .to_owned();
+    assert!(
+        hint.contains("squad trust revoke") && !hint.contains("trust add"),
+        "{}",
+        stderr(&output)
+    );
+}
