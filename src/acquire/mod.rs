@@ -280,9 +280,10 @@ impl Context<'_> {
             Source::Registry(reference) => self.registry(request, reference)?,
             Source::Https(url) => {
                 let sha256 = request.pins.archive_sha256.ok_or_else(|| {
-                    AcquireError::Source(
-                        "an https:// source needs the SHA-256 of its archive (`sha256` in squads.jsonc, --sha256 on the command line)".to_owned(),
-                    )
+                    AcquireError::Source(format!(
+                        "an {}:// archive source needs the SHA-256 of its archive (`sha256` in squads.jsonc, --sha256 on the command line)",
+                        url.scheme()
+                    ))
                 })?;
                 let expected = Expected {
                     sha256,

@@ -23,6 +23,22 @@ pub enum Source {
     Link(Box<InstallLink>),
 }
 
+/// The registry reference a command-line argument without `oci://` most likely meant: one that
+/// is no existing path, whose first segment is a host (`ghcr.io`, `127.0.0.1:5000`,
+/// `localhost`) and which reads as a reference once `oci://` is put before it.
+pub fn registry_meant(text: &str) -> Option<String> {
+    if std::path::Path::new(text).symlink_metadata().is_ok() || text.contains("://") {
+        return None;
+    }
+    let (host, rest) = text.split_once('/')?;
+    let host_like = host == "localhost" || host.contains('.') || host.contains(':');
+    if !host_like || rest.is_empty() || host.starts_with('.') {
+        return None;
+    }
+    let meant = format!("{}{text}", crate::oci::reference::SCHEME);
+    crate::oci::Reference::parse(&meant).ok().map(|_| meant)
+}
+
 impl Source {
     /// Parses a source as written; the message says what is wrong and how to write it.
     pub fn parse(text: &str) -> Result<Source, String> {
@@ -85,6 +101,17 @@ impl Source {
         }
     }
 
+    /// The kind as people read it: [`Source::kind`], except that an archive URL is named by its
+    /// scheme (`http` for a loopback `http://` one, never "https") and a link is an `install
+    /// link`.
+    pub fn noun(&self) -> &'static str {
+        match self {
+            Source::Https(url) if url.scheme() == "http" => "http",
+            Source::Link(_) => "install link",
+            other => other.kind(),
+        }
+    }
+
     /// Reads a source given on the command line: the remote kinds as [`Source::parse`] reads
     /// them, anything else a path to a folder or an archive (absolute or relative to the
     /// current directory, as the shell gives it).
@@ -99,6 +126,11 @@ impl Source {
         }
         if text.trim().is_empty() {
             return Err("the source is empty".to_owned());
+        }
+        if let Some(meant) = registry_meant(text) {
+            return Err(format!(
+                "`{text}` is no folder or archive here; did you mean `{meant}`?"
+            ));
         }
         if let Some((scheme, _)) = text.split_once("://") {
             if !std::path::Path::new(text).exists() {

@@ -11,6 +11,11 @@ use crate::package::{self, Located};
 
 /// Fix a package's problems that have one certain fix, in place, keeping comments and layout.
 ///
+/// PATH may also be a project's `.opencorvus/squads.jsonc`, or a folder that holds one and is
+/// no package (by default, the project found from the current directory when it is no
+/// package): its misspelt keys with one close match and versions written without their zeros
+/// are fixed the same way. squads.lock is never edited: `squad sync` writes it.
+///
 /// Applies every machine-applicable suggestion (`suggestions` in `squad validate --format json`):
 /// lists put in canonical order and repeats removed, `fs` imports written `node:fs`, versions
 /// written with their zeros (`2026.12.1.1` -> `2026.12.01.1`), ids made kebab-case where
@@ -24,9 +29,11 @@ use crate::package::{self, Located};
 #[command(after_help = "Examples:
   squad fix                          fix the package in the current directory
   squad fix squads/review --dry-run  print the changes as a diff; write nothing
+  squad fix .opencorvus/squads.jsonc a project's squads.jsonc
   squad fix --format json . > fix.json")]
 pub struct FixArgs {
-    /// The package folder. Defaults to the current directory.
+    /// The package folder, or a project's `.opencorvus/squads.jsonc`. Defaults to the current
+    /// directory.
     #[arg(value_name = "PATH", default_value = ".")]
     pub path: PathBuf,
 
@@ -40,6 +47,9 @@ pub struct FixArgs {
 }
 
 pub fn run(args: &FixArgs, printer: &Printer) -> ExitStatus {
+    if let Some(project) = project_target(args) {
+        return run_project(args, printer, &project);
+    }
     let shown = args.path.display().to_string();
     if package::locate(&args.path) != Located::Package {
         printer.error(
@@ -210,4 +220,136 @@ fn finish(
 
 fn plural(count: usize) -> &'static str {
     crate::text::plural(count)
+}
+
+/// The project whose `squads.jsonc` PATH names: the file itself, or a folder that is no package
+/// and holds `.opencorvus/squads.jsonc` (for the default `.`, the project found from here).
+fn project_target(args: &FixArgs) -> Option<crate::project::Project> {
+    let path = &args.path;
+    let declared = std::path::Path::new(crate::project::declared::FILE);
+    if path.is_file() {
+        let root = path.parent()?.parent()?;
+        let root = if root.as_os_str().is_empty() {
+            std::path::Path::new(".")
+        } else {
+            root
+        };
+        let absolute = root.canonicalize().ok()?;
+        return (absolute.join(declared).canonicalize().ok()? == path.canonicalize().ok()?)
+            .then(|| crate::project::Project::new(absolute, root.display().to_string()));
+    }
+    if package::locate(path) == Located::Package
+        && path.join(crate::manifest::MANIFEST_FILE).exists()
+    {
+        return None;
+    }
+    if path.join(declared).is_file() {
+        let absolute = path.canonicalize().ok()?;
+        return Some(crate::project::Project::new(
+            absolute,
+            path.display().to_string(),
+        ));
+    }
+    if path != std::path::Path::new(".") {
+        return None;
+    }
+    let here = std::env::current_dir().ok()?;
+    let root = crate::project::discover(&here)?;
+    let depth = here
+        .canonicalize()
+        .ok()?
+        .strip_prefix(&root)
+        .ok()?
+        .components()
+        .count();
+    let shown = if depth == 0 {
+        ".".to_owned()
+    } else {
+        vec![".."; depth].join("/")
+    };
+    Some(crate::project::Project::new(root, shown))
+}
+
+/// `squad fix` of a project's `squads.jsonc`.
+fn run_project(args: &FixArgs, printer: &Printer, project: &crate::project::Project) -> ExitStatus {
+    let report_error = |error: crate::project::ProjectError| {
+        super::failures::project_error(printer, args.format, "fix", project, error)
+    };
+    let planned = match crate::project::fix::plan(project) {
+        Ok(planned) => planned,
+        Err(error) => return report_error(error),
+    };
+    let fixes = planned.applied.len();
+    let file = project.display(crate::project::declared::FILE);
+    for applied in &planned.applied {
+        printer.detail(&format!(
+            "{}: {} ({})",
+            applied.file,
+            applied.message,
+            applied.code.as_str()
+        ));
+    }
+    let inspected = if args.dry_run {
+        if args.format == Format::Human {
+            let diff: String = planned
+                .changes
+                .iter()
+                .map(|change| unified_diff(&project.shown, change))
+                .collect();
+            printer.data(&diff);
+        }
+        printer.status(
+            "Would fix",
+            &format!(
+                "{fixes} problem{} in {file} (--dry-run: nothing was written)",
+                plural(fixes)
+            ),
+        );
+        planned_report(&planned)
+    } else {
+        let written = match crate::project::fix::write(
+            project,
+            &planned,
+            &mut super::report::waiting(printer),
+        ) {
+            Ok(written) => written,
+            Err(error) => return report_error(error),
+        };
+        let what = if fixes == 0 {
+            format!("nothing in {file}: no problem of it has a certain fix")
+        } else {
+            format!("{file} ({fixes} fix{})", if fixes == 1 { "" } else { "es" })
+        };
+        printer.status("Fixed", &what);
+        Inspected {
+            kind: crate::interop::Kind::Package,
+            name: None,
+            diagnostics: written.diagnostics,
+            sources: written.sources,
+        }
+    };
+    if args.format == Format::Json {
+        return finish(printer, args, &project.shown, &planned, inspected);
+    }
+    super::report::project_diagnostics(
+        printer,
+        args.format,
+        &project.shown,
+        &inspected.diagnostics,
+        &inspected.sources,
+    );
+    let left = crate::diag::json::Summary::of(&inspected.diagnostics);
+    if left.errors > 0 {
+        printer.error(
+            &format!(
+                "{file} {} {} error{} squad cannot fix with certainty",
+                if args.dry_run { "would have" } else { "has" },
+                left.errors,
+                plural(left.errors)
+            ),
+            Some("fix what the diagnostics point at; `squad explain CODE` says more"),
+        );
+        return ExitStatus::Failure;
+    }
+    ExitStatus::Success
 }

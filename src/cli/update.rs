@@ -107,7 +107,7 @@ pub fn run_outdated(args: &OutdatedArgs, printer: &Printer) -> ExitStatus {
                                 .map(|pin| format!(" (`squad update` moves the {pin})"))
                                 .unwrap_or_default()
                         ),
-                        (kind, _, _) => format!("{kind} source: not checked"),
+                        _ => format!("{} source: not checked", row.noun),
                     };
                     if let Some(now) = &row.tag_moved_to {
                         note.push_str(&format!(

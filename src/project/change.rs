@@ -82,26 +82,29 @@ fn declaration_of(
             _ => (text.to_owned(), None),
         }
     } else {
-        let absolute = request
-            .cwd
-            .join(text)
-            .canonicalize()
-            .map_err(|error| usage(format!("cannot use `{text}`: {error}")))?;
+        let absolute = request.cwd.join(text).canonicalize().map_err(|error| {
+            let meant = (!request.cwd.join(text).exists())
+                .then(|| crate::acquire::source::registry_meant(text))
+                .flatten()
+                .map(|meant| format!("; did you mean `{meant}`?"))
+                .unwrap_or_default();
+            usage(format!("cannot use `{text}`: {error}{meant}"))
+        })?;
         (relative_path(&project.root, &absolute), None)
     };
     let source = Source::parse(&source_text).map_err(usage)?;
     match (&source, request.sha256) {
-        (Source::Https(_), None) => {
-            return Err(usage(
-                "an https:// source needs the SHA-256 of its archive: pass --sha256 <64 hex>"
-                    .to_owned(),
-            ));
+        (Source::Https(url), None) => {
+            return Err(usage(format!(
+                "an {}:// archive source needs the SHA-256 of its archive: pass --sha256 <64 hex>",
+                url.scheme()
+            )));
         }
         (Source::Https(_), Some(_)) | (_, None) => {}
         (other, Some(_)) => {
             return Err(usage(format!(
                 "--sha256 is for https:// sources; a {} source is checked by its own digests",
-                other.kind()
+                other.noun()
             )));
         }
     }

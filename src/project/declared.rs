@@ -6,7 +6,7 @@
 
 use std::ops::Range;
 
-use crate::diag::{Code, Diagnostic};
+use crate::diag::{Code, Diagnostic, Suggestion};
 use crate::digest::Sha256Digest;
 use crate::jsonc::{self, Kind, Member, Node, edit};
 use crate::version::Version;
@@ -246,27 +246,34 @@ fn known<'n>(
         let member_pointer = format!("{pointer}/{}", member.key);
         let Some(key) = keys_of(object).find(|key| key.name == member.key) else {
             let names: Vec<&str> = keys_of(object).map(|key| key.name).collect();
-            let help = match crate::text::closest(&member.key, names.iter().copied()) {
-                Some(close) => format!("did you mean `{close}`?"),
-                None => format!(
+            let close = crate::text::closest(&member.key, names.iter().copied());
+            let unknown = diagnostic(
+                Code::SquadsUnknownKey,
+                member.key_span.clone(),
+                format!("unknown key `{}`", member.key),
+            )
+            .span_label("squad does not know this key")
+            .pointer(member_pointer);
+            let unknown = match close {
+                // One close key the object lacks: a certain fix (`squad fix`).
+                Some(close) if !members.iter().any(|other| other.key == close) => {
+                    unknown.suggest(Suggestion::replace(
+                        format!("did you mean `{close}`?"),
+                        member.key_span.clone(),
+                        serde_json::to_string(close).unwrap_or_default(),
+                    ))
+                }
+                Some(close) => unknown.help(format!("did you mean `{close}`?")),
+                None => unknown.help(format!(
                     "known keys here: {}",
                     names
                         .iter()
                         .map(|name| format!("`{name}`"))
                         .collect::<Vec<_>>()
                         .join(", ")
-                ),
+                )),
             };
-            diagnostics.push(
-                diagnostic(
-                    Code::SquadsUnknownKey,
-                    member.key_span.clone(),
-                    format!("unknown key `{}`", member.key),
-                )
-                .span_label("squad does not know this key")
-                .pointer(member_pointer)
-                .help(help),
-            );
+            diagnostics.push(unknown);
             continue;
         };
         if let Some(later) = members[index + 1..]
@@ -788,15 +795,32 @@ fn read_entry(
                 .map(|error| format!("`{text}`: {error}")),
             other => Some(format!(
                 "a {} source fixes its own version; `version` is for oci:// sources",
-                other.kind()
+                other.noun()
             )),
         };
         if let Some(problem) = problem {
-            diagnostics.push(diagnostic(
+            let invalid = diagnostic(
                 Code::SquadsInvalidVersion,
                 member.value.span.clone(),
                 problem,
-            ));
+            );
+            // A version written without its zeros has one certain writing (`squad fix`).
+            let repaired = match &source {
+                Source::Registry(reference)
+                    if reference.tag.is_none() && reference.digest.is_none() =>
+                {
+                    crate::version::repaired(text)
+                }
+                _ => None,
+            };
+            diagnostics.push(match repaired {
+                Some(repaired) => invalid.suggest(Suggestion::replace(
+                    format!("write it `{repaired}`"),
+                    member.value.span.clone(),
+                    serde_json::to_string(&repaired).unwrap_or_default(),
+                )),
+                None => invalid,
+            });
             return None;
         }
     }
@@ -819,7 +843,7 @@ fn read_entry(
                 member.key_span.clone(),
                 format!(
                     "`sha256` is for https:// sources; a {} source is checked by its own digests",
-                    other.kind()
+                    other.noun()
                 ),
             ));
             return None;

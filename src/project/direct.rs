@@ -112,17 +112,17 @@ fn within_accepted(
 /// The `--sha256` flag against the source it is given with.
 fn check_sha256(source: &Source, sha256: Option<Sha256Digest>) -> Result<(), DirectError> {
     match (source, sha256) {
-        (Source::Https(_), None) => {
-            return Err(DirectError::Usage(
-                "an https:// source needs the SHA-256 of its archive: pass --sha256 <64 hex>"
-                    .to_owned(),
-            ));
+        (Source::Https(url), None) => {
+            return Err(DirectError::Usage(format!(
+                "an {}:// archive source needs the SHA-256 of its archive: pass --sha256 <64 hex>",
+                url.scheme()
+            )));
         }
         (Source::Https(_), Some(_)) | (_, None) => {}
         (other, Some(_)) => {
             return Err(DirectError::Usage(format!(
                 "--sha256 is for https:// sources; a {} source is checked by its own digests",
-                other.kind()
+                other.noun()
             )));
         }
     }

@@ -15,6 +15,9 @@ use crate::acquire::source::Source;
 pub struct Row {
     pub name: String,
     pub kind: &'static str,
+    /// The kind as people read it ([`Source::noun`]).
+    #[serde(skip)]
+    pub noun: &'static str,
     pub source: String,
     /// The version locked, if it is locked.
     pub locked: Option<String>,
@@ -57,6 +60,7 @@ pub fn outdated(
             let mut row = Row {
                 name: entry.name.to_string(),
                 kind: declaration.source.kind(),
+                noun: declaration.source.noun(),
                 source: declaration.source_text.clone(),
                 locked,
                 latest: None,

@@ -495,9 +495,13 @@ fn manifest_of(
         }
     };
     let target = reference.target().unwrap_or_default().to_owned();
-    let fetched = session
-        .manifest(&target)?
-        .ok_or_else(|| ShareError::NotFound(reference.to_string()))?;
+    let Some(fetched) = session.manifest(&target)? else {
+        // A typo in the repository says so, rather than that a version is missing.
+        if matches!(session.tags_of_repository(), Ok(None)) {
+            return Err(no_repository(session));
+        }
+        return Err(ShareError::NotFound(reference.to_string()));
+    };
     Ok((reference, fetched))
 }
 

@@ -196,10 +196,12 @@ fn run_in(sandbox: &Sandbox, cwd: &Path, args: &[&str]) -> Output {
 
 /// Every path below `root`, sorted: "nothing else changed" compares equal.
 fn paths(root: &Path) -> Vec<String> {
+    // A root that is not there (yet) has no paths.
     let mut found: Vec<String> = walkdir::WalkDir::new(root)
         .sort_by_file_name()
         .into_iter()
-        .map(|entry| entry.unwrap().path().display().to_string())
+        .filter_map(Result::ok)
+        .map(|entry| entry.path().display().to_string())
         .collect();
     found.sort();
     found
@@ -1057,6 +1059,140 @@ fn verify_locked_judges_signatures_and_revocations_of_every_locked_squad() {
         .to_owned();
     assert!(
         hint.contains("squad trust revoke") && !hint.contains("trust add"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn small_truths_missing_scheme_repository_typos_fix_of_squads_jsonc_and_http_sources() {
+    use crate::http_support::StaticServer;
+    use crate::oci_support::{Auth, Registry};
+    let registry = Registry::start(Auth::None);
+    let sandbox = Sandbox::new();
+    let app = sandbox.root.join("app");
+    declare_nothing(&app);
+    let squad = |args: &[&str]| run_in(&sandbox, &app, args);
+    let package = sandbox.root.join("minimal");
+    copy_tree(&template("minimal"), &package);
+    assert_code(
+        &sandbox.run(&["publish", path(&package), &registry.oci("squads")]),
+        0,
+        "publish",
+    );
+    // The project lock a refused command may leave is bookkeeping, not the project.
+    let state = || {
+        let project: Vec<String> = paths(&app)
+            .into_iter()
+            .filter(|path| !path.ends_with(".squads-sync.lock"))
+            .collect();
+        (project, paths(&sandbox.opencorvus()))
+    };
+    let before = state();
+
+    // A reference without oci:// is no path: "did you mean".
+    let bare = format!("{}/squads/example/minimal", registry.host());
+    let meant = format!("did you mean `oci://{bare}`?");
+    for output in [
+        squad(&["add", &bare]),
+        squad(&["install", &bare, "--scope", "global"]),
+    ] {
+        assert_code(&output, 2, "a reference without oci://");
+        assert!(stderr(&output).contains(&meant), "{}", stderr(&output));
+    }
+    // A typo in the repository, with a tag too: the registry's catalog says what was meant.
+    let output = squad(&["add", &registry.oci("squads/example/minimall:2026.11.30.1")]);
+    assert_code(&output, 2, "a repository typo");
+    assert!(
+        stderr(&output).contains(&format!(
+            "did you mean {}?",
+            registry.oci("squads/example/minimal")
+        )),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(state(), before, "nothing changed");
+
+    // An http:// (loopback) archive is not called an https source.
+    let served = sandbox.root.join("served");
+    std::fs::create_dir_all(&served).unwrap();
+    let archive = served.join("minimal.zip");
+    assert_code(
+        &sandbox.run(&["pack", path(&package), "-o", path(&archive)]),
+        0,
+        "pack",
+    );
+    let sha256 = squad::digest::Sha256Digest::of_file(&archive)
+        .unwrap()
+        .hex();
+    let server = StaticServer::start(&served);
+    let url = server.url("minimal.zip");
+    let output = squad(&["add", &url]);
+    assert_code(&output, 2, "an http:// source without --sha256");
+    assert!(
+        stderr(&output).contains("an http:// archive source needs the SHA-256"),
+        "{}",
+        stderr(&output)
+    );
+    assert_code(&squad(&["add", &url, "--sha256", &sha256]), 0, "add");
+    let output = squad(&["outdated"]);
+    assert_code(&output, 0, "outdated");
+    let table = text(&output.stdout);
+    assert!(
+        table.contains("http source: not checked") && !table.contains("https"),
+        "{table}"
+    );
+
+    // squad fix works on squads.jsonc: a misspelt key and a version without its zeros.
+    let declared = app.join(".opencorvus/squads.jsonc");
+    let written = std::fs::read_to_string(&declared).unwrap();
+    let broken = written.replacen(
+        "{\n  \"squads\"",
+        "{\n  // ours\n  \"require_signatres\": false,\n  \"squads\"",
+        1,
+    )
+    .replacen(
+        "\n  }\n}",
+        &format!(
+            "\n    \"example/other\": {{ \"source\": \"{}\", \"version\": \"2026.12.1.1\" }},\n  }}\n}}",
+            registry.oci("squads/example/other")
+        ),
+        1,
+    );
+    assert_ne!(broken, written);
+    std::fs::write(&declared, &broken).unwrap();
+    assert_code(
+        &squad(&["sync", "--locked"]),
+        1,
+        "the broken file is refused",
+    );
+    let output = squad(&["fix", "--dry-run"]);
+    assert_code(&output, 0, "fix --dry-run");
+    assert!(
+        text(&output.stdout).contains("+  \"require_signatures\": false,")
+            && text(&output.stdout).contains("\"version\": \"2026.12.01.1\""),
+        "{}",
+        text(&output.stdout)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&declared).unwrap(),
+        broken,
+        "dry run"
+    );
+    let output = squad(&["fix", ".opencorvus/squads.jsonc"]);
+    assert_code(&output, 0, "fix");
+    let fixed = std::fs::read_to_string(&declared).unwrap();
+    assert_eq!(
+        fixed,
+        broken
+            .replace("require_signatres", "require_signatures")
+            .replace("2026.12.1.1", "2026.12.01.1"),
+        "only the two fixes, comments kept"
+    );
+    let output = squad(&["fix"]);
+    assert_code(&output, 0, "fix again");
+    assert!(
+        stderr(&output).contains("Fixed nothing"),
         "{}",
         stderr(&output)
     );
