@@ -147,6 +147,11 @@ Environment:
                       most each) may take (default 1800)
   SQUAD_NET_RETRY   retries after 429, 5xx or a dropped connection (default 3)
   SQUAD_CACHE_DIR   squad's download cache (default: the per-OS user cache directory)
+  SQUAD_HEARTBEAT   seconds between the progress lines of a long transfer without a terminal
+                    (default 10)
+  SQUAD_REGISTRY_HOST, SQUAD_REGISTRY_USERNAME, SQUAD_REGISTRY_TOKEN  credentials for that one
+                    registry, for CI (never printed)
+  DOCKER_AUTH_CONFIG  a Docker config.json given as a value, read before the files
   DOCKER_CONFIG, REGISTRY_AUTH_FILE  where registry credentials are read and written";
 
 /// The heading the options every command takes are listed under, apart from its own.
