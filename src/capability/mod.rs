@@ -445,7 +445,8 @@ fn workflows(manifest: &crate::manifest::Manifest) -> Vec<Workflow> {
 }
 
 /// A package tool's closure: the files its relative imports reach among the parsed modules,
-/// the outside modules they import, and the classes those give it.
+/// the outside modules they import and the runtime globals they use, and the classes those
+/// give it.
 fn package_tool(
     reference: &str,
     path: &str,
@@ -453,6 +454,7 @@ fn package_tool(
 ) -> PackageTool {
     let mut closure = BTreeSet::new();
     let mut outside = BTreeSet::new();
+    let mut globals = BTreeSet::new();
     let mut queue = vec![path.to_owned()];
     let mut seen = BTreeSet::new();
     while let Some(file) = queue.pop() {
@@ -465,6 +467,7 @@ fn package_tool(
         if file != path {
             closure.insert(file.clone());
         }
+        globals.extend(info.reach.globals.iter().map(|use_| use_.path.as_str()));
         for import in &info.imports {
             if import.elided && import.kind == ImportKind::Import {
                 continue;
@@ -478,9 +481,22 @@ fn package_tool(
             }
         }
     }
+    // `Bun.spawn.call(…)` uses `Bun.spawn`: each leading part of a path is looked up.
+    let prefixes = |path: &'_ str| {
+        let ends: Vec<usize> = path.match_indices('.').map(|(at, _)| at).collect();
+        ends.into_iter()
+            .map(|end| path[..end].to_owned())
+            .chain([path.to_owned()])
+            .collect::<Vec<_>>()
+    };
     let classes: BTreeSet<Class> = outside
         .iter()
         .flat_map(|module| classes::of_module(module).iter().copied())
+        .chain(globals.iter().flat_map(|path| {
+            prefixes(path)
+                .into_iter()
+                .flat_map(|prefix| classes::of_global(&prefix).iter().copied())
+        }))
         .collect();
     PackageTool {
         reference: reference.to_owned(),

@@ -8,6 +8,7 @@
 
 mod advice;
 mod date_parse;
+pub mod encoded;
 mod frontmatter;
 mod layout;
 mod mcp;
@@ -16,6 +17,7 @@ mod projections;
 mod resources;
 mod skills;
 pub mod tool_parse;
+pub mod tool_reach;
 mod tools;
 pub mod tree;
 mod yaml;

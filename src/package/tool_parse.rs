@@ -26,6 +26,9 @@
 //!   `export import x = require()` never is. JavaScript keeps every import.
 //! - **Default export**: whether it is a call of `tool` imported from `@opencorvus-ai/plugin`,
 //!   directly or through a `const`.
+//! - **Reach**: the runtime's globals the file uses, what it does with `node:` modules, code it
+//!   makes at run time and encoded literals ([`tool_reach`](super::tool_reach)), for the audit
+//!   and the capability report.
 //!
 //! Parsing recurses once per nesting level of the source, so it runs on a thread whose stack is
 //! sized for the file (`stack_for`); no input can overflow it or make the front-end panic.
@@ -49,6 +52,8 @@ use oxc_diagnostics::{OxcDiagnostic, Severity as OxcSeverity};
 use oxc_parser::{ParseOptions, Parser};
 use oxc_semantic::{Semantic, SemanticBuilder, SymbolFlags, SymbolId};
 use oxc_span::{GetSpan, SourceType, Span};
+
+use super::tool_reach::Reach;
 
 /// The module the default export of a tool must come from.
 pub const PLUGIN_MODULE: &str = "@opencorvus-ai/plugin";
@@ -170,6 +175,9 @@ pub struct ModuleInfo {
     pub imports: Vec<ImportRecord>,
     pub non_literal: Vec<DynamicProblem>,
     pub default_export: DefaultExport,
+    /// What the file reaches besides its imports: globals, module members, code made at run
+    /// time, encoded literals.
+    pub reach: Reach,
 }
 
 /// Why a file was not parsed.
@@ -250,6 +258,7 @@ impl ModuleInfo {
         if let DefaultExport::Other { span, .. } = &mut self.default_export {
             shift(span);
         }
+        self.reach = self.reach.shifted(by);
         self
     }
 }
@@ -271,6 +280,7 @@ fn parse_text(source: &str, language: Language) -> ModuleInfo {
             imports: Vec::new(),
             non_literal: Vec::new(),
             default_export: DefaultExport::Missing,
+            reach: Reach::default(),
         };
     }
     let program = parsed.program;
@@ -310,6 +320,7 @@ fn parse_text(source: &str, language: Language) -> ModuleInfo {
         imports,
         non_literal,
         default_export: default_export(&program, &semantic),
+        reach: super::tool_reach::of(&program, &semantic),
     }
 }
 
