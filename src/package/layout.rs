@@ -168,10 +168,6 @@ pub fn check_texts(context: &mut Context, manifest: Option<&Manifest>) {
                     .span(error.offset..end)
                     .help("README.md may start with a YAML block between `---` lines; fix it or remove it"),
                 );
-                context.sources.insert(
-                    "README.md".to_owned(),
-                    crate::source::SourceFile::new(text.clone()),
-                );
             }
             let content = block.as_ref().map_or(text.as_str(), |block| block.content);
             if js_trim(content).is_empty() {
@@ -180,6 +176,7 @@ pub fn check_texts(context: &mut Context, manifest: Option<&Manifest>) {
                         .help("README.md is the runtime prompt appended to the Orchestrator; write it (a YAML frontmatter block alone counts as blank)"),
                 );
             }
+            context.keep("README.md", text);
         }
     }
     if context.tree.is_file("selector.md") {
@@ -194,6 +191,7 @@ pub fn check_texts(context: &mut Context, manifest: Option<&Manifest>) {
                     .help("selector.md tells the runtime when to choose this squad; write it"),
                 );
             }
+            context.keep("selector.md", text);
         }
     }
     let Some(manifest) = manifest else {
@@ -244,6 +242,7 @@ pub fn check_texts(context: &mut Context, manifest: Option<&Manifest>) {
                                 ),
                             ));
                         }
+                        context.keep(&path, text);
                     }
                 }
             }

@@ -56,7 +56,9 @@ pub struct Report {
     pub root: PathBuf,
     /// Sorted by file, position and code.
     pub diagnostics: Vec<Diagnostic>,
-    /// Text of the files diagnostics point into, by package-relative path.
+    /// Text of the files diagnostics point into, and of every file the runtime gives a model to
+    /// read (README, selector, prompts, the text files of skills), by package-relative path:
+    /// what an audit reads, without a second read of the package.
     pub sources: HashMap<String, SourceFile>,
     /// Namespace, id and version, when the manifest declares them validly.
     pub identity: Option<Identity>,
@@ -139,6 +141,30 @@ impl Context<'_> {
                 ));
                 None
             }
+        }
+    }
+
+    /// Keeps the text of a file the runtime gives a model, unless a check kept it already.
+    pub fn keep(&mut self, path: &str, text: String) {
+        self.sources
+            .entry(path.to_owned())
+            .or_insert_with(|| SourceFile::new(text));
+    }
+
+    /// Keeps the text of a file no rule of the format reads (a skill's references), for the
+    /// audit: decoded with replacement, and nothing reported when it cannot be read (the
+    /// digest reads every file and says so).
+    pub fn keep_quietly(&mut self, path: &str) {
+        if self.sources.contains_key(path) {
+            return;
+        }
+        let read = crate::fs::open_regular_seen(&self.root.join(path)).and_then(|mut file| {
+            let mut bytes = Vec::new();
+            std::io::Read::read_to_end(&mut file, &mut bytes).map(|_| bytes)
+        });
+        if let Ok(bytes) = read {
+            let (text, _) = decode_lossy(&bytes);
+            self.sources.insert(path.to_owned(), SourceFile::new(text));
         }
     }
 

@@ -69,6 +69,9 @@ pub fn discover(context: &mut Context, skills_root: &str, owner: &Owner, id: &st
             continue;
         }
         let last = inside.rsplit('/').next().unwrap_or(inside);
+        if is_model_text(last) {
+            context.keep_quietly(path);
+        }
         if last.eq_ignore_ascii_case("skill.md") {
             context.diagnostics.push(
                 Diagnostic::new(
@@ -101,6 +104,21 @@ pub fn discover(context: &mut Context, skills_root: &str, owner: &Owner, id: &st
         }
     }
     skills
+}
+
+/// The extensions of a skill's files that a model reads as text (references, examples,
+/// templates): kept for the audit. Scripts and data of other kinds are not prompts.
+const MODEL_TEXT_EXTENSIONS: [&str; 16] = [
+    "md", "markdown", "mdx", "txt", "text", "rst", "adoc", "html", "htm", "xml", "yaml", "yml",
+    "json", "jsonc", "csv", "tsv",
+];
+
+fn is_model_text(name: &str) -> bool {
+    name.rsplit_once('.').is_some_and(|(_, extension)| {
+        MODEL_TEXT_EXTENSIONS
+            .iter()
+            .any(|known| extension.eq_ignore_ascii_case(known))
+    })
 }
 
 /// The skill directory whose closure holds `relative` (a path below `skills_root`).
