@@ -14,6 +14,7 @@ sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import json
 from interop_explain import ENTRIES as INTEROP
 from project_explain import ENTRIES as PROJECT
+from audit_explain import ENTRIES as AUDIT
 from explain_fixes import FIXES
 FIXTURES = os.path.join(ROOT, "registry-fixtures")
 
@@ -404,6 +405,35 @@ def write_project_cases():
 
 
 
+AUDIT_CASES = os.path.join(FIXTURES, "audit")
+
+
+def audit_page(code, rules, entry):
+    """The page of a code of `squad audit`: its case built from its `.change` line and audited."""
+    ids = rule_ids(rules)
+    page = [f"Rules: {rules} (squad's audit rules); each is stated in [docs/rules.md](../rules.md#{ids[0].lower()}).", "", "## Why", "", entry["why"], ""]
+    name = entry["case"]
+    with open(os.path.join(AUDIT_CASES, name + ".change"), encoding="utf-8") as handle:
+        line = json.loads(handle.read())
+    with tempfile.TemporaryDirectory() as root:
+        materialize(root, name, "audit", line["base"], line["change"])
+        built = os.path.join(root, "registry-fixtures", "audit", name)
+        package = package_name(built)
+        work = os.path.join(root, "work")
+        os.makedirs(work)
+        shutil.copytree(built, os.path.join(work, package), symlinks=True)
+        result = subprocess.run([BIN, "audit", "--color", "never", package], capture_output=True, text=True, cwd=work)
+    for block in result.stderr.split("\n\n"):
+        if block.split("[", 1)[-1].startswith(code + "]"):
+            failing = block.strip()
+            break
+    else:
+        sys.exit(f"{code}: `squad audit` of {name} did not report it:\n{result.stderr}")
+    page += ["## Failing example", "", f"`squad audit {package}`:", "", "```text", failing, "```", ""]
+    page += ["## Fixed", "", entry["fix"], ""]
+    return page
+
+
 def write_cases():
     """registry-fixtures/interop/examples/cases.json: which document must produce which code."""
     cases = []
@@ -437,6 +467,9 @@ def main():
         os.remove(old)
     for code, (severity, rules, meaning) in rows.items():
         head = [f"# `{code}` ({severity})", "", f"{meaning[0].upper()}{meaning[1:]}.", ""]
+        if code in AUDIT:
+            write_page(out_dir, code, head + audit_page(code, rules, AUDIT[code]))
+            continue
         if code in PROJECT:
             entry = PROJECT[code]
             page = head + [rules_line(rules, "docs/project-files.md"), "", "## Why", "", entry["why"], ""]

@@ -45,6 +45,8 @@
 //! - [`cache`]: the content-addressed download cache.
 //! - [`capability`]: what a squad may make its agents do (grants, effective tools, capability
 //!   classes, MCP servers, package tools), and what an update adds.
+//! - [`audit`]: `squad audit`, findings before install: what a valid squad's tools, MCP
+//!   declarations, prompts and grants would make its agents do that a user should see.
 
 // Unit tests set up and inspect files directly; clippy.toml holds the library itself to one
 // home for the file system and the environment.
@@ -52,6 +54,7 @@
 
 pub mod acquire;
 pub mod archive;
+pub mod audit;
 pub mod cache;
 pub mod capability;
 pub mod cli;

@@ -144,6 +144,19 @@ pub struct FixDocument<'a> {
     pub changed_files: Vec<&'a str>,
 }
 
+/// `squad audit`: the `squad validate` document of the packages (each audited one with
+/// `status` `audited` and the audit's findings as its diagnostics), then `type`, the `--deny`
+/// level and whether the run passed it.
+#[derive(Serialize)]
+pub struct AuditDocument<'a> {
+    #[serde(flatten)]
+    pub report: ValidateDocument<'a>,
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub deny: &'static str,
+    pub passed: bool,
+}
+
 #[derive(Serialize)]
 pub struct Fixed<'a> {
     pub file: &'a str,

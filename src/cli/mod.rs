@@ -22,6 +22,7 @@ I/O error (an offline sync that misses an archive in the cache)."
 
 mod activate;
 mod args;
+mod audit;
 mod cache;
 mod collab;
 mod diff;
@@ -182,6 +183,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     Validate(validate::ValidateArgs),
+    Audit(audit::AuditArgs),
     Fix(fix::FixArgs),
     Digest(digest::DigestArgs),
     Pack(pack::PackArgs),
@@ -239,6 +241,7 @@ pub fn run(cli: Cli) -> ExitStatus {
 fn dispatch(command: Command, printer: &Printer) -> ExitStatus {
     match command {
         Command::Validate(args) => validate::run(&args, printer),
+        Command::Audit(args) => audit::run(&args, printer),
         Command::Fix(args) => fix::run(&args, printer),
         Command::Digest(args) => digest::run(&args, printer),
         Command::Pack(args) => pack::run(&args, printer),

@@ -36,6 +36,9 @@ pub struct Checked<'a> {
     pub name: Option<&'a str>,
     pub diagnostics: &'a [Diagnostic],
     pub sources: &'a HashMap<String, SourceFile>,
+    /// What was done to it: `validated`, or `audited` (validated, found valid, then audited:
+    /// its diagnostics are the audit's findings).
+    pub status: &'static str,
 }
 
 /// One input, checked, owning what it reports: commands build these and hand them to
@@ -83,9 +86,16 @@ impl Inspected {
             name: self.name.as_deref(),
             diagnostics: &self.diagnostics,
             sources: &self.sources,
+            status: VALIDATED,
         }
     }
 }
+
+/// The status of an input that was checked.
+pub const VALIDATED: &str = "validated";
+
+/// The status of a valid package that was audited.
+pub const AUDITED: &str = "audited";
 
 /// A package that could not be checked at all.
 pub struct Failure {
@@ -107,8 +117,9 @@ struct JsonPackage<'a> {
     /// `package`, or the kind of document (`play`, `handoff`, …); absent when unreadable.
     #[serde(skip_serializing_if = "Option::is_none")]
     kind: Option<&'static str>,
-    /// `validated`, or `error` when the folder could not be read.
+    /// `validated`, `audited` (by `squad audit`), or `error` when the folder could not be read.
     status: &'static str,
+    /// No error among the diagnostics; for an audited package, whether it was valid (always).
     valid: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
@@ -198,31 +209,7 @@ pub fn emit(printer: &Printer, format: Format, outcomes: &[Outcome]) {
                 .and_then(|()| out.flush());
         }
         Format::Sarif | Format::Github => {
-            let packages: Vec<PackageDiagnostics> = outcomes
-                .iter()
-                .filter_map(|outcome| {
-                    outcome
-                        .result
-                        .as_ref()
-                        .ok()
-                        .map(|checked| PackageDiagnostics {
-                            shown: &outcome.shown,
-                            diagnostics: checked.diagnostics,
-                            sources: checked.sources,
-                        })
-                })
-                .collect();
-            let mut out = printer.data_stream();
-            let written = if format == Format::Sarif {
-                out.write_all(
-                    crate::output::json_text(&crate::diag::sarif::document(&packages)).as_bytes(),
-                )
-            } else {
-                crate::diag::github::write_commands(&mut out, &packages)
-            };
-            // A closed pipe is not worth reporting (see `Printer::data`).
-            let _ = written.and_then(|()| out.flush());
-            drop(out);
+            annotations(printer, format, outcomes);
             for outcome in outcomes {
                 if let Err(failure) = &outcome.result {
                     printer.error(&failure.message, failure.hint);
@@ -231,6 +218,32 @@ pub fn emit(printer: &Printer, format: Format, outcomes: &[Outcome]) {
             summary(printer, outcomes);
         }
     }
+}
+
+/// The diagnostics of every checked outcome as SARIF or as GitHub annotations, on stdout.
+pub fn annotations(printer: &Printer, format: Format, outcomes: &[Outcome]) {
+    let packages: Vec<PackageDiagnostics> = outcomes
+        .iter()
+        .filter_map(|outcome| {
+            outcome
+                .result
+                .as_ref()
+                .ok()
+                .map(|checked| PackageDiagnostics {
+                    shown: &outcome.shown,
+                    diagnostics: checked.diagnostics,
+                    sources: checked.sources,
+                })
+        })
+        .collect();
+    let mut out = printer.data_stream();
+    let written = if format == Format::Sarif {
+        out.write_all(crate::output::json_text(&crate::diag::sarif::document(&packages)).as_bytes())
+    } else {
+        crate::diag::github::write_commands(&mut out, &packages)
+    };
+    // A closed pipe is not worth reporting (see `Printer::data`).
+    let _ = written.and_then(|()| out.flush());
 }
 
 /// Loads a package for the interop commands. An invalid package is reported with `refusal`
@@ -278,6 +291,7 @@ pub fn refused_package(
                     sources,
                     kind: crate::interop::Kind::Package,
                     name: None,
+                    status: VALIDATED,
                 }),
             }],
         ),
@@ -539,6 +553,11 @@ pub fn validate_document<'a>(shown: &str, inspected: &'a Inspected) -> ValidateD
     }])
 }
 
+/// The `--format json` document of every outcome, for other commands to extend.
+pub fn document<'a>(outcomes: &[Outcome<'a>]) -> ValidateDocument<'a> {
+    json(outcomes)
+}
+
 fn json<'a>(outcomes: &[Outcome<'a>]) -> ValidateDocument<'a> {
     let mut totals = Summary::default();
     let packages: Vec<JsonPackage> = outcomes
@@ -550,8 +569,8 @@ fn json<'a>(outcomes: &[Outcome<'a>]) -> ValidateDocument<'a> {
                 JsonPackage {
                     path: outcome.shown.clone(),
                     kind: Some(checked.kind.as_str()),
-                    status: "validated",
-                    valid: is_valid(checked.diagnostics),
+                    status: checked.status,
+                    valid: checked.status == AUDITED || is_valid(checked.diagnostics),
                     error: None,
                     diagnostics: JsonDiagnostics {
                         diagnostics: checked.diagnostics,

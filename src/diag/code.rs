@@ -274,6 +274,25 @@ codes! {
     SquadsDuplicate = "squads-duplicate", Error, "PRJ-3, PRJ-10", "a squad is declared twice, or two squads share an id (one id per project scope)";
     SquadsInvalidTrust = "squads-invalid-trust", Error, "PRJ-11", "a signature policy entry is not a minisign public key, a key id, a namespace or a YYYY-MM-DD expiry";
     SquadsLockInvalid = "squads-lock-invalid", Error, "PLK-1..4", "`squads.lock` is not a lock this squad can read: not JSON, not the lock schema, or a newer lock_version";
+    // squad audit: what a valid squad's files would make its agents do (docs/capabilities.md, "Audit").
+    ToolWritesFiles = "tool-writes-files", Note, "AUD-T1", "a package tool writes, moves or deletes files (node:fs, Bun.write)";
+    ToolReachesNetwork = "tool-reaches-network", Warning, "AUD-T2", "a package tool sends requests to other hosts through a runtime global (fetch, WebSocket, Bun.connect and the like)";
+    ToolSpawnsProcess = "tool-spawns-process", Error, "AUD-T3", "a package tool starts programs (Bun.spawn, Bun.$): the module policy bans node:child_process, not these";
+    ToolDynamicCode = "tool-dynamic-code", Error, "AUD-T4", "a package tool makes code at run time: eval, the Function constructor, a string given to a timer, a global reached by a computed name";
+    ToolLoadsCode = "tool-loads-code", Error, "AUD-T5", "a package tool loads code the package's text does not show: WebAssembly, a worker, import.meta.require, a Bun plugin";
+    ToolEncodedBlob = "tool-encoded-blob", Warning, "AUD-T6", "a package tool carries a long base64 or hex literal, which no one can review by reading it";
+    ToolEncodedPayload = "tool-encoded-payload", Error, "AUD-T7", "a package tool carries a base64 or hex literal that decodes to code or to a URL";
+    ToolReadsEnv = "tool-reads-env", Note, "AUD-T8", "a package tool reads environment variables, where credentials usually are";
+    McpPlainHttp = "mcp-plain-http", Warning, "AUD-M1", "an MCP server is reached over plain http:// on another host, where what the agent sends can be read and changed on the way";
+    McpLiteralSecret = "mcp-literal-secret", Error, "AUD-M2, AUD-M3", "an MCP declaration holds a credential as a literal value: in a header, in the URL, or as oauth.clientSecret";
+    PromptOverride = "prompt-override", Error, "AUD-P1, AUD-Q1", "a prompt tells the agent to set its other instructions aside, or to keep something from the user";
+    PromptCredentialAccess = "prompt-credential-access", Warning, "AUD-P2, AUD-Q1", "a prompt asks the agent to read where credentials are kept (~/.ssh, .env, cloud keys, tokens)";
+    PromptSendsData = "prompt-sends-data", Warning, "AUD-P3, AUD-Q1", "a prompt asks the agent to send data to a URL";
+    PromptExfiltration = "prompt-exfiltration", Error, "AUD-P4, AUD-Q1", "a prompt asks the agent to send credentials, secrets or the conversation to a URL";
+    PromptInvisibleText = "prompt-invisible-text", Error, "AUD-P5", "a prompt holds characters a reader cannot see: zero-width characters, bidirectional controls, Unicode tags";
+    PromptHiddenComment = "prompt-hidden-comment", Warning, "AUD-P6", "an HTML comment in a prompt, invisible once the file is rendered, gives the agent instructions";
+    PromptPipeToShell = "prompt-pipe-to-shell", Error, "AUD-P7, AUD-Q1", "a prompt pipes a downloaded script into a shell (curl … | sh)";
+    IdleAgentGrants = "idle-agent-grants", Warning, "AUD-G1", "an agent that no workflow runs holds tools that run commands, write files, reach the network or author squads";
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@ use crate::support::{fixtures, repo, text};
 
 /// The ```json blocks of docs/json-output.md. Adding one means the scenario must print a
 /// document of its kind; this count says that every block was found and checked.
-const EXAMPLES: usize = 32;
+const EXAMPLES: usize = 33;
 
 /// A ```json block of the doc.
 struct Example {
@@ -312,6 +312,7 @@ impl Scenario {
         std::fs::write(&record, digested.to_string()).unwrap();
         let archive = path(&dir.join("minimal.zip"));
         run.json(&["pack", &pkg, "-o", &archive, "--format", "json"], 0);
+        run.json(&["audit", &archive, "--format", "json"], 0);
         let changed = variant(&scratch, "minimal", "2026.12.01.1", "\nchanged\n");
         run.json(&["show", &archive, "--format", "json"], 0);
         // An update that gives the scheduler a browser, and changes a prompt.

@@ -5,6 +5,7 @@
 
 mod architecture;
 mod archives;
+mod audit;
 mod authoring;
 mod by_name;
 mod capabilities;

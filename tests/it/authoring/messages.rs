@@ -538,8 +538,10 @@ fn help_lists_global_options_apart_and_says_what_verbose_shows() {
     assert!(global.contains("the files validation read, each fix `squad fix` made"));
     workspace.new_package("pm", "minimal");
     let verbose = stderr(&workspace.run(&["-v", "validate", "pm"]));
+    // The manifest, README.md, selector.md and the two prompts: every text the runtime gives a
+    // model is kept, for the audit.
     assert!(
-        verbose.contains("        Info pm: package acme/pm 2026.12.01.1; read 1 text file ("),
+        verbose.contains("        Info pm: package acme/pm 2026.12.01.1; read 5 text files ("),
         "{verbose}"
     );
 }
