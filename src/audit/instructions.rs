@@ -11,8 +11,6 @@
 
 use std::ops::Range;
 
-use std::collections::BTreeMap;
-
 use super::phrases::{Step, Word, find, is_one_of, maybe, negated, one, word_at_or_after};
 use super::prompts::Found;
 use super::triggers::{DOWNLOADERS, SET_ASIDE, Triggers, USER};
@@ -295,78 +293,22 @@ struct Sentence {
     urls: Vec<(Range<usize>, String)>,
 }
 
-/// Words that every concealing phrase has one of, looked for in a sentence that names the user
-/// before it is read word by word.
+/// Words that every concealing phrase has one of (in lower case), looked for in a sentence that
+/// names the user before it is read word by word.
 const CONCEALING_MARKS: [&str; 9] = [
     "not", "never", "n't", "n’t", "without", "hide", "conceal", "withhold", "keep",
 ];
 
-/// Whether `text` holds `needle`, ASCII letters compared without regard to case.
-fn contains_ignoring_case(text: &str, needle: &str) -> bool {
-    let needle = needle.as_bytes();
-    text.as_bytes()
-        .windows(needle.len())
-        .any(|window| window.eq_ignore_ascii_case(needle))
-}
-
-fn sentence_at<'s>(
-    sentences: &'s mut BTreeMap<usize, Sentence>,
-    text: &str,
-    at: usize,
-) -> &'s mut Sentence {
-    let range = super::phrases::sentence_around(text, at);
-    sentences.entry(range.start).or_insert_with(|| Sentence {
-        range,
-        ..Sentence::default()
-    })
-}
-
 /// Every finding of AUD-P1…P4 and P7 in `text`: the sentences and lines its triggers are in,
 /// read.
 pub(super) fn check(text: &str, triggers: &Triggers, found: &mut Vec<Found>) {
-    let mut sentences: BTreeMap<usize, Sentence> = BTreeMap::new();
-    for &at in &triggers.phrases {
-        let user = USER.iter().any(|word| {
-            text[at..].len() >= word.len() && text[at..at + word.len()].eq_ignore_ascii_case(word)
-        });
-        let sentence = sentence_at(&mut sentences, text, at);
-        if user {
-            sentence.user = true;
-        } else {
-            sentence.set_aside = true;
-        }
-    }
-    for (span, name) in &triggers.credentials {
-        sentence_at(&mut sentences, text, span.start)
-            .credentials
-            .push((span.clone(), name));
-    }
-    for &at in &triggers.schemes {
-        if let Some((url, host)) = url_at(text, at) {
-            sentence_at(&mut sentences, text, url.start)
-                .urls
-                .push((url, host));
-        }
-    }
-    let mut lines: Vec<Range<usize>> = Vec::new();
-    for span in &triggers.downloaders {
-        let start = text[..span.start].rfind('\n').map_or(0, |at| at + 1);
-        let end = text[span.start..]
-            .find('\n')
-            .map_or(text.len(), |at| span.start + at);
-        if lines.last() != Some(&(start..end)) {
-            lines.push(start..end);
-        }
-    }
-    for line in lines {
+    for line in download_lines(text, triggers) {
         commands(text, line, &triggers.credentials, found);
     }
-    for sentence in sentences.values() {
+    for sentence in sentences(text, triggers) {
         let bytes = &text[sentence.range.clone()];
-        let user = sentence.user
-            && CONCEALING_MARKS
-                .iter()
-                .any(|mark| contains_ignoring_case(bytes, mark));
+        let lower = bytes.to_ascii_lowercase();
+        let user = sentence.user && CONCEALING_MARKS.iter().any(|mark| lower.contains(mark));
         if !sentence.set_aside
             && !user
             && sentence.credentials.is_empty()
@@ -374,7 +316,6 @@ pub(super) fn check(text: &str, triggers: &Triggers, found: &mut Vec<Found>) {
         {
             continue;
         }
-        let lower = bytes.to_ascii_lowercase();
         let mut words = super::phrases::words(bytes, &lower);
         for word in &mut words {
             word.span =
@@ -391,8 +332,76 @@ pub(super) fn check(text: &str, triggers: &Triggers, found: &mut Vec<Found>) {
                 });
             }
         }
-        urls_in(sentence, &words, found);
+        urls_in(&sentence, &words, found);
     }
+}
+
+/// What a trigger says about its sentence.
+enum Hit {
+    SetAside,
+    User,
+    Credential(Range<usize>, &'static str),
+    Url(Range<usize>, String),
+}
+
+/// The sentences the triggers are in, in text order, each once with all its triggers.
+fn sentences(text: &str, triggers: &Triggers) -> Vec<Sentence> {
+    let mut hits: Vec<(usize, Hit)> = Vec::new();
+    for &at in &triggers.phrases {
+        let user = USER.iter().any(|word| {
+            text.as_bytes()
+                .get(at..at + word.len())
+                .is_some_and(|bytes| bytes.eq_ignore_ascii_case(word.as_bytes()))
+        });
+        hits.push((at, if user { Hit::User } else { Hit::SetAside }));
+    }
+    for (span, name) in &triggers.credentials {
+        hits.push((span.start, Hit::Credential(span.clone(), name)));
+    }
+    for &at in &triggers.schemes {
+        if let Some((url, host)) = url_at(text, at) {
+            hits.push((url.start, Hit::Url(url, host)));
+        }
+    }
+    hits.sort_by_key(|(at, _)| *at);
+    let mut sentences: Vec<Sentence> = Vec::new();
+    for (at, hit) in hits {
+        // Hits come in text order: one past the current sentence starts the next.
+        if sentences
+            .last()
+            .is_none_or(|sentence| at >= sentence.range.end)
+        {
+            sentences.push(Sentence {
+                range: super::phrases::sentence_around(text, at),
+                ..Sentence::default()
+            });
+        }
+        let Some(sentence) = sentences.last_mut() else {
+            continue;
+        };
+        match hit {
+            Hit::SetAside => sentence.set_aside = true,
+            Hit::User => sentence.user = true,
+            Hit::Credential(span, name) => sentence.credentials.push((span, name)),
+            Hit::Url(url, host) => sentence.urls.push((url, host)),
+        }
+    }
+    sentences
+}
+
+/// The lines that hold a downloader, each once.
+fn download_lines(text: &str, triggers: &Triggers) -> Vec<Range<usize>> {
+    let mut lines: Vec<Range<usize>> = Vec::new();
+    for span in &triggers.downloaders {
+        let start = text[..span.start].rfind('\n').map_or(0, |at| at + 1);
+        let end = text[span.start..]
+            .find('\n')
+            .map_or(text.len(), |at| span.start + at);
+        if lines.last() != Some(&(start..end)) {
+            lines.push(start..end);
+        }
+    }
+    lines
 }
 
 /// The URL whose `://` is at `separator`, with its host: `http`, `https`, `ftp`, `ws` or

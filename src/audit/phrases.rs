@@ -97,8 +97,11 @@ const MAX_SENTENCE: usize = 2048;
 /// The bytes of the sentence that holds byte `at`.
 pub fn sentence_around(text: &str, at: usize) -> Range<usize> {
     let floor = at.saturating_sub(MAX_SENTENCE);
+    // Only these bytes can end a sentence; the others are passed over without a closer look.
+    let could_end = |byte: u8| matches!(byte, b'.' | b'!' | b'?' | b';' | b'\n');
+    let bytes = text.as_bytes();
     let mut start = at;
-    while start > floor && !breaks_before(text, start) {
+    while start > floor && !(could_end(bytes[start - 1]) && breaks_before(text, start)) {
         start -= 1;
     }
     while !text.is_char_boundary(start) {
@@ -106,7 +109,7 @@ pub fn sentence_around(text: &str, at: usize) -> Range<usize> {
     }
     let ceiling = (at + MAX_SENTENCE).min(text.len());
     let mut end = (at + 1).min(text.len());
-    while end < ceiling && !breaks_before(text, end) {
+    while end < ceiling && !(could_end(bytes[end - 1]) && breaks_before(text, end)) {
         end += 1;
     }
     while !text.is_char_boundary(end) {
