@@ -12,7 +12,7 @@
 //! - **Prompts** (`prompts.rs`): README, selector, every agent's `system.md`, every skill's text
 //!   files and the manifest's own text, read for instructions aimed at the agent rather than
 //!   the user (`instructions.rs`) and for text a reader cannot see (`hidden.rs`). What a file
-//!   shows as a quotation (a code block, inline code, a blockquote marked as an example:
+//!   shows as a quotation (a code block, a blockquote marked as an example, quotation marks:
 //!   `markdown.rs`) is reported one severity lower than the same words as prose.
 //! - **Grants** (`grants.rs`): an agent that no workflow runs, holding tools that run commands,
 //!   write files, reach the network or author squads.

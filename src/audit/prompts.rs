@@ -11,7 +11,7 @@
 
 use std::ops::Range;
 
-use super::markdown::{Context, Layout};
+use super::markdown::{Context, Layout, in_quotation_marks};
 use super::{hidden, instructions, lowered, triggers};
 use crate::diag::{Code, Diagnostics};
 use crate::manifest::MANIFEST_FILE;
@@ -98,7 +98,15 @@ pub fn check(report: &Report, findings: &mut Diagnostics) {
         found.sort_by_key(|found| (found.span.start, found.code));
         found.dedup_by_key(|found| (found.span.clone(), found.code));
         for found in found {
-            let context = layout.at(found.span.start);
+            let context = match layout.at(found.span.start) {
+                Context::Prose | Context::InlineCode
+                    if found.code != Code::PromptInvisibleText
+                        && in_quotation_marks(text, &found.span) =>
+                {
+                    Context::Quotation
+                }
+                context => context,
+            };
             let mut diagnostic =
                 super::finding(found.code, path, found.span, found.message).help(found.help);
             if context.is_quoted() && found.code != Code::PromptInvisibleText {
