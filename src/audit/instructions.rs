@@ -1,7 +1,7 @@
 //! Instructions in a prompt aimed at the agent against its user (AUD-P1…P4, P7): to set its
 //! other instructions aside or keep something from the user, to read where credentials are
 //! kept, to send data to a URL (credentials, secrets or the conversation above all), and to
-//! pipe a downloaded script into a shell.
+//! pipe a downloaded script into a shell, in words (command lines are [`commands`]'s).
 //!
 //! Each rule is a phrase or a combination within one sentence ([`phrases`](super::phrases)),
 //! and most give way to a negation before them: "never ignore previous instructions" and "do
@@ -11,9 +11,10 @@
 
 use std::ops::Range;
 
+use super::commands;
 use super::phrases::{Step, Word, find, is_one_of, maybe, negated, one, word_at_or_after};
 use super::prompts::Found;
-use super::triggers::{DOWNLOADERS, SET_ASIDE, Triggers, USER};
+use super::triggers::{SET_ASIDE, Triggers, USER};
 use crate::diag::Code;
 
 const EARLIER: &[&str] = &[
@@ -270,7 +271,7 @@ const SENSITIVE: &[&[&str]] = &[
 
 /// Hosts kept for documentation (RFC 2606, RFC 6761) and this machine: a URL there sends
 /// nothing anywhere.
-fn is_documentation_host(host: &str) -> bool {
+pub(super) fn is_documentation_host(host: &str) -> bool {
     let host = host.trim_end_matches('.');
     ["example.com", "example.org", "example.net", "localhost"]
         .iter()
@@ -301,8 +302,8 @@ const CONCEALING_MARKS: [&str; 9] = [
 /// Every finding of AUD-P1…P4 and P7 in `text`: the sentences and lines its triggers are in,
 /// read.
 pub(super) fn check(text: &str, triggers: &Triggers, found: &mut Vec<Found>) {
-    for line in download_lines(text, triggers) {
-        commands(text, line, &triggers.credentials, found);
+    for line in commands::download_lines(text, triggers) {
+        commands::check(text, line, &triggers.credentials, found);
     }
     for sentence in sentences(text, triggers) {
         let bytes = &text[sentence.range.clone()];
@@ -388,24 +389,9 @@ fn sentences(text: &str, triggers: &Triggers) -> Vec<Sentence> {
     sentences
 }
 
-/// The lines that hold a downloader, each once.
-fn download_lines(text: &str, triggers: &Triggers) -> Vec<Range<usize>> {
-    let mut lines: Vec<Range<usize>> = Vec::new();
-    for span in &triggers.downloaders {
-        let start = text[..span.start].rfind('\n').map_or(0, |at| at + 1);
-        let end = text[span.start..]
-            .find('\n')
-            .map_or(text.len(), |at| span.start + at);
-        if lines.last() != Some(&(start..end)) {
-            lines.push(start..end);
-        }
-    }
-    lines
-}
-
 /// The URL whose `://` is at `separator`, with its host: `http`, `https`, `ftp`, `ws` or
 /// `wss`, up to white space or a closing bracket or quote.
-fn url_at(text: &str, separator: usize) -> Option<(Range<usize>, String)> {
+pub(super) fn url_at(text: &str, separator: usize) -> Option<(Range<usize>, String)> {
     let bytes = text.as_bytes();
     let mut start = separator;
     while start > 0 && bytes[start - 1].is_ascii_alphabetic() {
@@ -553,7 +539,7 @@ fn urls_in(sentence: &Sentence, words: &[Word], found: &mut Vec<Found>) {
         let texts: Vec<&str> = words.iter().map(|word| word.text.as_ref()).collect();
         let shell = texts
             .iter()
-            .any(|word| SHELLS.contains(word) || *word == "shell");
+            .any(|word| commands::SHELLS.contains(word) || *word == "shell");
         let piped = unnegated_verb(
             words,
             &(0..words.len()),
@@ -570,90 +556,13 @@ fn urls_in(sentence: &Sentence, words: &[Word], found: &mut Vec<Found>) {
                 code: Code::PromptPipeToShell,
                 span: span.clone(),
                 message: format!("the agent is told to pipe a script from `{host}` into a shell"),
-                help: PIPE_HELP,
+                help: commands::PIPE_HELP,
             });
         }
     }
 }
 
-const PIPE_HELP: &str = "a script fetched at run time is not in the package: it was not validated, digested or reviewed, and can change after the squad was published; put what it does in the package, or tell the user to install the tool themselves";
-
-/// AUD-P3, AUD-P4 and AUD-P7 of a command line with a downloader: data uploaded with `curl`
-/// or `wget`, and a download piped into a shell.
-fn commands(
-    text: &str,
-    line: Range<usize>,
-    names: &[(Range<usize>, &'static str)],
-    found: &mut Vec<Found>,
-) {
-    let original = &text[line.clone()];
-    let lower = original.to_ascii_lowercase();
-    if let Some(range) = piped_download(&lower) {
-        let span = line.start + range.start..line.start + range.end;
-        let quoted = super::quote(&text[span.clone()], 80);
-        found.push(Found {
-            code: Code::PromptPipeToShell,
-            span,
-            message: format!("a downloaded script is piped into a shell: `{quoted}`"),
-            help: PIPE_HELP,
-        });
-    }
-    let tokens: Vec<&str> = original.split_whitespace().collect();
-    let client = tokens
-        .iter()
-        .any(|token| matches!(token.to_ascii_lowercase().as_str(), "curl" | "wget"));
-    let uploads = tokens.windows(2).any(|pair| {
-        matches!(
-            pair[0],
-            "-d" | "--data"
-                | "--data-binary"
-                | "--data-raw"
-                | "--data-urlencode"
-                | "-F"
-                | "--form"
-                | "-T"
-                | "--upload-file"
-                | "--post-data"
-                | "--post-file"
-                | "--body-data"
-                | "--body-file"
-        ) || (matches!(pair[0], "-X" | "--request" | "--method")
-            && matches!(
-                pair[1]
-                    .trim_matches(['"', '\''])
-                    .to_ascii_uppercase()
-                    .as_str(),
-                "POST" | "PUT"
-            ))
-    });
-    if !(client && uploads) {
-        return;
-    }
-    let Some((url, host)) = original
-        .match_indices("://")
-        .find_map(|(at, _)| url_at(original, at))
-    else {
-        return;
-    };
-    if is_documentation_host(&host) {
-        return;
-    }
-    let sensitive = names
-        .iter()
-        .any(|(span, _)| line.start <= span.start && span.end <= line.end)
-        || original.contains("$(")
-        || original.contains('`')
-        || tokens.iter().any(|token| {
-            token.contains('$')
-                && ["KEY", "TOKEN", "SECRET", "PASSWORD", "CREDENTIAL"]
-                    .iter()
-                    .any(|word| token.to_ascii_uppercase().contains(word))
-        });
-    let span = line.start + url.start..line.start + url.end;
-    found.push(sent(sensitive, span, &super::quote(&host, 80)));
-}
-
-fn sent(sensitive: bool, span: Range<usize>, host: &str) -> Found {
+pub(super) fn sent(sensitive: bool, span: Range<usize>, host: &str) -> Found {
     if sensitive {
         Found {
             code: Code::PromptExfiltration,
@@ -671,70 +580,6 @@ fn sent(sensitive: bool, span: Range<usize>, host: &str) -> Found {
             help: "check what is sent and to whom: an agent's work leaves the machine only through tools the user can see, such as an MCP server the package declares",
         }
     }
-}
-
-/// Shells a download is piped into.
-const SHELLS: [&str; 16] = [
-    "sh",
-    "bash",
-    "zsh",
-    "dash",
-    "ksh",
-    "fish",
-    "python",
-    "python3",
-    "perl",
-    "ruby",
-    "node",
-    "php",
-    "iex",
-    "invoke-expression",
-    "pwsh",
-    "powershell",
-];
-
-/// Whether `line` (lower case) pipes what a downloader fetched into a shell, and where.
-fn piped_download(line: &str) -> Option<Range<usize>> {
-    let is_word = |text: &str, at: usize, word: &str| {
-        let end = at + word.len();
-        let before = at == 0 || !text.as_bytes()[at - 1].is_ascii_alphanumeric();
-        let after = end == text.len() || !text.as_bytes()[end].is_ascii_alphanumeric();
-        before && after
-    };
-    let (start, downloader) = DOWNLOADERS
-        .iter()
-        .flat_map(|word| {
-            line.match_indices(word)
-                .filter(|(at, _)| is_word(line, *at, word))
-        })
-        .min_by_key(|(at, _)| *at)?;
-    let after = &line[start + downloader.len()..];
-    // `curl … | sh`, `curl … | sudo -E bash`.
-    for (bar, _) in after.match_indices('|') {
-        if after[bar + 1..].starts_with('|') || (bar > 0 && after.as_bytes()[bar - 1] == b'|') {
-            continue;
-        }
-        let target: Vec<&str> = after[bar + 1..]
-            .split_whitespace()
-            .filter(|word| !matches!(*word, "sudo" | "env") && !word.starts_with('-'))
-            .take(1)
-            .collect();
-        if let Some(shell) = target.first() {
-            let shell = shell.trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '-');
-            if SHELLS.contains(&shell) {
-                return Some(
-                    start..start + downloader.len() + bar + 1 + after[bar + 1..].trim_end().len(),
-                );
-            }
-        }
-    }
-    // `bash <(curl …)`, `sh -c "$(curl …)"`, `iex (iwr …)`.
-    let prefix = line[..start].trim_end();
-    let opens = prefix.ends_with('(');
-    let shell_before = prefix
-        .split(|c: char| c.is_whitespace() || matches!(c, '(' | '"' | '$' | '<'))
-        .any(|word| SHELLS.contains(&word));
-    (opens && shell_before).then(|| start..line.trim_end().len())
 }
 
 #[cfg(test)]

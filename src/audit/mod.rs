@@ -11,7 +11,7 @@
 //!   declaration.
 //! - **Prompts** (`prompts.rs`): README, selector, every agent's `system.md`, every skill's text
 //!   files and the manifest's own text, read for instructions aimed at the agent rather than
-//!   the user (`instructions.rs`) and for text a reader cannot see (`hidden.rs`). What a file
+//!   the user (`instructions.rs`, `commands.rs` for command lines) and for text a reader cannot see (`hidden.rs`). What a file
 //!   shows as a quotation (a code block, a blockquote marked as an example, quotation marks:
 //!   `markdown.rs`) is reported one severity lower than the same words as prose.
 //! - **Grants** (`grants.rs`): an agent that no workflow runs, holding tools that run commands,
@@ -21,6 +21,7 @@
 //! project policy, an install); [`audit_path`] reads a folder or archive and runs it, for
 //! `squad audit`.
 
+mod commands;
 mod grants;
 mod hidden;
 mod instructions;
