@@ -129,10 +129,24 @@ struct Found {
 
 impl Found {
     fn add(&mut self, code: Code, what: &str, span: &Range<usize>) {
-        self.first
-            .entry((code, what.to_owned()))
-            .and_modify(|(_, more)| *more += 1)
-            .or_insert((span.clone(), 0));
+        self.add_uses(code, what, span, 0);
+    }
+
+    /// A use at `span` and `more` after it.
+    fn add_uses(&mut self, code: Code, what: &str, span: &Range<usize>, more: usize) {
+        match self.first.get_mut(&(code, what.to_owned())) {
+            // The first use in the file is the one shown, whichever path it came by.
+            Some((first, count)) => {
+                if span.start < first.start {
+                    *first = span.clone();
+                }
+                *count += more + 1;
+            }
+            None => {
+                self.first
+                    .insert((code, what.to_owned()), (span.clone(), more));
+            }
+        }
     }
 
     fn into_findings(self) -> Vec<(Code, Range<usize>, String, String)> {
@@ -167,31 +181,41 @@ fn has_class(path: &str, class: Class) -> bool {
 }
 
 fn uses(info: &ModuleInfo, found: &mut Found) {
+    // A file uses few globals many times: each path is judged once, with its first use and
+    // how many more there are.
+    let mut paths: BTreeMap<(&str, bool), (&Range<usize>, usize)> = BTreeMap::new();
     for global in &info.reach.globals {
-        let path = global.path.as_str();
-        let under = |root: &str| path == root || path.starts_with(&format!("{root}."));
+        // `require` passed on as a value differs from `require` called; others do not.
+        let escapes = global.path == "require" && !global.called;
+        paths
+            .entry((global.path.as_str(), escapes))
+            .and_modify(|(_, more)| *more += 1)
+            .or_insert((&global.span, 0));
+    }
+    for ((path, escapes), (span, more)) in paths {
+        let under = |root: &str| {
+            path.strip_prefix(root)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+        };
         if has_class(path, Class::ReachesNetwork) {
-            found.add(
-                Code::ToolReachesNetwork,
-                root_of(path, Class::ReachesNetwork),
-                &global.span,
-            );
+            let root = root_of(path, Class::ReachesNetwork);
+            found.add_uses(Code::ToolReachesNetwork, root, span, more);
         }
         if has_class(path, Class::RunsCommands) || under("Bun.openInEditor") {
-            found.add(Code::ToolSpawnsProcess, path_upto_call(path), &global.span);
+            found.add_uses(Code::ToolSpawnsProcess, path_upto_call(path), span, more);
         }
         if has_class(path, Class::WritesFiles) {
-            found.add(Code::ToolWritesFiles, path_upto_call(path), &global.span);
+            found.add_uses(Code::ToolWritesFiles, path_upto_call(path), span, more);
         }
         if let Some(environment) = ENVIRONMENTS.iter().find(|root| under(root)) {
-            found.add(Code::ToolReadsEnv, environment, &global.span);
+            found.add_uses(Code::ToolReadsEnv, environment, span, more);
         }
         if let Some(loader) = LOADERS.iter().find(|root| under(root)) {
-            found.add(Code::ToolLoadsCode, loader, &global.span);
+            found.add_uses(Code::ToolLoadsCode, loader, span, more);
         }
         // `require` passed on as a value loads whatever it is later given.
-        if path == "require" && !global.called {
-            found.add(Code::ToolLoadsCode, "require", &global.span);
+        if escapes {
+            found.add_uses(Code::ToolLoadsCode, "require", span, more);
         }
     }
     for module_use in &info.reach.module_uses {
