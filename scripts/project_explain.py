@@ -65,4 +65,9 @@ ENTRIES = {
         fix="Copy the key's `RW…` line from the publisher's `.pub` file, or let `squad trust add acme.pub --namespace acme` write it.",
         files={JSONC: "{\n  \"require_signatures\": true,\n  \"trust\": { \"acme\": [\"RWQ-not-a-key\"] },\n  \"squads\": {}\n}\n"},
         line=3),
+    "squads-invalid-audit": dict(
+        why="The audit policy decides which squads a project refuses before they run: `audit` is the lowest severity of a `squad audit` finding that refuses one, and each accepted finding excuses one code for one version only (its package digest), with the reason a reviewer gave. A policy squad could not read would either let every finding through or refuse every squad, so it refuses the file instead.",
+        fix="Name the squad, the package digest `squad digest` prints for the version you reviewed, the code `squad audit` printed, and why it is acceptable.",
+        files={JSONC: "{\n  \"audit\": \"warning\",\n  \"accepted_findings\": [ { \"squad\": \"acme/review\", \"code\": \"tool-reaches-network\", \"reason\": \"it calls our tracker\" } ],\n  \"squads\": {}\n}\n"},
+        line=3),
 }

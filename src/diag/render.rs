@@ -183,12 +183,19 @@ fn push_footer(out: &mut String, diagnostic: &Diagnostic, pad: &str, style: Styl
         );
     }
     for help in &diagnostic.help {
+        // A help may show a block of lines (the frontmatter a SKILL.md needs): each line after
+        // the first is indented under the text, so no line of it can pass for squad's own.
+        let mut lines = help.split('\n');
+        let first = lines.next().unwrap_or_default();
         let _ = writeln!(
             out,
             "{}: {}",
             style.paint("help", DEFAULT_HELP_STYLE),
-            untrusted(help)
+            untrusted(first)
         );
+        for line in lines {
+            let _ = writeln!(out, "      {}", untrusted(line));
+        }
     }
 }
 

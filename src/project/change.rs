@@ -126,8 +126,9 @@ fn same_id<'f>(files: &'f Files, name: &Name) -> Option<&'f Name> {
         .find(|other| other.id == name.id && other.namespace != name.namespace)
 }
 
-/// The record of accepted grants to lock for a new version of `name` under the project's
-/// `deny_escalation`, judged against its lock entry (escalation.rs).
+/// A new version of `name` under the project's policies: its audit findings (findings.rs), then
+/// its grants against its lock entry under `deny_escalation` (escalation.rs). Returns the record
+/// of accepted grants to lock.
 fn judge_escalation(
     files: &Files,
     accept: bool,
@@ -139,10 +140,12 @@ fn judge_escalation(
         deny: files.declared.deny_escalation,
         accept,
     };
+    let capabilities = escalation::capabilities(name, acquired)?;
+    super::findings::judge(&files.declared.audit, name, acquired, &capabilities)?;
     if !policy.deny {
         return Ok(None);
     }
-    let total = escalation::capabilities(name, acquired)?.total;
+    let total = capabilities.total;
     escalation::judge(
         policy,
         name,

@@ -6,7 +6,7 @@
 
 use std::ops::Range;
 
-use crate::diag::{Code, Diagnostic, Suggestion};
+use crate::diag::{Code, Diagnostic, Severity, Suggestion};
 use crate::digest::Sha256Digest;
 use crate::jsonc::{self, Kind, Member, Node, edit};
 use crate::version::Version;
@@ -90,6 +90,18 @@ pub const KEYS: &[Key] = &[
         name: "deny_escalation",
         value: ValueType::Bool,
         about: "`true`: `add`, `update`, `sync` and `install` into the project refuse a squad version that holds grants beyond those `squads.lock` accepted for it (`squad diff`'s rule), unless `squad update NAME --accept-grants` accepts them; `sync --locked` refuses installed bytes whose grants are not the accepted ones (docs/capabilities.md)",
+    },
+    Key {
+        object: Object::Root,
+        name: "audit",
+        value: ValueType::String,
+        about: "the lowest severity of a `squad audit` finding that makes `add`, `update`, `sync` and `install` into the project refuse a squad: `error` (the default), `warning`, `note`, or `off`",
+    },
+    Key {
+        object: Object::Root,
+        name: "accepted_findings",
+        value: ValueType::Array,
+        about: "audit findings the project accepts for one version of a squad, each `{ \"squad\": \"<namespace>/<id>\", \"package_digest\": \"<64 hex>\", \"code\": \"<audit code>\", \"reason\": \"…\" }`: bound to the package digest, so the next version's findings count again",
     },
     Key {
         object: Object::Root,
@@ -214,6 +226,34 @@ pub struct Declared {
     pub policy: crate::sign::Policy,
     /// `deny_escalation`: no version may hold grants beyond those the lock accepted.
     pub deny_escalation: bool,
+    /// `audit` and `accepted_findings` (PRJ-13).
+    pub audit: AuditPolicy,
+}
+
+/// What squads.jsonc says about audit findings (PRJ-13).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuditPolicy {
+    /// The lowest severity that refuses a squad; `None` (`"off"`): no finding does.
+    pub deny_at: Option<Severity>,
+    pub accepted: Vec<AcceptedFinding>,
+}
+
+impl Default for AuditPolicy {
+    fn default() -> AuditPolicy {
+        AuditPolicy {
+            deny_at: Some(Severity::Error),
+            accepted: Vec::new(),
+        }
+    }
+}
+
+/// One audit finding accepted for one version of a squad, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AcceptedFinding {
+    pub squad: Name,
+    pub package_digest: crate::digest::Sha256Digest,
+    pub code: Code,
+    pub reason: String,
 }
 
 impl Declared {
@@ -351,6 +391,11 @@ pub fn parse(text: &str) -> (Declared, Vec<Diagnostic>) {
     };
     declared.deny_escalation = top_member("deny_escalation")
         .is_some_and(|member| matches!(member.value.kind, Kind::Bool(true)));
+    declared.audit = read_audit(
+        top_member("audit"),
+        top_member("accepted_findings"),
+        &mut diagnostics,
+    );
     declared.policy = read_policy(
         top_member("require_signatures"),
         top_member("trust"),
@@ -438,6 +483,117 @@ pub fn parse(text: &str) -> (Declared, Vec<Diagnostic>) {
     declared.entries.sort_by(|a, b| a.name.cmp(&b.name));
     crate::interop::sort_by_span(&mut diagnostics);
     (declared, diagnostics)
+}
+
+/// PRJ-13: the audit policy. Entries with problems are reported and left out.
+fn read_audit(
+    severity: Option<&Member>,
+    accepted: Option<&Member>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> AuditPolicy {
+    let invalid = |span: Range<usize>, pointer: String, message: String| {
+        diagnostic(Code::SquadsInvalidAudit, span, message)
+            .pointer(pointer)
+            .help("see docs/capabilities.md, \"The project policy\": `audit` is `error`, `warning`, `note` or `off`; an accepted finding names the squad, its package digest (`squad digest`), the code `squad audit` printed and a reason")
+    };
+    let mut policy = AuditPolicy::default();
+    if let Some(member) = severity {
+        match member.value.as_str() {
+            Some("error") => policy.deny_at = Some(Severity::Error),
+            Some("warning") => policy.deny_at = Some(Severity::Warning),
+            Some("note") => policy.deny_at = Some(Severity::Note),
+            Some("off") => policy.deny_at = None,
+            Some(other) => diagnostics.push(invalid(
+                member.value.span.clone(),
+                "/audit".to_owned(),
+                format!("`audit` is `{other}`, not `error`, `warning`, `note` or `off`"),
+            )),
+            None => {}
+        }
+    }
+    let Some(Kind::Array(items)) = accepted.map(|member| &member.value.kind) else {
+        return policy;
+    };
+    for (index, item) in items.iter().enumerate() {
+        let pointer = format!("/accepted_findings/{index}");
+        let Kind::Object(fields) = &item.kind else {
+            diagnostics.push(invalid(
+                item.span.clone(),
+                pointer,
+                format!(
+                    "an accepted finding is an object, not {}",
+                    item.kind.type_name()
+                ),
+            ));
+            continue;
+        };
+        let field = |key: &str| fields.iter().rev().find(|field| field.key == key);
+        if let Some(unknown) = fields.iter().find(|field| {
+            !["squad", "package_digest", "code", "reason"].contains(&field.key.as_str())
+        }) {
+            diagnostics.push(invalid(
+                unknown.key_span.clone(),
+                format!("{pointer}/{}", unknown.key),
+                format!("unknown key `{}` in an accepted finding", unknown.key),
+            ));
+            continue;
+        }
+        let text = |key: &str| field(key).and_then(|field| field.value.as_str());
+        let squad = text("squad").and_then(|squad| Name::parse(squad).ok());
+        let digest = text("package_digest").and_then(crate::digest::Sha256Digest::parse);
+        let code = text("code")
+            .and_then(Code::from_name)
+            .filter(|code| code.rules().starts_with("AUD-"));
+        let reason = text("reason").filter(|reason| !reason.trim().is_empty());
+        let (Some(squad), Some(package_digest), Some(code), Some(reason)) =
+            (squad, digest, code, reason)
+        else {
+            let missing: Vec<&str> = [
+                (
+                    "squad",
+                    text("squad").and_then(|s| Name::parse(s).ok()).is_none(),
+                ),
+                (
+                    "package_digest",
+                    text("package_digest")
+                        .and_then(crate::digest::Sha256Digest::parse)
+                        .is_none(),
+                ),
+                (
+                    "code",
+                    text("code")
+                        .and_then(Code::from_name)
+                        .filter(|c| c.rules().starts_with("AUD-"))
+                        .is_none(),
+                ),
+                (
+                    "reason",
+                    text("reason").filter(|r| !r.trim().is_empty()).is_none(),
+                ),
+            ]
+            .into_iter()
+            .filter(|(_, bad)| *bad)
+            .map(|(key, _)| key)
+            .collect();
+            diagnostics.push(invalid(
+                item.span.clone(),
+                pointer,
+                format!(
+                    "an accepted finding needs a squad (`<namespace>/<id>`), a package digest (64 lowercase hex), an audit code and a reason: {} {} not",
+                    missing.iter().map(|key| format!("`{key}`")).collect::<Vec<_>>().join(", "),
+                    if missing.len() == 1 { "is" } else { "are" }
+                ),
+            ));
+            continue;
+        };
+        policy.accepted.push(AcceptedFinding {
+            squad,
+            package_digest,
+            code,
+            reason: reason.to_owned(),
+        });
+    }
+    policy
 }
 
 /// PRJ-11: the signature policy. Entries with problems are reported and left out.

@@ -53,21 +53,61 @@ impl DirectError {
 /// The signature policy of the project a scope is (the default policy, which asks nothing,
 /// for the global scope).
 pub fn policy_of(scope: &Scope) -> Result<crate::sign::Policy, ProjectError> {
-    Ok(policies_of(scope)?.0)
+    Ok(policies_of(scope)?.signatures)
 }
 
 /// The project's signature policy, and, under `deny_escalation`, its lock (whose records of
 /// accepted grants a direct install may not go beyond).
-fn policies_of(
-    scope: &Scope,
-) -> Result<(crate::sign::Policy, Option<super::lockfile::Lock>), ProjectError> {
+/// A project's policies that a direct install into it must meet.
+struct Policies {
+    signatures: crate::sign::Policy,
+    /// Under `deny_escalation`, the lock whose records a version may not go beyond.
+    lock: Option<super::lockfile::Lock>,
+    audit: Option<super::declared::AuditPolicy>,
+}
+
+fn policies_of(scope: &Scope) -> Result<Policies, ProjectError> {
     let Scope::Project(root) = scope else {
-        return Ok((crate::sign::Policy::default(), None));
+        return Ok(Policies {
+            signatures: crate::sign::Policy::default(),
+            lock: None,
+            audit: None,
+        });
     };
     let project = Project::new(root.clone(), root.display().to_string());
     let files = project.read()?;
     let lock = files.declared.deny_escalation.then_some(files.lock);
-    Ok((files.declared.policy, lock))
+    Ok(Policies {
+        signatures: files.declared.policy,
+        lock,
+        audit: Some(files.declared.audit),
+    })
+}
+
+/// A squad installed directly into a project meets the project's audit bar.
+fn audited(
+    audit: Option<&super::declared::AuditPolicy>,
+    acquired: &acquire::Acquired,
+) -> Result<(), acquire::AcquireError> {
+    let Some(audit) = audit else {
+        return Ok(());
+    };
+    let identity = acquired.identity();
+    let name = super::declared::Name {
+        namespace: identity.namespace.clone(),
+        id: identity.id.clone(),
+    };
+    let Some(capabilities) =
+        crate::capability::of(&acquired.ready.report, &acquired.package_digest().hex())
+    else {
+        return Ok(());
+    };
+    super::findings::judge(audit, &name, acquired, &capabilities).map_err(|failure| {
+        acquire::AcquireError::Refused {
+            message: failure.message,
+            hint: failure.hint,
+        }
+    })
 }
 
 /// Under `deny_escalation`, a squad the project locked may not be installed directly in a
@@ -136,7 +176,8 @@ pub fn install(
 ) -> Result<Installed, DirectError> {
     let source = Source::argument(direct.source).map_err(DirectError::Usage)?;
     check_sha256(&source, direct.sha256)?;
-    let (policy, lock) = policies_of(&direct.options.scope).map_err(DirectError::Policy)?;
+    let policies = policies_of(&direct.options.scope).map_err(DirectError::Policy)?;
+    let policy = policies.signatures.clone();
     let pins = Pins {
         exact: direct.exact.clone(),
         archive_sha256: direct.sha256,
@@ -162,7 +203,8 @@ pub fn install(
     };
     context
         .install_judged(&request, direct.options, on_wait, &|acquired| {
-            within_accepted(lock.as_ref(), acquired)
+            audited(policies.audit.as_ref(), acquired)?;
+            within_accepted(policies.lock.as_ref(), acquired)
         })
         .map_err(DirectError::Acquire)
 }

@@ -14,6 +14,7 @@ pub mod check;
 pub mod declared;
 pub mod direct;
 pub mod escalation;
+pub mod findings;
 pub mod fix;
 pub mod guard;
 pub mod lockfile;

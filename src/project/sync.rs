@@ -532,7 +532,13 @@ pub fn sync(
     let ready = prepare(
         project,
         settings,
-        (&files.declared.policy, escalation, &files.lock, locked_only),
+        (
+            &files.declared.policy,
+            escalation,
+            &files.declared.audit,
+            &files.lock,
+            locked_only,
+        ),
         entries,
         &steps,
         &installed,
@@ -666,7 +672,13 @@ fn local_unchanged(project: &Project, declaration: &Declaration, locked: &Locked
 fn prepare(
     project: &Project,
     settings: &Settings<'_>,
-    (policy, escalation, lock, locked_only): (&crate::sign::Policy, Escalation, &Lock, bool),
+    (policy, escalation, audit, lock, locked_only): (
+        &crate::sign::Policy,
+        Escalation,
+        &super::declared::AuditPolicy,
+        &Lock,
+        bool,
+    ),
     entries: &[Entry],
     steps: &[Step],
     installed: &[Installed],
@@ -734,7 +746,9 @@ fn prepare(
                         if policy.applies() {
                             locked.signed_by = acquired.signed_by.map(|id| id.to_string());
                         }
-                        let total = escalation::capabilities(&entry.name, &acquired)?.total;
+                        let capabilities = escalation::capabilities(&entry.name, &acquired)?;
+                        super::findings::judge(audit, &entry.name, &acquired, &capabilities)?;
+                        let total = capabilities.total;
                         locked.capabilities = escalation::hold(
                             escalation,
                             &entry.name,
@@ -768,7 +782,9 @@ fn prepare(
                         )?;
                         let needed = installed.digest() != Some(acquired.package_digest());
                         let mut locked = resolve::locked(declaration, &acquired);
-                        let total = escalation::capabilities(&entry.name, &acquired)?.total;
+                        let capabilities = escalation::capabilities(&entry.name, &acquired)?;
+                        super::findings::judge(audit, &entry.name, &acquired, &capabilities)?;
+                        let total = capabilities.total;
                         locked.capabilities = escalation::judge(
                             escalation,
                             &entry.name,

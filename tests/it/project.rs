@@ -1186,7 +1186,7 @@ fn bad_project_files_are_reported_with_file_line_and_column() {
         );
         checked += 1;
     }
-    assert_eq!(checked, 10, "one case per squads-* code");
+    assert_eq!(checked, 11, "one case per squads-* code");
 
     // A broken file is never edited.
     let project = Proj::new();
@@ -1861,4 +1861,102 @@ fn a_project_that_denies_escalation_refuses_an_update_that_adds_a_grant_until_ac
         stderr(&output)
     );
     assert_eq!(other.state(), before);
+}
+
+/// The audit policy (PRJ-13): a squad whose audit finds an error is refused by `add` (nothing
+/// declared, locked or installed) until the finding is accepted for its package digest; the
+/// next version's finding counts again; `audit: "off"` lets it through; `install --scope
+/// project` meets the same bar.
+#[test]
+fn a_project_refuses_a_squad_whose_audit_finds_an_error_until_that_version_is_accepted() {
+    let project = Proj::new();
+    let package = project.root().join("squads/release-review");
+    copy_tree(&fixtures().join("valid/release-review"), &package);
+    let tool = package.join("tools/summarize-changes.ts");
+    let text = std::fs::read_to_string(&tool).unwrap().replace(
+        "return template.replace",
+        "await Bun.spawn([\"git\", \"log\"]).exited;\n    return template.replace",
+    );
+    std::fs::write(&tool, text).unwrap();
+    project.write_declared("{\n  \"squads\": {}\n}\n");
+    let before = project.state();
+    let source = "project/squads/release-review";
+    let output = project.run(&["add", source]);
+    assert_code(&output, 1, "an audit error");
+    assert!(
+        stderr(&output).contains("error[tool-spawns-process] tools/summarize-changes.ts:"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(
+        stderr(&output).contains("accepted_findings"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(
+        project.state(),
+        before,
+        "nothing declared, locked or installed"
+    );
+    let output = project.run(&[
+        "install",
+        &package.display().to_string(),
+        "--scope",
+        "project",
+    ]);
+    assert_code(&output, 1, "a direct install meets the same bar");
+    assert!(
+        stderr(&output).contains("tool-spawns-process"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(project.state(), before);
+
+    // Accepted for this version: added.
+    let digest = digest(&package);
+    let accepting = |digest: &str| {
+        format!(
+            "{{\n  \"accepted_findings\": [\n    {{ \"squad\": \"acme/release-review\", \"package_digest\": \"{digest}\", \"code\": \"tool-spawns-process\", \"reason\": \"it reads the git log to summarise a release\" }}\n  ],\n  \"squads\": {{}}\n}}\n"
+        )
+    };
+    project.write_declared(&accepting(&digest));
+    assert_ok(&project.run(&["add", source]), "an accepted finding");
+    assert_eq!(
+        project.installed("acme/release-review"),
+        Some(digest.clone())
+    );
+
+    // The next version's finding counts again: sync refuses it and keeps what is installed.
+    let readme = package.join("README.md");
+    let text = std::fs::read_to_string(&readme).unwrap() + "\nA new version.\n";
+    std::fs::write(&readme, text).unwrap();
+    let output = project.run(&["update", "acme/release-review", "--dry-run"]);
+    assert_code(&output, 1, "the dry run exits as the real run would");
+    assert!(
+        stderr(&output).contains("Would refuse"),
+        "{}",
+        stderr(&output)
+    );
+    let output = project.run(&["update", "acme/release-review"]);
+    assert_code(&output, 1, "a new digest");
+    assert!(
+        stderr(&output).contains("tool-spawns-process"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(
+        project.installed("acme/release-review"),
+        Some(digest.clone())
+    );
+
+    // A bar of `off` lets it through.
+    let declared = project
+        .declared()
+        .replacen("{\n", "{\n  \"audit\": \"off\",\n", 1);
+    project.write_declared(&declared);
+    assert_ok(
+        &project.run(&["update", "acme/release-review"]),
+        "audit off",
+    );
+    assert_ne!(project.installed("acme/release-review"), Some(digest));
 }
