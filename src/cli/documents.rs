@@ -542,3 +542,115 @@ pub struct DiffDocument<'a> {
     #[serde(flatten)]
     pub diff: &'a crate::capability::diff::Diff,
 }
+
+/// Why one package of a tree run failed.
+#[derive(Serialize)]
+pub struct PackageError {
+    /// The message with its causes, as one line.
+    pub message: String,
+    pub hint: Option<String>,
+    /// Refused bytes or packages (exit 1), rather than work that could not be done (exit 2).
+    pub refused: bool,
+}
+
+/// One package of a tree run: its folder, then its result, or `status` `failed` and `error`.
+#[derive(Serialize)]
+pub struct TreePackage<T: Serialize> {
+    pub path: String,
+    #[serde(flatten)]
+    pub result: TreeResult<T>,
+}
+
+#[derive(Serialize)]
+#[serde(untagged)]
+pub enum TreeResult<T: Serialize> {
+    Done(T),
+    Failed {
+        status: &'static str,
+        error: PackageError,
+    },
+}
+
+/// How many packages a tree run saw, and how many failed.
+#[derive(Serialize)]
+pub struct TreeSummary {
+    pub packages: usize,
+    pub failed: usize,
+}
+
+/// Each outcome of a tree run as its document entry, with `done` building a success's body.
+pub fn tree_packages<'a, T, B: Serialize>(
+    outcomes: &'a [crate::tree::Outcome<T>],
+    done: impl Fn(&'a T) -> B,
+) -> Vec<TreePackage<B>> {
+    outcomes
+        .iter()
+        .map(|outcome| TreePackage {
+            path: outcome.shown(),
+            result: match &outcome.result {
+                Ok(value) => TreeResult::Done(done(value)),
+                Err(failure) => TreeResult::Failed {
+                    status: "failed",
+                    error: PackageError {
+                        message: failure.chain(),
+                        hint: failure.hint.clone(),
+                        refused: failure.class == crate::error::Class::Refused,
+                    },
+                },
+            },
+        })
+        .collect()
+}
+
+/// `squad version bump --format json`: `version-bump`.
+#[derive(Serialize)]
+pub struct VersionBumped<B: Serialize> {
+    pub path: String,
+    /// Whether only the packages whose content moved were bumped (`--changed`).
+    pub changed: bool,
+    /// `record` or `registry` with `--changed`, else `null`.
+    pub baseline: Option<&'static str>,
+    /// The record's path or the registry's base.
+    pub against: Option<String>,
+    pub dry_run: bool,
+    pub packages: Vec<TreePackage<B>>,
+    /// With a record: whether it was written.
+    pub record_written: bool,
+    /// Record entries of squads no longer in the tree, dropped.
+    pub dropped: Vec<String>,
+    pub summary: BumpSummary,
+}
+
+#[derive(Serialize)]
+pub struct BumpSummary {
+    pub packages: usize,
+    pub bumped: usize,
+    pub failed: usize,
+}
+
+/// One package bumped without `--changed`.
+#[derive(Serialize)]
+pub struct PlainBump {
+    pub status: &'static str,
+    pub namespace: Option<String>,
+    pub id: Option<String>,
+    pub before: String,
+    pub version: String,
+}
+
+/// `squad version check --format json`: `version-check`.
+#[derive(Serialize)]
+pub struct VersionChecked<'a> {
+    pub path: String,
+    /// What the packages were compared with: each `{ "baseline": "registry" | "record" |
+    /// "archive", "at": … }`.
+    pub against: Vec<Against>,
+    pub packages: Vec<TreePackage<&'a crate::release::changed::Checked>>,
+    pub summary: TreeSummary,
+}
+
+#[derive(Serialize)]
+pub struct Against {
+    pub baseline: &'static str,
+    pub at: String,
+}

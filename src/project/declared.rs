@@ -148,16 +148,7 @@ pub struct Name {
 
 impl Name {
     pub fn parse(text: &str) -> Result<Name, String> {
-        let Some((namespace, id)) = text.split_once('/') else {
-            return Err(format!("`{text}` is not `<namespace>/<id>`"));
-        };
-        for part in [namespace, id] {
-            if let Some((_, problem)) =
-                crate::manifest::id_problem(part, crate::manifest::IdKind::Package)
-            {
-                return Err(format!("`{text}`: {problem}"));
-            }
-        }
+        let (namespace, id) = crate::manifest::squad_name(text)?;
         Ok(Name {
             namespace: namespace.to_owned(),
             id: id.to_owned(),

@@ -736,3 +736,41 @@ pub fn versions(
     }
     Ok(listed)
 }
+
+/// What a registry holds of one squad: its newest version, and the version asked for (or the
+/// newest) resolved and checked.
+#[derive(Debug, Clone, Default)]
+pub struct Lookup {
+    /// The newest version tag, when there is any.
+    pub newest: Option<String>,
+    /// The version asked for (without one, the newest), when it is published.
+    pub resolved: Option<Resolved>,
+}
+
+/// Looks up the squad `<namespace>/<id>` under `base`: its newest version, and `version` (or
+/// the newest) resolved to its manifest and config. A repository that does not exist holds
+/// nothing, which is no error.
+pub fn lookup(
+    client: &crate::http::Client,
+    base: &Reference,
+    namespace: &str,
+    id: &str,
+    version: Option<&str>,
+) -> Result<Lookup, ShareError> {
+    let repository = base.join(&[namespace, id]);
+    let mut session = Repository::new(client, &repository, Access::Pull, Credentials::Configured);
+    let tags = version_tags(&mut session)?;
+    let newest = tags.first().map(Version::to_string);
+    let wanted = match version {
+        Some(version) => tags
+            .iter()
+            .any(|tag| tag.to_string() == version)
+            .then(|| version.to_owned()),
+        None => newest.clone(),
+    };
+    let resolved = match wanted {
+        Some(tag) => Some(resolve(&mut session, &repository.with_tag(&tag))?),
+        None => None,
+    };
+    Ok(Lookup { newest, resolved })
+}
