@@ -119,6 +119,51 @@ pub fn pack_folder(
     )
 }
 
+/// `squad pack` of every package of a tree, each to its default name inside the directory
+/// `output` (the current directory without one; created when it does not exist), one outcome
+/// each: an invalid package is not packed, and the others are.
+pub fn pack_tree(
+    packages: &[PathBuf],
+    output: Option<&Path>,
+    force: bool,
+    limits: &Limits,
+) -> Result<Vec<crate::tree::Outcome<Packed>>, PackError> {
+    let directory = output.unwrap_or(Path::new("."));
+    if directory
+        .symlink_metadata()
+        .is_ok_and(|metadata| !metadata.is_dir())
+    {
+        return Err(PackError::Other(format!(
+            "output `{}` is not a directory: a tree's archives go into one, each under its default name",
+            directory.display()
+        )));
+    }
+    crate::fs::create_dir_all(directory)
+        .map_err(|error| PackError::OutputDirectory(directory.to_path_buf(), error))?;
+    Ok(packages
+        .iter()
+        .map(|package| crate::tree::Outcome {
+            path: package.clone(),
+            result: pack_folder(package, Some(directory), force, limits).map_err(|error| {
+                let class = error.class();
+                let hint = match &error {
+                    PackError::Invalid(_) => Some("run `squad validate` for details".to_owned()),
+                    PackError::OutputExists(_) => Some(
+                        "pass --force to replace it, or choose another directory with -o"
+                            .to_owned(),
+                    ),
+                    _ => None,
+                };
+                let failure = crate::tree::PackageFailure::of(&error, class, hint);
+                match error {
+                    PackError::Invalid(report) => failure.with_report(Some(report)),
+                    _ => failure,
+                }
+            }),
+        })
+        .collect())
+}
+
 /// Packs a package that `report` found valid, with the `identity` its manifest declares, into
 /// `output`. The files are read from `files`, the private copy that was validated (see
 /// [`crate::snapshot`]); `report.root`, the folder the user named, is only where the output

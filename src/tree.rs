@@ -158,6 +158,26 @@ pub fn worst<T>(outcomes: &[Outcome<T>]) -> Option<crate::error::Class> {
     worst
 }
 
+/// The package digest of every package of a tree under the tree contract (with the root
+/// layout), one outcome each: what `squad digest` prints for a tree.
+pub fn digests(packages: &[PathBuf]) -> Vec<Outcome<crate::digest::TreeDigest>> {
+    use crate::package::{ContractDigestError, contract_digest};
+    packages
+        .iter()
+        .map(|package| Outcome {
+            path: package.clone(),
+            result: contract_digest(package, true, false, &crate::digest::Progress::default())
+                .map_err(|error| {
+                    let class = match &error {
+                        ContractDigestError::Contract(_) => crate::error::Class::Refused,
+                        _ => crate::error::Class::Failed,
+                    };
+                    PackageFailure::of(&error, class, None)
+                }),
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

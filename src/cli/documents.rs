@@ -654,3 +654,78 @@ pub struct Against {
     pub baseline: &'static str,
     pub at: String,
 }
+
+/// `squad pack TREE --format json`: `pack-tree`.
+#[derive(Serialize)]
+pub struct PackedTree {
+    pub path: String,
+    /// The directory the archives were written to.
+    pub output: String,
+    pub packages: Vec<TreePackage<PackedInTree>>,
+    pub summary: TreeSummary,
+}
+
+/// One package of `pack-tree`.
+#[derive(Serialize)]
+pub struct PackedInTree {
+    pub status: &'static str,
+    pub archive: String,
+    pub namespace: String,
+    pub id: String,
+    pub version: String,
+    pub package_digest: String,
+    pub archive_sha256: String,
+    pub file_count: usize,
+    pub bytes: u64,
+}
+
+/// `squad digest TREE --format json`: `digest-tree`.
+#[derive(Serialize)]
+pub struct DigestedTree {
+    pub path: String,
+    pub packages: Vec<TreePackage<DigestedInTree>>,
+    pub summary: TreeSummary,
+}
+
+/// One package of `digest-tree`.
+#[derive(Serialize)]
+pub struct DigestedInTree {
+    pub status: &'static str,
+    pub package_digest: String,
+}
+
+/// `squad publish TREE --format json`: `publish-tree`.
+#[derive(Serialize)]
+pub struct PublishedTree<'a> {
+    pub path: String,
+    pub base: String,
+    /// `ok`; `refused`: nothing was pushed (an invalid package, a version published with other
+    /// bytes, a registry that could not be asked); `failed`: a package could not be pushed.
+    pub status: &'static str,
+    pub dry_run: bool,
+    pub packages: Vec<TreePackage<PublishedInTree<'a>>>,
+    pub summary: PublishSummary,
+}
+
+/// One package of `publish-tree`.
+#[derive(Serialize)]
+pub struct PublishedInTree<'a> {
+    pub namespace: &'a str,
+    pub id: &'a str,
+    pub version: &'a str,
+    /// The pinned `oci://…@sha256:` reference.
+    pub reference: String,
+    pub status: PublishStatus,
+    pub package_digest: &'a str,
+    pub uploaded: &'a [String],
+    /// `null` without `--sign`.
+    pub signature: Option<&'a Attached>,
+}
+
+#[derive(Serialize)]
+pub struct PublishSummary {
+    pub packages: usize,
+    pub pushed: usize,
+    pub unchanged: usize,
+    pub failed: usize,
+}

@@ -10,6 +10,7 @@ pub mod artifact;
 pub mod exact;
 pub mod link;
 pub mod signature;
+pub mod tree;
 
 use std::path::{Path, PathBuf};
 
@@ -132,6 +133,8 @@ pub enum PublishStatus {
     Unchanged,
     /// `--dry-run`: the version is not there yet; nothing was sent.
     DryRun,
+    /// A tree's publish was refused before anything was sent: this package was not pushed.
+    NotPushed,
 }
 
 #[derive(Debug)]
@@ -211,24 +214,90 @@ pub fn publish(
     transfers: &dyn Transfers,
     signer: Option<&crate::sign::SecretKey>,
 ) -> Result<Published, ShareError> {
+    let prepared = prepare_signed(package, signer)?;
+    let planned = plan(client, base, prepared, dry_run)?;
+    push(planned, dry_run, transfers)
+}
+
+/// A package ready to publish: validated, packed and (with a key) signed.
+pub struct Prepared {
+    pub identity: Identity,
+    pub artifact: Artifact,
+    signed: Option<crate::sign::Signature>,
+}
+
+/// [`prepare`], then the statement signed with `signer` when given: a key that cannot sign
+/// stops the publish before anything is sent.
+pub fn prepare_signed(
+    package: &Path,
+    signer: Option<&crate::sign::SecretKey>,
+) -> Result<Prepared, ShareError> {
     let (identity, artifact) = prepare(package)?;
     let signed = match signer {
         Some(key) => Some(sign_published(key, &identity, &artifact)?),
         None => None,
     };
-    let repository = base.join(&[&identity.namespace, &identity.id]);
-    let pinned = repository.with_digest(&artifact.manifest_digest);
-    let mut published = Published {
-        status: PublishStatus::DryRun,
+    Ok(Prepared {
         identity,
-        pinned,
         artifact,
-        uploaded: Vec::new(),
-        signature: None,
-    };
-    // A dry run reads the tag too (with pull access only), so that it says what a real publish
-    // would do: push, leave the version unchanged, or refuse other bytes under it.
-    let version = published.identity.version.clone();
+        signed,
+    })
+}
+
+/// What the registry holds of a prepared package's version, and the session that asked.
+pub struct Planned<'c> {
+    session: Repository<'c>,
+    prepared: Prepared,
+    repository: Reference,
+    /// The version published already with the same package digest, or `None`: to push.
+    existing: Option<Resolved>,
+}
+
+impl Planned<'_> {
+    pub fn identity(&self) -> &Identity {
+        &self.prepared.identity
+    }
+
+    /// Whether the version is there already with the same bytes.
+    pub fn is_unchanged(&self) -> bool {
+        self.existing.is_some()
+    }
+
+    /// What a run that pushes nothing reports of this package.
+    pub fn held(self, status: PublishStatus) -> Published {
+        let pinned = match &self.existing {
+            Some(resolved) => self.repository.with_digest(&resolved.manifest_digest),
+            None => self
+                .repository
+                .with_digest(&self.prepared.artifact.manifest_digest),
+        };
+        Published {
+            status: if self.existing.is_some() {
+                PublishStatus::Unchanged
+            } else {
+                status
+            },
+            identity: self.prepared.identity,
+            pinned,
+            artifact: self.prepared.artifact,
+            uploaded: Vec::new(),
+            signature: None,
+        }
+    }
+}
+
+/// Asks the registry for the version of a prepared package: not there (to push), there with
+/// the same package digest (unchanged), or there with another ([`ShareError::Conflict`]). A
+/// dry run reads the tag too (with pull access only), so that it says what a real publish
+/// would do.
+pub fn plan<'c>(
+    client: &'c crate::http::Client,
+    base: &Reference,
+    prepared: Prepared,
+    dry_run: bool,
+) -> Result<Planned<'c>, ShareError> {
+    let repository = base.join(&[&prepared.identity.namespace, &prepared.identity.id]);
+    let version = prepared.identity.version.clone();
     let access = if dry_run { Access::Pull } else { Access::Push };
     let mut session = Repository::new(client, &repository, access, Credentials::Configured);
     let tagged = repository.with_tag(&version);
@@ -238,16 +307,52 @@ pub fn publish(
         Err(OciError::Unauthorized { .. } | OciError::Denied { .. }) if dry_run => None,
         other => other?,
     };
-    // The manifest a signature is about: the one published already, or the one pushed now.
-    let subject = if let Some(existing) = existing {
-        let resolved = check_resolved(&mut session, &tagged, existing)?;
-        if resolved.config.package_digest != published.artifact.config.package_digest {
-            return Err(ShareError::Conflict {
-                reference: tagged.to_string(),
-                published: resolved.config.package_digest,
-                local: published.artifact.config.package_digest.clone(),
-            });
+    let existing = match existing {
+        Some(existing) => {
+            let resolved = check_resolved(&mut session, &tagged, existing)?;
+            if resolved.config.package_digest != prepared.artifact.config.package_digest {
+                return Err(ShareError::Conflict {
+                    reference: tagged.to_string(),
+                    published: resolved.config.package_digest,
+                    local: prepared.artifact.config.package_digest.clone(),
+                });
+            }
+            Some(resolved)
         }
+        None => None,
+    };
+    Ok(Planned {
+        session,
+        prepared,
+        repository,
+        existing,
+    })
+}
+
+/// Pushes a planned package (blobs the registry lacks, then the manifest under its version)
+/// unless it is unchanged, and attaches its signature; a dry run sends nothing.
+pub fn push(
+    planned: Planned<'_>,
+    dry_run: bool,
+    transfers: &dyn Transfers,
+) -> Result<Published, ShareError> {
+    let Planned {
+        mut session,
+        prepared,
+        repository,
+        existing,
+    } = planned;
+    let version = prepared.identity.version.clone();
+    let mut published = Published {
+        status: PublishStatus::DryRun,
+        identity: prepared.identity,
+        pinned: repository.with_digest(&prepared.artifact.manifest_digest),
+        artifact: prepared.artifact,
+        uploaded: Vec::new(),
+        signature: None,
+    };
+    // The manifest a signature is about: the one published already, or the one pushed now.
+    let subject = if let Some(resolved) = existing {
         published.status = PublishStatus::Unchanged;
         published.pinned = repository.with_digest(&resolved.manifest_digest);
         Descriptor {
@@ -284,7 +389,7 @@ pub fn publish(
         published.pinned = repository.with_digest(&digest);
         Descriptor::of(IMAGE_MANIFEST, &published.artifact.manifest_bytes)
     };
-    if let Some(signed) = signed.as_ref().filter(|_| !dry_run) {
+    if let Some(signed) = prepared.signed.as_ref().filter(|_| !dry_run) {
         published.signature = Some(signature::attach(
             &mut session,
             &subject,

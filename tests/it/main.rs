@@ -37,3 +37,4 @@ mod signing;
 mod support;
 mod team;
 mod toolchain;
+mod tree;
