@@ -44,6 +44,8 @@
 //!   fetch through the cache, validate, check pins and the signature policy).
 //! - [`project`]: a project's squads: `squads.jsonc`, `squads.lock`, add, remove, sync, update.
 //! - [`cache`]: the content-addressed download cache.
+//! - [`index`]: the static index of published squads: `squad index build`, fetching with the
+//!   signed root checked, and `squad search`.
 //! - [`jobs`]: work spread over a bounded number of threads, results in task order.
 //! - [`tree`]: a tree of squads (a folder of package folders) and one outcome per package.
 //! - [`capability`]: what a squad may make its agents do (grants, effective tools, capability
@@ -68,6 +70,7 @@ pub mod error;
 pub mod fix;
 pub mod fs;
 pub mod http;
+pub mod index;
 pub mod install;
 pub mod interop;
 pub mod jobs;

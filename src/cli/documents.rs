@@ -729,3 +729,46 @@ pub struct PublishSummary {
     pub unchanged: usize,
     pub failed: usize,
 }
+
+/// `squad index build --format json`: `index-build`.
+#[derive(Serialize)]
+pub struct IndexBuilt<'a> {
+    pub output: String,
+    pub sources: Vec<String>,
+    /// The new root's version and expiry.
+    pub version: u64,
+    pub expires: &'a str,
+    pub squads: usize,
+    pub versions: usize,
+    /// Files written because their bytes changed (the root last), and removed.
+    pub written: &'a [String],
+    pub removed: &'a [String],
+    pub unchanged: usize,
+    /// Versions whose archive this build read, and whose entry it kept from the last build.
+    pub read: usize,
+    pub reused: usize,
+    pub skipped: &'a [String],
+    /// The key id that signed the root (`null`: unsigned).
+    pub signed_by: Option<&'a str>,
+}
+
+/// `squad search --format json`: `search`.
+#[derive(Serialize)]
+pub struct Searched<'a> {
+    pub query: &'a str,
+    /// The index searched (`null`: none, only what is installed).
+    pub index: Option<String>,
+    pub offline: bool,
+    /// The key whose signature over the index's root verified (`null`: not asked for).
+    pub signed_by: Option<String>,
+    pub results: &'a [crate::index::search::Hit],
+}
+
+/// `squad show NAME --index URL --format json`: `show-index`.
+#[derive(Serialize)]
+pub struct ShownFromIndex<'a> {
+    pub index: String,
+    pub name: &'a str,
+    pub signed_by: Option<String>,
+    pub squad: &'a crate::index::format::SquadFile,
+}

@@ -193,7 +193,16 @@ pub fn add(
     request: &AddRequest<'_>,
     on_wait: &mut dyn FnMut(&Path),
 ) -> Result<Added, ProjectError> {
-    let declaration = declaration_of(project, request)?;
+    // A name rather than a source: found in the project's index, pinned to what it says.
+    let (declaration, pins) =
+        match super::by_index::resolve(project, settings, request.source, request.cwd)? {
+            Some(found) => (found.declaration, found.pins),
+            None => {
+                let declaration = declaration_of(project, request)?;
+                let pins = resolve::declared_pins(&declaration);
+                (declaration, pins)
+            }
+        };
     let (_guard, files) = project.lock_and_read(false, on_wait)?;
     let downloads = Downloads::new(settings.transfers);
     let job = downloads.job();
@@ -202,13 +211,7 @@ pub fn add(
         settings,
         policy: &files.declared.policy,
     }
-    .acquire(
-        &job,
-        &declaration.source_text,
-        &declaration,
-        &resolve::declared_pins(&declaration),
-        false,
-    );
+    .acquire(&job, &declaration.source_text, &declaration, &pins, false);
     downloads.end();
     let acquired = acquired.map_err(|failure| ProjectError::Failed(vec![failure]))?;
     let identity = acquired.identity();

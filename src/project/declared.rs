@@ -98,6 +98,18 @@ pub const KEYS: &[Key] = &[
         about: "keys whose signatures are refused whatever `trust` says: key ids (16 hex digits, as `minisign` prints them) or public keys",
     },
     Key {
+        object: Object::Root,
+        name: "index",
+        value: ValueType::String,
+        about: "the URL of a static squad index (docs/index.md): `squad add NAME` takes a squad by name from it (declaring the registry repository and version, or the archive and SHA-256, the index gives), and `squad search` reads it",
+    },
+    Key {
+        object: Object::Root,
+        name: "index_key",
+        value: ValueType::String,
+        about: "the minisign public key (`RW…`) that must have signed the index's root; without it the root's signature is not checked (every file is still checked against the root)",
+    },
+    Key {
         object: Object::Squad,
         name: "source",
         value: ValueType::String,
@@ -196,6 +208,13 @@ pub struct Entry {
     pub span: Range<usize>,
 }
 
+/// The project's index (`index`, `index_key`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct IndexConfig {
+    pub url: String,
+    pub key: Option<crate::sign::PublicKey>,
+}
+
 /// The squads a file declares, sorted by name. Entries with problems are left out (their
 /// diagnostics say why).
 #[derive(Debug, Clone, Default)]
@@ -205,6 +224,8 @@ pub struct Declared {
     pub policy: crate::sign::Policy,
     /// `deny_escalation`: no version may hold grants beyond those the lock accepted.
     pub deny_escalation: bool,
+    /// `index` and `index_key`.
+    pub index: Option<IndexConfig>,
 }
 
 impl Declared {
@@ -348,6 +369,11 @@ pub fn parse(text: &str) -> (Declared, Vec<Diagnostic>) {
         top_member("revoked"),
         &mut diagnostics,
     );
+    declared.index = read_index(
+        top_member("index"),
+        top_member("index_key"),
+        &mut diagnostics,
+    );
     let Some((_, squads)) = top.iter().find(|(key, _)| key.name == "squads") else {
         return (declared, diagnostics);
     };
@@ -432,6 +458,49 @@ pub fn parse(text: &str) -> (Declared, Vec<Diagnostic>) {
 }
 
 /// PRJ-11: the signature policy. Entries with problems are reported and left out.
+/// `index` (a URL an index can be read from) and `index_key` (a minisign public key).
+fn read_index(
+    index: Option<&Member>,
+    key: Option<&Member>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<IndexConfig> {
+    let key = key.and_then(|member| {
+        let text = member.value.as_str()?;
+        match crate::sign::PublicKey::parse(text) {
+            Ok(key) => Some(key),
+            Err(error) => {
+                diagnostics.push(
+                    diagnostic(
+                        Code::SquadsInvalidTrust,
+                        member.value.span.clone(),
+                        format!("`index_key` is not a minisign public key: {error}"),
+                    )
+                    .pointer("/index_key")
+                    .help("the key is the `RW…` line of the index publisher's minisign .pub file"),
+                );
+                None
+            }
+        }
+    });
+    let member = index?;
+    let url = member.value.as_str()?;
+    if let Err(error) = crate::index::fetch::base_url(url) {
+        diagnostics.push(
+            diagnostic(
+                Code::SquadsInvalidSource,
+                member.value.span.clone(),
+                format!("`index`: {error}"),
+            )
+            .pointer("/index"),
+        );
+        return None;
+    }
+    Some(IndexConfig {
+        url: url.to_owned(),
+        key,
+    })
+}
+
 fn read_policy(
     require: Option<&Member>,
     trust: Option<&Member>,

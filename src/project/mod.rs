@@ -9,6 +9,7 @@
 //! expectation, and writes each file atomically. A command killed at any point leaves every
 //! package complete (old or new) and both files parseable; the next sync finishes the job.
 
+pub mod by_index;
 pub mod change;
 pub mod check;
 pub mod declared;
@@ -34,6 +35,7 @@ use crate::package::Report;
 use crate::share::Transfers;
 use crate::source::SourceFile;
 
+pub use declared::IndexConfig;
 use declared::{Declared, Name};
 use lockfile::Lock;
 
