@@ -156,6 +156,9 @@ struct Gathered {
 struct Previous {
     root: Option<Root>,
     squads: BTreeMap<String, SquadFile>,
+    /// `--full`: nothing derived from an archive is reused (publish times and yanked flags,
+    /// which no archive says, still are).
+    full: bool,
 }
 
 impl Previous {
@@ -191,7 +194,16 @@ impl Previous {
         Ok(Previous {
             root: Some(root),
             squads,
+            full: false,
         })
+    }
+
+    /// The previous entry of a version, to reuse instead of reading its archive again.
+    fn reusable(&self, namespace: &str, id: &str, version: &str) -> Option<&VersionEntry> {
+        if self.full {
+            return None;
+        }
+        self.entry(namespace, id, version)
     }
 
     fn entry(&self, namespace: &str, id: &str, version: &str) -> Option<&VersionEntry> {
@@ -277,14 +289,8 @@ fn key_ids(signatures: &[String]) -> Vec<String> {
 pub fn build(sources: &[Source], options: &Options<'_>) -> Result<Built, IndexError> {
     let output = &options.output;
     crate::fs::create_dir_all(output).map_err(|error| IndexError::Io(output.clone(), error))?;
-    let previous = if options.full {
-        Previous {
-            root: Previous::read(output)?.root,
-            squads: BTreeMap::new(),
-        }
-    } else {
-        Previous::read(output)?
-    };
+    let mut previous = Previous::read(output)?;
+    previous.full = options.full;
     let mut built = Built {
         output: output.clone(),
         ..Built::default()
@@ -432,9 +438,15 @@ fn one_repository(
         .get(&name)
         .and_then(|file| file.versions.first())
         .map(|entry| entry.version.clone());
-    for (position, version) in versions.into_iter().enumerate() {
-        let version = version.to_string();
-        let needs_words = position == 0 && previous_newest.as_deref() != Some(version.as_str());
+    for (position, parsed) in versions.into_iter().enumerate() {
+        let version = parsed.to_string();
+        // When the previous index had this version or a newer one as the squad's newest, its
+        // words are the index's already.
+        let needs_words = position == 0
+            && previous_newest
+                .as_deref()
+                .and_then(|newest| Version::parse(newest).ok())
+                .is_none_or(|newest| newest < parsed);
         let tagged = repository.with_tag(&version);
         let resolved = match crate::share::resolve(&mut session, &tagged) {
             Ok(resolved) => resolved,
@@ -449,7 +461,7 @@ fn one_repository(
         let signatures =
             key_ids(&crate::share::signatures(&mut session, &resolved).map_err(share)?);
         let reusable = previous
-            .entry(&config.namespace, &config.id, &version)
+            .reusable(&config.namespace, &config.id, &version)
             .filter(|entry| {
                 entry.location == location
                     && entry.package_digest == config.package_digest
@@ -558,7 +570,7 @@ fn one_archive(
     });
     let location = format!("archives/{}/{file_name}", first.namespace);
     let reusable = previous
-        .entry(&first.namespace, &first.id, &first.version)
+        .reusable(&first.namespace, &first.id, &first.version)
         .filter(|entry| {
             entry.location == location
                 && entry.archive_sha256 == sha256
@@ -695,21 +707,17 @@ fn write_index(
         });
         let (namespace, id) = (versions[0].namespace.clone(), versions[0].id.clone());
         let previous_file = previous.squads.get(&name);
+        // The newest version's words; when its archive was not read (its entry was kept), the
+        // words the previous index had for the squad.
         let about = match &versions[0].about {
             Some(about) => about.clone(),
-            None => match previous_file {
-                Some(file)
-                    if file.versions.first().map(|entry| &entry.version)
-                        == Some(&versions[0].version) =>
-                {
-                    (
-                        file.name.clone(),
-                        file.label.clone(),
-                        file.description.clone(),
-                    )
-                }
-                _ => (None, None, None),
-            },
+            None => previous_file.map_or((None, None, None), |file| {
+                (
+                    file.name.clone(),
+                    file.label.clone(),
+                    file.description.clone(),
+                )
+            }),
         };
         let mut entries = Vec::new();
         for mut one in versions {

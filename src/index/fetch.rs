@@ -298,7 +298,9 @@ impl<'a> Index<'a> {
                 what: format!("`{path}` of the index"),
             });
         };
-        let bytes = get(client, &url, meta.bytes)?
+        // Bounded by the largest file an index may have, not by what the root says: a file of
+        // another size is then reported with its real size and digest.
+        let bytes = get(client, &url, MAX_FILE_BYTES)?
             .ok_or_else(|| IndexError::NotFound { url: shown.clone() })?;
         let actual = Sha256Digest::of(&bytes);
         if actual != sha256 || bytes.len() as u64 != meta.bytes {
@@ -378,14 +380,50 @@ impl<'a> Index<'a> {
                 crate::text::remote(name, 80)
             )));
         }
-        let similar = super::search::search_index(self, name, 3)
-            .map(|hits| hits.iter().map(super::search::Hit::name).collect())
-            .unwrap_or_default();
+        let similar = self.similar(name);
         Err(IndexError::NoSquad {
             index: shown,
             name: name.to_owned(),
             similar,
         })
+    }
+
+    /// Up to three names of the index close to `name` (by edit distance of the whole name, or
+    /// of the id to an id alone), from the shard of its id's first two characters: for a
+    /// "similar names" line, never to be used in its place.
+    pub fn similar(&self, name: &str) -> Vec<String> {
+        let id = name.rsplit('/').next().unwrap_or(name);
+        let Some(first) = super::format::tokens(id).into_iter().next() else {
+            return Vec::new();
+        };
+        let Ok(Some(shard)) = self.shard(&first) else {
+            return Vec::new();
+        };
+        let names: std::collections::BTreeSet<&str> = shard
+            .words
+            .values()
+            .flatten()
+            .map(|(name, _)| name.as_str())
+            .collect();
+        let limit = (name.chars().count() / 3).clamp(2, 4);
+        let mut close: Vec<(usize, &str)> = names
+            .into_iter()
+            .map(|candidate| {
+                let compared = if name.contains('/') {
+                    candidate
+                } else {
+                    candidate.rsplit('/').next().unwrap_or(candidate)
+                };
+                (crate::text::edit_distance(name, compared), candidate)
+            })
+            .filter(|(distance, _)| *distance <= limit)
+            .collect();
+        close.sort();
+        close
+            .into_iter()
+            .take(3)
+            .map(|(_, name)| name.to_owned())
+            .collect()
     }
 
     /// The search shard of `word`'s first two characters, when the index has one.

@@ -20,6 +20,7 @@ mod handoff;
 mod hardening;
 mod hostile;
 mod http_support;
+mod index;
 mod install;
 mod interop;
 mod json_docs;
