@@ -9,6 +9,7 @@ mod audit;
 mod authoring;
 mod by_name;
 mod capabilities;
+mod ci;
 mod cli;
 mod collab;
 mod corpus;
