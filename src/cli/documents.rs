@@ -628,14 +628,17 @@ pub struct BumpSummary {
     pub failed: usize,
 }
 
-/// One package bumped without `--changed`.
+/// One package bumped without `--changed`: the fields of `--changed`'s entries
+/// ([`crate::release::changed::Stamp`]), the baseline's `null`.
 #[derive(Serialize)]
 pub struct PlainBump {
-    pub status: &'static str,
     pub namespace: Option<String>,
     pub id: Option<String>,
+    pub status: &'static str,
     pub before: String,
     pub version: String,
+    pub baseline_version: Option<String>,
+    pub content_digest: Option<String>,
 }
 
 /// `squad version check --format json`: `version-check`.

@@ -321,11 +321,13 @@ fn report_plain_bumps(
                         _ => (None, None),
                     };
                     PlainBump {
-                        status: "bumped",
                         namespace,
                         id,
+                        status: "bumped",
                         before: bumped.before.clone(),
                         version: bumped.after.to_string(),
+                        baseline_version: None,
+                        content_digest: None,
                     }
                 }),
                 record_written: false,
