@@ -44,12 +44,54 @@ pub fn resolve(
             "`{name}` is not a folder, archive or URL, and the project's squads.jsonc has no `index` to find a squad by name in (docs/index.md)"
         )));
     };
-    find(&config, settings, name)
+    find(&config, settings, name, None)
         .map(Some)
         .map_err(|failure| ProjectError::Failed(vec![failure]))
 }
 
-fn find(config: &IndexConfig, settings: &Settings<'_>, name: &str) -> Result<FromIndex, Failure> {
+/// A squad declared with `"index": true`: the source the project's index gives for it (its
+/// `version`, else the newest not yanked), pinned to the index's digests, to acquire it from.
+pub fn resolve_declared(
+    config: Option<&IndexConfig>,
+    settings: &Settings<'_>,
+    name: &super::declared::Name,
+    version: Option<&str>,
+) -> Result<(Declaration, Pins), Failure> {
+    let Some(config) = config else {
+        return Err(Failure::refused(
+            name.to_string(),
+            "it is declared with `\"index\": true`, but squads.jsonc has no `index`",
+        )
+        .hint("add the index's URL as `index` in squads.jsonc (docs/index.md)"));
+    };
+    let found = find(config, settings, &name.to_string(), version)?;
+    // Acquired from exactly the version's location: a registry's pinned reference as it is.
+    let source_text = match (
+        &found.declaration.source,
+        found.pins.manifest_digest.as_deref(),
+    ) {
+        (Source::Registry(reference), Some(digest)) => reference.with_digest(digest).to_string(),
+        _ => found.declaration.source_text.clone(),
+    };
+    let source = Source::parse(&source_text)
+        .map_err(|message| Failure::refused(name.to_string(), message))?;
+    Ok((
+        Declaration {
+            source,
+            source_text,
+            version: None,
+            sha256: found.declaration.sha256,
+        },
+        found.pins,
+    ))
+}
+
+fn find(
+    config: &IndexConfig,
+    settings: &Settings<'_>,
+    name: &str,
+    version: Option<&str>,
+) -> Result<FromIndex, Failure> {
     let failed = |error: crate::index::IndexError| {
         let hint = error.hint();
         let failure = Failure::of(name, &error, error.class());
@@ -66,11 +108,23 @@ fn find(config: &IndexConfig, settings: &Settings<'_>, name: &str) -> Result<Fro
     };
     let index = crate::index::fetch::Index::open(&config.url, access).map_err(failed)?;
     let squad = index.find(name).map_err(failed)?;
-    let Some(entry) = squad.newest() else {
-        return Err(Failure::refused(
-            squad.name(),
-            format!("every version of it in the index {} is yanked", index.url),
-        ));
+    let entry = match version {
+        Some(version) => squad
+            .versions
+            .iter()
+            .find(|entry| entry.version == version)
+            .ok_or_else(|| {
+                Failure::refused(
+                    squad.name(),
+                    format!("the index {} has no version {version} of it", index.url),
+                )
+            })?,
+        None => squad.newest().ok_or_else(|| {
+            Failure::refused(
+                squad.name(),
+                format!("every version of it in the index {} is yanked", index.url),
+            )
+        })?,
     };
     let source_text = index.source_of(&entry.location).map_err(failed)?;
     let refused = |message: String| Failure::refused(squad.name(), message);

@@ -101,7 +101,7 @@ pub const KEYS: &[Key] = &[
         object: Object::Root,
         name: "index",
         value: ValueType::String,
-        about: "the URL of a static squad index (docs/index.md): `squad add NAME` takes a squad by name from it (declaring the registry repository and version, or the archive and SHA-256, the index gives), and `squad search` reads it",
+        about: "the URL of a static squad index (docs/index.md): `squad add NAME` takes a squad by name from it (declaring the registry repository and version, or the archive and SHA-256, the index gives), a squad declared with `\"index\": true` is resolved through it at `sync`, and `squad search` reads it",
     },
     Key {
         object: Object::Root,
@@ -120,6 +120,12 @@ pub const KEYS: &[Key] = &[
         name: "version",
         value: ValueType::String,
         about: "for an `oci://` source without tag or digest: the exact version (`YYYY.MM.DD.N`); absent, the newest at `add` and `update` time",
+    },
+    Key {
+        object: Object::Squad,
+        name: "index",
+        value: ValueType::Bool,
+        about: "`true`, instead of a `source`: the squad is taken by its name from the project's `index`, at its `version` when given, else the newest that is not yanked; `sync` resolves it there and `squads.lock` pins what it resolved to",
     },
     Key {
         object: Object::Squad,
@@ -188,7 +194,10 @@ impl Declaration {
     /// The entry's JSON object, on one line, as `squad add` writes it.
     pub fn to_json(&self) -> String {
         let quote = |text: &str| serde_json::to_string(text).unwrap_or_default();
-        let mut members = vec![format!("\"source\": {}", quote(&self.source_text))];
+        let mut members = match self.source {
+            Source::Index => vec!["\"index\": true".to_owned()],
+            _ => vec![format!("\"source\": {}", quote(&self.source_text))],
+        };
         if let Some(version) = &self.version {
             members.push(format!("\"version\": {}", quote(version)));
         }
@@ -437,6 +446,7 @@ pub fn parse(text: &str) -> (Declared, Vec<Diagnostic>) {
         let has_source = fields.iter().any(|field| field.key == "source");
         let fields = Fields {
             source: field("source"),
+            index: field("index"),
             version: field("version"),
             sha256: field("sha256"),
         };
@@ -801,9 +811,61 @@ pub fn add_revoked(text: &str, key: crate::sign::KeyId) -> Result<String, String
 /// The known members of one squad's entry.
 struct Fields<'n> {
     source: Option<&'n Member>,
+    index: Option<&'n Member>,
     version: Option<&'n Member>,
     sha256: Option<&'n Member>,
 }
+
+/// A squad taken by its name from the project's index: no `source` or `sha256` (the index says
+/// where it is), an optional `version`.
+fn read_index_entry(
+    name: &Name,
+    member: &Member,
+    fields: &Fields<'_>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Entry> {
+    for (key, found) in [("source", fields.source), ("sha256", fields.sha256)] {
+        if let Some(found) = found {
+            diagnostics.push(
+                diagnostic(
+                    Code::SquadsInvalidSource,
+                    found.key_span.clone(),
+                    format!("`{key}` is given with `\"index\": true`, which takes `{name}` from the project's index"),
+                )
+                .help("give one: a `source`, or `\"index\": true`"),
+            );
+            return None;
+        }
+    }
+    let version = match fields.version {
+        Some(found) => {
+            let text = found.value.as_str().unwrap_or_default();
+            if let Err(error) = Version::parse(text) {
+                diagnostics.push(diagnostic(
+                    Code::SquadsInvalidVersion,
+                    found.value.span.clone(),
+                    format!("`{text}`: {error}"),
+                ));
+                return None;
+            }
+            Some(text.to_owned())
+        }
+        None => None,
+    };
+    Some(Entry {
+        name: name.clone(),
+        declaration: Declaration {
+            source: Source::Index,
+            source_text: INDEX_SOURCE.to_owned(),
+            version,
+            sha256: None,
+        },
+        span: member.key_span.clone(),
+    })
+}
+
+/// What squads.lock records as the `source` of a squad taken from the project's index.
+pub const INDEX_SOURCE: &str = "index";
 
 /// PRJ-4…PRJ-9: one squad's source, version and SHA-256, and which source allows which.
 fn read_entry(
@@ -814,6 +876,12 @@ fn read_entry(
     pointer: &str,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Entry> {
+    if fields
+        .index
+        .is_some_and(|member| matches!(member.value.kind, Kind::Bool(true)))
+    {
+        return read_index_entry(name, member, fields, diagnostics);
+    }
     let Some(source_member) = fields.source else {
         // A source of the wrong type was reported already.
         if !has_source {
@@ -824,7 +892,7 @@ fn read_entry(
                     format!("`{name}` has no `source`"),
                 )
                 .pointer(pointer.to_owned())
-                .help("give where it comes from, e.g. { \"source\": \"oci://ghcr.io/acme/squads/acme/review\" } or a folder relative to the project"),
+                .help("give where it comes from, e.g. { \"source\": \"oci://ghcr.io/acme/squads/acme/review\" } or a folder relative to the project, or { \"index\": true } to take it from the project's `index`"),
             );
         }
         return None;
@@ -1003,20 +1071,31 @@ pub fn set_entry(text: &str, name: &Name, declaration: &Declaration) -> Result<S
     };
     match entry(&text)? {
         Some(existing) if matches!(existing.kind, Kind::Object(_)) => {
-            let fields = [
-                ("source", Some(declaration.source_text.clone())),
-                ("version", declaration.version.clone()),
-                ("sha256", declaration.sha256.map(|digest| digest.hex())),
-            ];
+            let fields = match declaration.source {
+                Source::Index => [
+                    ("index", Some("true".to_owned())),
+                    (
+                        "version",
+                        declaration.version.clone().map(|v| quote_json(&v)),
+                    ),
+                    ("source", None),
+                ],
+                _ => [
+                    ("source", Some(quote_json(&declaration.source_text))),
+                    (
+                        "version",
+                        declaration.version.clone().map(|v| quote_json(&v)),
+                    ),
+                    (
+                        "sha256",
+                        declaration.sha256.map(|digest| quote_json(&digest.hex())),
+                    ),
+                ],
+            };
             for (field, value) in fields {
                 let Some(object) = entry(&text)? else { break };
                 text = match value {
-                    Some(value) => edit::set_member(
-                        &text,
-                        &object,
-                        field,
-                        &serde_json::to_string(&value).unwrap_or_default(),
-                    ),
+                    Some(value) => edit::set_member(&text, &object, field, &value),
                     None => edit::remove_member(&text, &object, field),
                 };
             }
@@ -1033,6 +1112,10 @@ pub fn set_entry(text: &str, name: &Name, declaration: &Declaration) -> Result<S
             ))
         }
     }
+}
+
+fn quote_json(text: &str) -> String {
+    serde_json::to_string(text).unwrap_or_default()
 }
 
 /// `text` without the entry `name` (its comments stay).

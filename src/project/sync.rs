@@ -532,7 +532,13 @@ pub fn sync(
     let ready = prepare(
         project,
         settings,
-        (&files.declared.policy, escalation, &files.lock, locked_only),
+        (
+            &files.declared.policy,
+            escalation,
+            &files.lock,
+            locked_only,
+            files.declared.index.as_ref(),
+        ),
         entries,
         &steps,
         &installed,
@@ -666,7 +672,13 @@ fn local_unchanged(project: &Project, declaration: &Declaration, locked: &Locked
 fn prepare(
     project: &Project,
     settings: &Settings<'_>,
-    (policy, escalation, lock, locked_only): (&crate::sign::Policy, Escalation, &Lock, bool),
+    (policy, escalation, lock, locked_only, index): (
+        &crate::sign::Policy,
+        Escalation,
+        &Lock,
+        bool,
+        Option<&super::declared::IndexConfig>,
+    ),
     entries: &[Entry],
     steps: &[Step],
     installed: &[Installed],
@@ -707,7 +719,7 @@ fn prepare(
                             }
                             .vouch(
                                 &entry.name,
-                                declaration,
+                                &resolve::as_locked(declaration, &locked),
                                 &locked,
                             )?;
                         }
@@ -726,7 +738,7 @@ fn prepare(
                         .acquire(
                             &job,
                             &label,
-                            declaration,
+                            &resolve::as_locked(declaration, locked),
                             &pins,
                             false,
                         )?;
@@ -748,19 +760,22 @@ fn prepare(
                         })
                     }
                     Step::Resolve => {
-                        let pins = resolve::declared_pins(declaration);
+                        // A squad of the project's index: the source and pins it gives.
+                        let (concrete, pins) = match &declaration.source {
+                            crate::acquire::Source::Index => super::by_index::resolve_declared(
+                                index,
+                                settings,
+                                &entry.name,
+                                declaration.version.as_deref(),
+                            )?,
+                            _ => (declaration.clone(), resolve::declared_pins(declaration)),
+                        };
                         let acquired = resolve::Acquirer {
                             project,
                             settings,
                             policy,
                         }
-                        .acquire(
-                            &job,
-                            &label,
-                            declaration,
-                            &pins,
-                            false,
-                        )?;
+                        .acquire(&job, &label, &concrete, &pins, false)?;
                         resolve::check_name(
                             &entry.name,
                             acquired.identity(),

@@ -181,21 +181,14 @@ pub fn prepare(package: &Path) -> Result<(Identity, Artifact), ShareError> {
         .get(crate::manifest::MANIFEST_FILE)
         .map(|source| About::from_manifest(&source.text))
         .unwrap_or_default();
-    let scratch = crate::fs::ScratchDirectory::new("publish")
-        .map_err(|error| ShareError::Io(std::env::temp_dir(), error))?;
-    let name = crate::pack::default_file_name(&identity);
-    let archive_path = scratch.path().join(&name);
-    let packed = crate::pack::pack(
+    let (packed, archive) = crate::pack::pack_bytes(
         &report,
         judged.snapshot.path(),
         &identity,
-        &archive_path,
-        false,
         &Limits::REFERENCE,
     )
     .map_err(ShareError::Pack)?;
-    let archive = crate::fs::read(&archive_path)
-        .map_err(|error| ShareError::Io(archive_path.clone(), error))?;
+    let name = crate::pack::default_file_name(&identity);
     let artifact = artifact::build(&identity, packed.package_digest, &archive, &name, &about);
     Ok((identity, artifact.with_archive(archive)))
 }

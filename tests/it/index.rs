@@ -487,3 +487,82 @@ fn a_rebuild_after_one_publish_rewrites_one_squad_file_and_the_root() {
     assert_eq!(full["written"], serde_json::json!(["index.json"]), "{full}");
     assert_eq!(full["read"], 5, "{full}");
 }
+
+/// A squad declared by name (`"index": true`) is resolved through the project's index at
+/// `sync`, and squads.lock pins what it resolved to: a later `sync --locked` needs no index.
+#[test]
+fn sync_takes_squads_by_name_from_the_projects_index_and_the_lock_pins_them() {
+    let world = World::new();
+    let sandbox = &world.sandbox;
+    let url = world.url();
+    let project = sandbox.project();
+    let project_arg = project.to_str().unwrap();
+    std::fs::create_dir_all(project.join(".opencorvus")).unwrap();
+    let key = std::fs::read_to_string(&world.public).unwrap();
+    let key = key.lines().nth(1).unwrap().to_owned();
+    let declared = format!(
+        "{{\n  \"index\": \"{url}\",\n  \"index_key\": \"{key}\",\n  \"squads\": {{\n    \"example/minimal\": {{ \"index\": true }},\n    \"example/delivery\": {{ \"index\": true, \"version\": \"2026.11.30.1\" }}\n  }}\n}}\n"
+    );
+    std::fs::write(project.join(".opencorvus/squads.jsonc"), &declared).unwrap();
+    // Not locked yet: --locked refuses and changes nothing (the project lock's own file aside).
+    let files = || {
+        let mut state = world.state();
+        state.retain(|path| !path.ends_with(".squads-sync.lock"));
+        state
+    };
+    let before = files();
+    let refused = json(sandbox, &["sync", "--locked", "--project", project_arg], 1);
+    assert_eq!(refused["status"], "refused", "{refused}");
+    assert_eq!(files(), before);
+
+    let synced = json(sandbox, &["sync", "--project", project_arg], 0);
+    let versions: Vec<(&str, &str)> = synced["squads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|squad| {
+            (
+                squad["name"].as_str().unwrap(),
+                squad["version"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        versions,
+        [
+            ("example/delivery", "2026.11.30.1"),
+            ("example/minimal", "2026.12.02.1")
+        ],
+        "{synced}"
+    );
+    let lock: Value = serde_json::from_str(
+        &std::fs::read_to_string(project.join(".opencorvus/squads.lock")).unwrap(),
+    )
+    .unwrap();
+    let minimal = &lock["squads"]["example/minimal"];
+    assert_eq!(minimal["source"], "index");
+    assert_eq!(
+        minimal["resolved"],
+        format!("{url}archives/example/minimal-2026.12.02.1-expert-squad.zip")
+    );
+    let delivery = &lock["squads"]["example/delivery"];
+    assert!(
+        delivery["resolved"].as_str().unwrap().starts_with(&format!(
+            "{}/example/delivery@sha256:",
+            world.registry.oci("squads")
+        )),
+        "{lock}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(project.join(".opencorvus/squads.jsonc")).unwrap(),
+        declared,
+        "sync does not rewrite squads.jsonc"
+    );
+
+    // The index gone: the lock alone brings them back.
+    let World { server, .. } = world;
+    drop(server);
+    std::fs::remove_dir_all(project.join(".opencorvus/expert-squads")).unwrap();
+    let again = json(sandbox, &["sync", "--locked", "--project", project_arg], 0);
+    assert_eq!(again["squads"].as_array().unwrap().len(), 2, "{again}");
+}
