@@ -393,6 +393,155 @@ pub fn push(
     Ok(published)
 }
 
+/// A package as a tree's publish first sees it: validated in place and digested, before any
+/// private copy is made. A package the registry holds with this digest is never copied or
+/// packed; one that must be pushed is read again into a private copy, and must still be this.
+#[derive(Debug, Clone)]
+pub struct Look {
+    pub path: PathBuf,
+    pub identity: Identity,
+    pub package_digest: crate::digest::Sha256Digest,
+}
+
+/// Validates the package folder `package` where it is and digests it.
+pub fn look(package: &Path) -> Result<Look, ShareError> {
+    let report = crate::package::validate(package).map_err(|error| {
+        ShareError::Snapshot(crate::snapshot::SnapshotError::Validate(
+            package.to_path_buf(),
+            error,
+        ))
+    })?;
+    let identity = match (&report.identity, report.is_valid()) {
+        (Some(identity), true) => identity.clone(),
+        _ => return Err(ShareError::Invalid(Box::new(report))),
+    };
+    let digest =
+        crate::package::contract_digest(package, true, false, &crate::digest::Progress::default())
+            .map_err(|error| {
+                ShareError::Io(
+                    package.to_path_buf(),
+                    std::io::Error::other(error.to_string()),
+                )
+            })?;
+    Ok(Look {
+        path: package.to_path_buf(),
+        identity,
+        package_digest: digest.package_digest,
+    })
+}
+
+/// What the registry answered about a looked-at package's version, and the session that asked.
+pub struct Asked<'c> {
+    session: Repository<'c>,
+    repository: Reference,
+    pub look: Look,
+    /// The version published already with the same package digest (`None`: to push).
+    pub existing: Option<Resolved>,
+}
+
+/// [`plan`] for a [`Look`]: the version's tag asked for, a conflict refused.
+pub fn ask<'c>(
+    client: &'c crate::http::Client,
+    base: &Reference,
+    look: Look,
+    dry_run: bool,
+) -> Result<Asked<'c>, ShareError> {
+    let repository = base.join(&[&look.identity.namespace, &look.identity.id]);
+    let version = look.identity.version.clone();
+    let access = if dry_run { Access::Pull } else { Access::Push };
+    let mut session = Repository::new(client, &repository, access, Credentials::Configured);
+    let tagged = repository.with_tag(&version);
+    let existing = match session.manifest(&version) {
+        Err(OciError::Unauthorized { .. } | OciError::Denied { .. }) if dry_run => None,
+        other => other?,
+    };
+    let existing = match existing {
+        Some(existing) => {
+            let resolved = check_resolved(&mut session, &tagged, existing)?;
+            if resolved.config.package_digest != look.package_digest.hex() {
+                return Err(ShareError::Conflict {
+                    reference: tagged.to_string(),
+                    published: resolved.config.package_digest,
+                    local: look.package_digest.hex(),
+                });
+            }
+            Some(resolved)
+        }
+        None => None,
+    };
+    Ok(Asked {
+        session,
+        repository,
+        look,
+        existing,
+    })
+}
+
+impl<'c> Asked<'c> {
+    /// A package the registry holds with the same bytes: unchanged, nothing pushed; with
+    /// `signer` (and not a dry run), its signature attached as for one package.
+    pub fn unchanged(
+        mut self,
+        signer: Option<&crate::sign::SecretKey>,
+        dry_run: bool,
+    ) -> Result<Published, ShareError> {
+        let resolved = self
+            .existing
+            .take()
+            .ok_or_else(|| ShareError::Reference("the version is not published".to_owned()))?;
+        let artifact = Artifact::published(&resolved);
+        let identity = self.look.identity.clone();
+        let mut published = Published {
+            status: PublishStatus::Unchanged,
+            pinned: self.repository.with_digest(&resolved.manifest_digest),
+            identity,
+            artifact,
+            uploaded: Vec::new(),
+            signature: None,
+        };
+        if let Some(key) = signer.filter(|_| !dry_run) {
+            let signed = sign_published(key, &published.identity, &published.artifact)?;
+            let subject = Descriptor {
+                annotations: None,
+                artifact_type: None,
+                digest: resolved.manifest_digest.clone(),
+                media_type: IMAGE_MANIFEST.to_owned(),
+                size: resolved.manifest_size,
+            };
+            published.signature = Some(signature::attach(
+                &mut self.session,
+                &subject,
+                &signed,
+                &signature_title(&published.identity),
+            )?);
+        }
+        Ok(published)
+    }
+
+    /// A package to push, read into its private copy and packed: it must still be the package
+    /// that was looked at (else the publish is refused, nothing sent).
+    pub fn prepared(self, prepared: Prepared) -> Result<Planned<'c>, ShareError> {
+        if prepared.identity != self.look.identity
+            || prepared.artifact.config.package_digest != self.look.package_digest.hex()
+        {
+            return Err(ShareError::Reference(format!(
+                "`{}` changed while it was published (it was {}/{} {} with package digest {}); nothing was sent",
+                self.look.path.display(),
+                self.look.identity.namespace,
+                self.look.identity.id,
+                self.look.identity.version,
+                self.look.package_digest.hex()
+            )));
+        }
+        Ok(Planned {
+            session: self.session,
+            prepared,
+            repository: self.repository,
+            existing: None,
+        })
+    }
+}
+
 fn signature_title(identity: &Identity) -> String {
     crate::sign::default_signature_name(&identity.id, &identity.version)
 }
@@ -457,6 +606,9 @@ pub struct Resolved {
     pub manifest_size: u64,
     pub config: SquadConfig,
     pub layer: Descriptor,
+    /// The manifest, parsed, and its exact bytes.
+    pub manifest: Manifest,
+    pub manifest_bytes: Vec<u8>,
 }
 
 fn refused(reference: &Reference, message: impl Into<String>) -> ShareError {
@@ -563,6 +715,8 @@ fn check_config(
         manifest_digest: fetched.digest,
         config,
         layer,
+        manifest: manifest.clone(),
+        manifest_bytes: fetched.bytes,
     })
 }
 

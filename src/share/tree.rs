@@ -1,16 +1,20 @@
 //! `squad publish TREE oci://HOST/BASE`: every package of a tree of squads, all or nothing up to
 //! the first byte sent.
 //!
-//! The run goes in three phases, each over every package at once (within a bound):
+//! The run goes in phases, each over every package at once (within a bound):
 //!
-//! 1. prepare: each package is read once, validated, packed and (with a key) signed;
-//! 2. plan: the registry is asked for each package's version: not there (to push), there with
+//! 1. look: each package is validated where it is and digested;
+//! 2. ask: the registry is asked for each package's version: not there (to push), there with
 //!    the same package digest (unchanged, no error), or there with another (a conflict);
-//! 3. push: only what the registry lacks is sent, blobs it has skipped, signatures attached.
+//! 3. prepare, only what must be pushed: read once into a private copy, validated there,
+//!    packed and (with a key) signed; it must still be the package that was looked at;
+//! 4. push: only what the registry lacks is sent, blobs it has skipped, signatures attached
+//!    (also to the unchanged ones).
 //!
-//! If any package is invalid, is the same squad as another folder, would overwrite a version
-//! with other bytes, or could not be asked about, the run is refused after phase 2 and nothing
-//! is pushed: a CI job that publishes a tree never leaves half a release behind because of a
+//! An unchanged package is thus never copied or packed: what the registry holds is what was
+//! validated and digested here. If any package is invalid, is the same squad as another
+//! folder, would overwrite a version with other bytes, changed while it was read, or could not
+//! be asked about, the run is refused after phase 3 and nothing is pushed: a CI job that publishes a tree never leaves half a release behind because of a
 //! package it could have known about. A failure during phase 3 (the network) is that
 //! package's own; what was pushed stays, and a second run pushes the rest (the pushed ones
 //! are unchanged by then).
@@ -60,18 +64,19 @@ pub fn publish_tree(
     transfers: &(dyn Transfers + Sync),
 ) -> TreePublished {
     let jobs = options.jobs.max(1);
-    let prepare = |package: &PathBuf| super::prepare_signed(package, options.signer);
-    let prepared = crate::jobs::map_jobs(jobs, packages, &prepare);
+    // Phase 1: every package validated where it is and digested (no copy yet).
+    let look = |package: &PathBuf| super::look(package);
+    let looks = crate::jobs::map_jobs(jobs, packages, &look);
     // A tree holds each squad once: a second folder of the same squad would push over the
     // first one's version, or race it.
     let mut first: BTreeMap<String, &PathBuf> = BTreeMap::new();
-    let mut results: Vec<Result<super::Prepared, PackageFailure>> = Vec::new();
-    for (path, result) in packages.iter().zip(prepared) {
-        results.push(match result {
-            Ok(prepared) => {
-                let name = format!("{}/{}", prepared.identity.namespace, prepared.identity.id);
+    let mut steps: Vec<Step<'_>> = Vec::new();
+    for (path, result) in packages.iter().zip(looks) {
+        steps.push(match result {
+            Ok(look) => {
+                let name = format!("{}/{}", look.identity.namespace, look.identity.id);
                 match first.get(&name) {
-                    Some(other) => Err(PackageFailure::refused(
+                    Some(other) => Step::Failed(PackageFailure::refused(
                         format!(
                             "{name} is also the squad in `{}`: a tree holds each squad once",
                             other.display()
@@ -80,83 +85,95 @@ pub fn publish_tree(
                     )),
                     None => {
                         first.insert(name, path);
-                        Ok(prepared)
+                        Step::Looked(look)
                     }
                 }
             }
-            Err(error) => Err(failure(error)),
+            Err(error) => Step::Failed(failure(error)),
         });
     }
-    // Phase 2 for the prepared packages, at once.
-    let slots: Vec<std::sync::Mutex<Option<super::Prepared>>> = results
-        .iter_mut()
-        .map(|result| {
-            let taken = match result {
-                Ok(_) => std::mem::replace(result, Err(PackageFailure::refused("", None))).ok(),
-                Err(_) => None,
-            };
-            std::sync::Mutex::new(taken)
-        })
-        .collect();
-    let plan = |slot: &std::sync::Mutex<Option<super::Prepared>>| {
-        let prepared = slot.lock().ok().and_then(|mut slot| slot.take());
-        prepared
-            .map(|prepared| super::plan(client, base, prepared, options.dry_run).map_err(failure))
+    // Phase 2: each version asked of the registry, at once.
+    steps = in_parallel(jobs, steps, &|step| match step {
+        Step::Looked(look) => match super::ask(client, base, look, options.dry_run) {
+            Ok(asked) => Step::Asked(Box::new(asked)),
+            Err(error) => Step::Failed(failure(error)),
+        },
+        other => other,
+    });
+    // Phase 3: what must be pushed read into its private copy, packed and signed; it must
+    // still be what was looked at.
+    steps = in_parallel(jobs, steps, &|step| match step {
+        Step::Asked(asked) if asked.existing.is_none() => {
+            let prepared = super::prepare_signed(&asked.look.path, options.signer);
+            match prepared.and_then(|prepared| asked.prepared(prepared)) {
+                Ok(planned) => Step::Planned(Box::new(planned)),
+                Err(error) => Step::Failed(failure(error)),
+            }
+        }
+        other => other,
+    });
+    let refused = steps.iter().any(|step| matches!(step, Step::Failed(_)));
+    // Phase 4, unless refused: push what the registry lacks; sign what it has.
+    let hold = refused || options.dry_run;
+    let held = if refused {
+        PublishStatus::NotPushed
+    } else {
+        PublishStatus::DryRun
     };
-    let planned: Vec<Option<Result<Planned<'_>, PackageFailure>>> =
-        crate::jobs::map_jobs(jobs, &slots, &plan);
-    let mut steps: Vec<Result<Planned<'_>, PackageFailure>> = results
-        .into_iter()
-        .zip(planned)
-        .map(|(prepared, planned)| match (prepared, planned) {
-            (_, Some(planned)) => planned,
-            (Err(failure), None) => Err(failure),
-            (Ok(_), None) => unreachable!("every prepared package was planned"),
-        })
-        .collect();
-    let refused = steps.iter().any(Result::is_err);
-    if refused || options.dry_run {
-        let status = if refused {
-            PublishStatus::NotPushed
-        } else {
-            PublishStatus::DryRun
-        };
-        let outcomes = packages
-            .iter()
-            .zip(steps)
-            .map(|(path, step)| Outcome {
-                path: path.clone(),
-                result: step.map(|planned| planned.held(status)),
-            })
-            .collect();
-        return TreePublished { outcomes, refused };
-    }
-    // Phase 3: nothing stands in the way; push what the registry lacks.
-    let slots: Vec<std::sync::Mutex<Option<Planned<'_>>>> = steps
-        .iter_mut()
-        .map(|step| {
-            let taken = std::mem::replace(step, Err(PackageFailure::refused("", None))).ok();
-            std::sync::Mutex::new(taken)
-        })
-        .collect();
-    let push = |slot: &std::sync::Mutex<Option<Planned<'_>>>| {
-        let planned = slot
-            .lock()
-            .ok()
-            .and_then(|mut slot| slot.take())
-            .expect("every package was planned");
-        super::push(planned, false, transfers).map_err(failure)
-    };
-    let pushed = crate::jobs::map_jobs(jobs, &slots, &push);
+    let done = in_parallel(jobs, steps, &|step| match step {
+        Step::Asked(asked) if hold => match asked.unchanged(None, true) {
+            Ok(published) => Step::Done(Box::new(published)),
+            Err(error) => Step::Failed(failure(error)),
+        },
+        Step::Asked(asked) => match asked.unchanged(options.signer, false) {
+            Ok(published) => Step::Done(Box::new(published)),
+            Err(error) => Step::Failed(failure(error)),
+        },
+        Step::Planned(planned) if hold => Step::Done(Box::new(planned.held(held))),
+        Step::Planned(planned) => match super::push(*planned, false, transfers) {
+            Ok(published) => Step::Done(Box::new(published)),
+            Err(error) => Step::Failed(failure(error)),
+        },
+        other => other,
+    });
     TreePublished {
         outcomes: packages
             .iter()
-            .zip(pushed)
-            .map(|(path, result)| Outcome {
+            .zip(done)
+            .map(|(path, step)| Outcome {
                 path: path.clone(),
-                result,
+                result: match step {
+                    Step::Done(published) => Ok(*published),
+                    Step::Failed(failure) => Err(failure),
+                    _ => Err(PackageFailure::refused(
+                        "the package was not published",
+                        None,
+                    )),
+                },
             })
             .collect(),
-        refused: false,
+        refused,
     }
+}
+
+/// Where one package of a tree is in the run.
+enum Step<'c> {
+    Looked(super::Look),
+    Asked(Box<super::Asked<'c>>),
+    Planned(Box<Planned<'c>>),
+    Done(Box<Published>),
+    Failed(PackageFailure),
+}
+
+/// `work` over every step, at most `jobs` at once, results in order.
+fn in_parallel<'c>(
+    jobs: usize,
+    steps: Vec<Step<'c>>,
+    work: &(dyn Fn(Step<'c>) -> Step<'c> + Sync),
+) -> Vec<Step<'c>> {
+    let tasks: Vec<crate::jobs::Task<'_, Step<'c>>> = steps
+        .into_iter()
+        .map(|step| Box::new(move || work(step)) as crate::jobs::Task<'_, Step<'c>>)
+        .collect();
+    crate::jobs::run_jobs(jobs, tasks)
 }
