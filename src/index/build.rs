@@ -663,14 +663,14 @@ fn write_index(
         let versions = squads.entry(name.clone()).or_default();
         if let Some(first) = versions.iter().find(|other| other.version == one.version) {
             if first.entry.package_digest != one.entry.package_digest {
-                return Err(IndexError::Conflict {
+                return Err(IndexError::Conflict(Box::new(super::Conflicting {
                     name,
                     version: one.version,
                     first: first.entry.package_digest.clone(),
                     first_source: first.source.clone(),
                     second: one.entry.package_digest,
                     second_source: one.source,
-                });
+                })));
             }
             continue;
         }

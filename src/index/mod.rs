@@ -96,16 +96,10 @@ pub enum IndexError {
     Source { path: PathBuf, message: String },
     /// Two sources give one version of a squad with different bytes.
     #[error(
-        "{name} {version} is {first} in `{first_source}` but {second} in `{second_source}`: one version, two packages"
+        "{} {} is {} in `{}` but {} in `{}`: one version, two packages",
+        .0.name, .0.version, .0.first, .0.first_source, .0.second, .0.second_source
     )]
-    Conflict {
-        name: String,
-        version: String,
-        first: String,
-        first_source: String,
-        second: String,
-        second_source: String,
-    },
+    Conflict(Box<Conflicting>),
     /// The output directory's previous root cannot be read: the next version is unknown.
     #[error("the previous root `{}` cannot be read: {message}", path.display())]
     Previous { path: PathBuf, message: String },
@@ -126,6 +120,17 @@ pub enum IndexError {
     },
     #[error("{0}")]
     Usage(String),
+}
+
+/// One version of a squad that two sources give with different package digests.
+#[derive(Debug)]
+pub struct Conflicting {
+    pub name: String,
+    pub version: String,
+    pub first: String,
+    pub first_source: String,
+    pub second: String,
+    pub second_source: String,
 }
 
 fn similar_names(similar: &[String]) -> String {
@@ -159,7 +164,7 @@ impl IndexError {
             | IndexError::Digest { .. }
             | IndexError::File { .. }
             | IndexError::Source { .. }
-            | IndexError::Conflict { .. }
+            | IndexError::Conflict(_)
             | IndexError::Previous { .. } => Refused,
         }
     }

@@ -595,7 +595,7 @@ impl<'c> Repository<'c> {
                 .map_err(|_| self.protocol(format!("answered {what} that is not JSON")))?;
             if let Some(page_items) = page.get(field).and_then(|v| v.as_array()) {
                 if items.len() + page_items.len() > MAX_TAGS {
-                    return Err(too_many(self, format!("has more than {MAX_TAGS} entries")));
+                    return Err(too_many(self, format!("has more than {MAX_TAGS} {field}")));
                 }
                 items.extend(
                     page_items
