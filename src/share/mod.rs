@@ -910,13 +910,18 @@ fn version_tags(session: &mut Repository<'_>) -> Result<Vec<Version>, ShareError
     let Some(tags) = session.tags_of_repository()? else {
         return Err(no_repository(session));
     };
+    Ok(versions_of(&tags))
+}
+
+/// The tags that are squad versions, newest first.
+fn versions_of(tags: &[String]) -> Vec<Version> {
     let mut versions: Vec<Version> = tags
         .iter()
         .filter_map(|tag| Version::parse(tag).ok())
         .collect();
     versions.sort_by(|a, b| b.cmp(a));
     versions.dedup();
-    Ok(versions)
+    versions
 }
 
 /// The session's repository does not exist: said with the registry's nearest repository, when
@@ -1011,7 +1016,11 @@ pub fn lookup(
 ) -> Result<Lookup, ShareError> {
     let repository = base.join(&[namespace, id]);
     let mut session = Repository::new(client, &repository, Access::Pull, Credentials::Configured);
-    let tags = version_tags(&mut session)?;
+    // A repository that does not exist holds nothing yet: no error here.
+    let Some(tags) = session.tags_of_repository()? else {
+        return Ok(Lookup::default());
+    };
+    let tags = versions_of(&tags);
     let newest = tags.first().map(Version::to_string);
     let wanted = match version {
         Some(version) => tags

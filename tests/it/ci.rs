@@ -107,6 +107,8 @@ fn the_ci_script_checks_publishes_what_changed_and_consumes_against_a_registry()
 
     // A consumer: a project that locked one of them installs exactly it.
     let project = sandbox.project();
+    let init = sandbox.run(&["init", "--project", project.to_str().unwrap()]);
+    assert_eq!(init.status.code(), Some(0), "{}", text(&init.stderr));
     let reference = published["packages"][1]["reference"].as_str().unwrap();
     let added = sandbox.run(&["add", reference, "--project", project.to_str().unwrap()]);
     assert_eq!(added.status.code(), Some(0), "{}", text(&added.stderr));
