@@ -449,7 +449,10 @@ fn check(args: &CheckArgs, printer: &Printer) -> ExitStatus {
                 let Ok(checked) = &outcome.result else {
                     continue;
                 };
-                let name = format!("{}/{} {}", checked.namespace, checked.id, checked.version);
+                let name = format!(
+                    "{}/{} version {}",
+                    checked.namespace, checked.id, checked.version
+                );
                 match checked.status {
                     CheckStatus::Ok => printer.status("Checked", &name),
                     CheckStatus::New => {
