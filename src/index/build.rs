@@ -779,12 +779,16 @@ fn write_index(
         .map(|entry| entry.location.clone())
         .filter(|location| location.starts_with("archives/"))
         .collect();
+    let mut unsynced = Vec::new();
     for (location, bytes) in &archives {
-        write_if_changed(output, location, bytes)?;
+        if write_if_changed(output, location, bytes)? {
+            unsynced.push(output.join(location));
+        }
     }
     let mut root_files = BTreeMap::new();
     for (path, bytes) in &files {
         if write_if_changed(output, path, bytes)? {
+            unsynced.push(output.join(path));
             built.written.push(path.clone());
         } else {
             built.unchanged += 1;
@@ -811,14 +815,16 @@ fn write_index(
         files: root_files,
     };
     let root_bytes = root.render();
-    write_if_changed(output, ROOT, &root_bytes)?;
+    // Every file the root names on disk before the root that names them.
+    crate::fs::sync_files(&unsynced).map_err(|error| IndexError::Io(output.clone(), error))?;
+    write_if_changed_synced(output, ROOT, &root_bytes)?;
     built.written.push(ROOT.to_owned());
     let signature_path = output.join(ROOT_SIGNATURE);
     match options.signer {
         Some(key) => {
             let signature = crate::sign::minisig::sign(key, &root_bytes, &root.signature_comment())
                 .map_err(|error| IndexError::Usage(format!("signing the root: {error}")))?;
-            write_if_changed(output, ROOT_SIGNATURE, signature.text().as_bytes())?;
+            write_if_changed_synced(output, ROOT_SIGNATURE, signature.text().as_bytes())?;
             built.written.push(ROOT_SIGNATURE.to_owned());
             built.signed_by = Some(key.public.id.to_string());
         }
@@ -854,15 +860,29 @@ fn write_index(
     Ok(built)
 }
 
-/// Writes `bytes` at `output/path` atomically unless the file holds them already; returns
-/// whether it wrote.
+/// Writes `bytes` at `output/path` atomically (renamed into place whole, synced later with the
+/// rest, before the root) unless the file holds them already; returns whether it wrote.
 fn write_if_changed(output: &Path, path: &str, bytes: &[u8]) -> Result<bool, IndexError> {
+    write_file(output, path, bytes, crate::fs::replace_file_unsynced)
+}
+
+/// [`write_if_changed`], synced before it returns: the root and its signature.
+fn write_if_changed_synced(output: &Path, path: &str, bytes: &[u8]) -> Result<bool, IndexError> {
+    write_file(output, path, bytes, crate::fs::replace_file)
+}
+
+fn write_file(
+    output: &Path,
+    path: &str,
+    bytes: &[u8],
+    write: fn(&Path, &[u8]) -> std::io::Result<()>,
+) -> Result<bool, IndexError> {
     let full = output.join(path);
     if crate::fs::read_regular(&full).is_ok_and(|existing| existing == bytes) {
         return Ok(false);
     }
     let parent = crate::fs::parent_directory(&full).to_path_buf();
     crate::fs::create_dir_all(&parent).map_err(|error| IndexError::Io(parent, error))?;
-    crate::fs::replace_file(&full, bytes).map_err(|error| IndexError::Io(full, error))?;
+    write(&full, bytes).map_err(|error| IndexError::Io(full, error))?;
     Ok(true)
 }
