@@ -156,10 +156,24 @@ impl Cache {
         get_checked(self.index_file_path(sha256), sha256)
     }
 
-    /// Keeps an index file, which must hash to `sha256`.
+    /// Keeps an index file, which must hash to `sha256`. Written whole but not synced: an
+    /// index file is small, hashed again on every read, and fetched again when it is not its
+    /// name's bytes, so a search does not wait for the disk.
     pub fn keep_index_file(&self, sha256: &Sha256Digest, bytes: &[u8]) -> Result<(), CacheError> {
-        self.put_checked(self.index_file_path(sha256), sha256, bytes)
-            .map(|_| ())
+        let path = self.index_file_path(sha256);
+        let actual = Sha256Digest::of(bytes);
+        if actual != *sha256 {
+            return Err(CacheError::Corrupt {
+                path,
+                expected: *sha256,
+                actual,
+            });
+        }
+        let directory = crate::fs::parent_directory(&path).to_path_buf();
+        let io = |error| CacheError::Io(directory.clone(), error);
+        self.create_root().map_err(io)?;
+        crate::fs::create_dir_all(&directory).map_err(io)?;
+        crate::fs::replace_file_unsynced(&path, bytes).map_err(|error| CacheError::Io(path, error))
     }
 
     /// Where the last root seen of the index at `url` is kept, with its signature: by the
