@@ -82,6 +82,10 @@ fn the_ci_script_checks_publishes_what_changed_and_consumes_against_a_registry()
     let sarif: Value =
         serde_json::from_str(&std::fs::read_to_string(root.join("squad.sarif")).unwrap()).unwrap();
     assert_eq!(sarif["version"], "2.1.0");
+    let audit: Value =
+        serde_json::from_str(&std::fs::read_to_string(root.join("squad-audit.sarif")).unwrap())
+            .unwrap();
+    assert_eq!(audit["version"], "2.1.0");
 
     // A tag: everything pushed, signed, and an index built.
     let index = root.join("site/index");
