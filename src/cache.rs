@@ -9,6 +9,11 @@
 //! evidence, checked against the project's keys at every use, so keeping it lets an offline
 //! sync judge a locked squad by its signature as an online one does. A file there that is
 //! not a list of signatures, or whose signatures do not verify, is never believed.
+//!
+//! And the files of static indexes (`<cache>/indexes/files/<2 hex>/<64 hex>.json`, by SHA-256,
+//! checked on every read as archives are), with the last root seen of each index
+//! (`<cache>/indexes/roots/<SHA-256 of its URL>.json` and its `.minisig`): squad refuses a
+//! root older than that one (docs/index.md says why the cache is the place for it).
 
 use std::path::{Path, PathBuf};
 
@@ -53,6 +58,10 @@ pub struct Cleaned {
 /// The subdirectories `clean` empties: archives and the signatures found for them.
 const ARCHIVES: &str = "archives";
 const SIGNATURES: &str = "signatures";
+/// Index files by SHA-256 (`indexes/files`), which `clean` empties, and the last root seen of
+/// each index (`indexes/roots`), which it keeps: forgetting a root would let a server roll
+/// the index back unnoticed.
+const INDEXES: &str = "indexes";
 /// The largest signature list read back (a minisign signature is about 300 bytes).
 const MAX_SIGNATURES_BYTES: u64 = 64 * 1024;
 /// Temporary files older than this are left over from a killed process.
@@ -124,28 +133,107 @@ impl Cache {
     /// are the ones hashed: a caller never reads the entry a second time, so a file swapped
     /// after the check is never used.
     pub fn get(&self, sha256: &Sha256Digest) -> Result<Option<Vec<u8>>, CacheError> {
-        let path = self.archive_path(sha256);
-        let bytes = match crate::fs::read_regular(&path) {
-            Ok(bytes) => bytes,
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(error) => return Err(CacheError::Io(path, error)),
-        };
-        let actual = Sha256Digest::of(&bytes);
+        get_checked(self.archive_path(sha256), sha256)
+    }
+
+    /// Keeps `bytes`, which must hash to `sha256`, and returns where.
+    pub fn put(&self, sha256: &Sha256Digest, bytes: &[u8]) -> Result<PathBuf, CacheError> {
+        self.put_checked(self.archive_path(sha256), sha256, bytes)
+    }
+
+    /// Where the index file (a squad's file or a search shard) with this SHA-256 is kept.
+    pub fn index_file_path(&self, sha256: &Sha256Digest) -> PathBuf {
+        let hex = sha256.hex();
+        self.root
+            .join(INDEXES)
+            .join("files")
+            .join(&hex[..2])
+            .join(format!("{hex}.json"))
+    }
+
+    /// The cached index file with this SHA-256, checked as archives are.
+    pub fn index_file(&self, sha256: &Sha256Digest) -> Result<Option<Vec<u8>>, CacheError> {
+        get_checked(self.index_file_path(sha256), sha256)
+    }
+
+    /// Keeps an index file, which must hash to `sha256`. Written whole but not synced: an
+    /// index file is small, hashed again on every read, and fetched again when it is not its
+    /// name's bytes, so a search does not wait for the disk.
+    pub fn keep_index_file(&self, sha256: &Sha256Digest, bytes: &[u8]) -> Result<(), CacheError> {
+        let path = self.index_file_path(sha256);
+        let actual = Sha256Digest::of(bytes);
         if actual != *sha256 {
-            let _ = crate::fs::remove_file(&path);
             return Err(CacheError::Corrupt {
                 path,
                 expected: *sha256,
                 actual,
             });
         }
-        Ok(Some(bytes))
+        let directory = crate::fs::parent_directory(&path).to_path_buf();
+        let io = |error| CacheError::Io(directory.clone(), error);
+        self.create_root().map_err(io)?;
+        crate::fs::create_dir_all(&directory).map_err(io)?;
+        crate::fs::replace_file_unsynced(&path, bytes).map_err(|error| CacheError::Io(path, error))
     }
 
-    /// Keeps `bytes`, which must hash to `sha256`, and returns where.
-    pub fn put(&self, sha256: &Sha256Digest, bytes: &[u8]) -> Result<PathBuf, CacheError> {
+    /// Where the last root seen of the index at `url` is kept, with its signature: by the
+    /// SHA-256 of the URL, so that each index has its own.
+    fn index_root_path(&self, url: &str) -> PathBuf {
+        let hex = Sha256Digest::of(url.as_bytes()).hex();
+        self.root
+            .join(INDEXES)
+            .join("roots")
+            .join(format!("{hex}.json"))
+    }
+
+    /// The last root seen of the index at `url`, and its signature's text; `None` when none
+    /// was kept (or what is there is larger than `limit`, the largest root).
+    pub fn index_root(&self, url: &str, limit: u64) -> Option<(Vec<u8>, Option<String>)> {
+        let path = self.index_root_path(url);
+        let metadata = crate::fs::metadata(&path).ok()?;
+        if metadata.len() > limit {
+            return None;
+        }
+        let root = crate::fs::read_regular(&path).ok()?;
+        let signature = crate::fs::read_regular(&path.with_extension("json.minisig"))
+            .ok()
+            .and_then(|bytes| String::from_utf8(bytes).ok());
+        Some((root, signature))
+    }
+
+    /// Keeps the root of the index at `url` (and its signature) as the last one seen.
+    pub fn keep_index_root(
+        &self,
+        url: &str,
+        root: &[u8],
+        signature: Option<&str>,
+    ) -> Result<(), CacheError> {
+        let path = self.index_root_path(url);
+        let directory = crate::fs::parent_directory(&path).to_path_buf();
+        let io = |error| CacheError::Io(directory.clone(), error);
+        self.create_root().map_err(io)?;
+        crate::fs::create_dir_all(&directory).map_err(io)?;
+        let signature_path = path.with_extension("json.minisig");
+        // The signature first: a root kept without its own signature would not verify offline.
+        match signature {
+            Some(text) => crate::fs::replace_file(&signature_path, text.as_bytes())
+                .map_err(|error| CacheError::Io(signature_path.clone(), error))?,
+            None => match crate::fs::remove_file(&signature_path) {
+                Ok(()) => {}
+                Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+                Err(error) => return Err(CacheError::Io(signature_path, error)),
+            },
+        }
+        crate::fs::replace_file(&path, root).map_err(|error| CacheError::Io(path, error))
+    }
+
+    fn put_checked(
+        &self,
+        path: PathBuf,
+        sha256: &Sha256Digest,
+        bytes: &[u8],
+    ) -> Result<PathBuf, CacheError> {
         use std::io::Write;
-        let path = self.archive_path(sha256);
         let actual = Sha256Digest::of(bytes);
         if actual != *sha256 {
             return Err(CacheError::Corrupt {
@@ -188,8 +276,11 @@ impl Cache {
     /// be a directory the user named).
     pub fn clean(&self) -> Result<Cleaned, CacheError> {
         let mut cleaned = Cleaned::default();
-        for name in [ARCHIVES, SIGNATURES] {
-            let directory = self.root.join(name);
+        for directory in [
+            self.root.join(ARCHIVES),
+            self.root.join(SIGNATURES),
+            self.root.join(INDEXES).join("files"),
+        ] {
             count(&directory, &mut cleaned);
             match crate::fs::remove_dir_all(&directory) {
                 Ok(()) => {}
@@ -199,6 +290,26 @@ impl Cache {
         }
         Ok(cleaned)
     }
+}
+
+/// The bytes at `path`, which must hash to `sha256` (else the file is removed and reported);
+/// `None` when absent.
+fn get_checked(path: PathBuf, sha256: &Sha256Digest) -> Result<Option<Vec<u8>>, CacheError> {
+    let bytes = match crate::fs::read_regular(&path) {
+        Ok(bytes) => bytes,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(CacheError::Io(path, error)),
+    };
+    let actual = Sha256Digest::of(&bytes);
+    if actual != *sha256 {
+        let _ = crate::fs::remove_file(&path);
+        return Err(CacheError::Corrupt {
+            path,
+            expected: *sha256,
+            actual,
+        });
+    }
+    Ok(Some(bytes))
 }
 
 fn count(path: &Path, cleaned: &mut Cleaned) {
@@ -230,7 +341,7 @@ fn remove_stale_temporaries(directory: &Path) {
             .ok()
             .and_then(|modified| modified.elapsed().ok())
             .is_some_and(|age| age > STALE_TEMPORARY);
-        if name.starts_with('.') && name.contains(".zip.tmp-") && stale {
+        if name.starts_with('.') && name.contains(".tmp-") && stale {
             let _ = crate::fs::remove_file(entry.path());
         }
     }

@@ -41,6 +41,15 @@ pub fn no_color() -> bool {
     std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty())
 }
 
+/// Now, in UTC; `SQUAD_NOW=YYYY-MM-DDTHH:MM:SSZ` overrides the clock (for tests of an index's
+/// expiry).
+pub fn now_utc() -> crate::version::Timestamp {
+    std::env::var("SQUAD_NOW")
+        .ok()
+        .and_then(|text| crate::version::Timestamp::parse(&text))
+        .unwrap_or_else(crate::version::Timestamp::now)
+}
+
 /// Today's UTC date; `SQUAD_TODAY=YYYY-MM-DD` overrides the clock (for tests and reproducible
 /// scripts).
 pub fn today_utc() -> crate::version::Date {

@@ -20,8 +20,9 @@
 //! - [`tables`]: the reference runtime's tool and role tables.
 //! - [`text`]: JavaScript-compatible whitespace, ids and string order.
 //! - [`version`]: `YYYY.MM.DD.N` versions and the calendar.
-//! - [`release`]: `squad version check`: a package's content must not change under a published
-//!   version (CD-1), and no version is dated in the future.
+//! - [`release`]: when a version must move: `squad version check` (a package's content must not
+//!   change under a published or recorded version, CD-1; no version dated in the future),
+//!   `squad version bump` and `--changed`, and the versions record of a tree.
 //! - [`digest`]: the package digest (package-tree v1) of a folder or of archive entries.
 //! - [`archive`]: the checked ZIP reader and the canonical ZIP writer.
 //! - [`snapshot`]: a package read once into a private copy, which is what is judged and shipped.
@@ -43,6 +44,10 @@
 //!   fetch through the cache, validate, check pins and the signature policy).
 //! - [`project`]: a project's squads: `squads.jsonc`, `squads.lock`, add, remove, sync, update.
 //! - [`cache`]: the content-addressed download cache.
+//! - [`index`]: the static index of published squads: `squad index build`, fetching with the
+//!   signed root checked, and `squad search`.
+//! - [`jobs`]: work spread over a bounded number of threads, results in task order.
+//! - [`tree`]: a tree of squads (a folder of package folders) and one outcome per package.
 //! - [`capability`]: what a squad may make its agents do (grants, effective tools, capability
 //!   classes, MCP servers, package tools), and what an update adds.
 //! - [`audit`]: `squad audit`, findings before install: what a valid squad's tools, MCP
@@ -65,8 +70,10 @@ pub mod error;
 pub mod fix;
 pub mod fs;
 pub mod http;
+pub mod index;
 pub mod install;
 pub mod interop;
+pub mod jobs;
 pub mod jsonc;
 pub mod manifest;
 pub mod new_package;
@@ -84,6 +91,7 @@ pub mod snapshot;
 pub mod source;
 pub mod tables;
 pub mod text;
+pub mod tree;
 pub mod verify;
 pub mod version;
 

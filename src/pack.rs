@@ -119,6 +119,51 @@ pub fn pack_folder(
     )
 }
 
+/// `squad pack` of every package of a tree, each to its default name inside the directory
+/// `output` (the current directory without one; created when it does not exist), one outcome
+/// each: an invalid package is not packed, and the others are.
+pub fn pack_tree(
+    packages: &[PathBuf],
+    output: Option<&Path>,
+    force: bool,
+    limits: &Limits,
+) -> Result<Vec<crate::tree::Outcome<Packed>>, PackError> {
+    let directory = output.unwrap_or(Path::new("."));
+    if directory
+        .symlink_metadata()
+        .is_ok_and(|metadata| !metadata.is_dir())
+    {
+        return Err(PackError::Other(format!(
+            "output `{}` is not a directory: a tree's archives go into one, each under its default name",
+            directory.display()
+        )));
+    }
+    crate::fs::create_dir_all(directory)
+        .map_err(|error| PackError::OutputDirectory(directory.to_path_buf(), error))?;
+    Ok(packages
+        .iter()
+        .map(|package| crate::tree::Outcome {
+            path: package.clone(),
+            result: pack_folder(package, Some(directory), force, limits).map_err(|error| {
+                let class = error.class();
+                let hint = match &error {
+                    PackError::Invalid(_) => Some("run `squad validate` for details".to_owned()),
+                    PackError::OutputExists(_) => Some(
+                        "pass --force to replace it, or choose another directory with -o"
+                            .to_owned(),
+                    ),
+                    _ => None,
+                };
+                let failure = crate::tree::PackageFailure::of(&error, class, hint);
+                match error {
+                    PackError::Invalid(report) => failure.with_report(Some(report)),
+                    _ => failure,
+                }
+            }),
+        })
+        .collect())
+}
+
 /// Packs a package that `report` found valid, with the `identity` its manifest declares, into
 /// `output`. The files are read from `files`, the private copy that was validated (see
 /// [`crate::snapshot`]); `report.root`, the folder the user named, is only where the output
@@ -132,6 +177,68 @@ pub fn pack(
     limits: &Limits,
 ) -> Result<Packed, PackError> {
     check_output(&report.root, output, force)?;
+    let (entries, package_digest) = entries(report, files_root, identity, limits)?;
+    let file_count = entries.len();
+    // Dropped on any early return, the temporary file goes with it.
+    let temporary = write_temporary(output, &entries)?;
+    let io = |error| PackError::Io(temporary.path().to_path_buf(), error);
+    let archive_bytes = crate::fs::metadata(temporary.path()).map_err(io)?.len();
+    check_archive_size(archive_bytes, limits)?;
+    let archive_sha256 = Sha256Digest::of_file(temporary.path()).map_err(io)?;
+    publish(temporary, output, force)?;
+    Ok(Packed {
+        path: output.to_path_buf(),
+        identity: identity.clone(),
+        package_digest,
+        archive_sha256,
+        file_count,
+        archive_bytes,
+    })
+}
+
+/// [`pack`] into memory: the archive's bytes, for `publish`, which sends them and keeps no
+/// file (nothing is written, nothing synced to disk). `Packed::path` is the default file name.
+pub fn pack_bytes(
+    report: &Report,
+    files_root: &Path,
+    identity: &Identity,
+    limits: &Limits,
+) -> Result<(Packed, Vec<u8>), PackError> {
+    let (entries, package_digest) = entries(report, files_root, identity, limits)?;
+    let mut cursor = std::io::Cursor::new(Vec::new());
+    writer::write(&mut cursor, &entries, 0)
+        .map_err(|error| PackError::Io(files_root.to_path_buf(), error))?;
+    let bytes = cursor.into_inner();
+    check_archive_size(bytes.len() as u64, limits)?;
+    let packed = Packed {
+        path: PathBuf::from(default_file_name(identity)),
+        identity: identity.clone(),
+        package_digest,
+        archive_sha256: Sha256Digest::of(&bytes),
+        file_count: entries.len(),
+        archive_bytes: bytes.len() as u64,
+    };
+    Ok((packed, bytes))
+}
+
+fn check_archive_size(archive_bytes: u64, limits: &Limits) -> Result<(), PackError> {
+    if archive_bytes > limits.archive_bytes {
+        return Err(PackError::Limit(format!(
+            "the archive would be {archive_bytes} bytes, more than the reference's import limit of {} (LIM-2)",
+            limits.archive_bytes
+        )));
+    }
+    Ok(())
+}
+
+/// The archive's entries (PACK-4 order) and the package digest of the files read from
+/// `files_root`, the copy `report` judged.
+fn entries(
+    report: &Report,
+    files_root: &Path,
+    identity: &Identity,
+    limits: &Limits,
+) -> Result<(Vec<Entry>, Sha256Digest), PackError> {
     let mut files: Vec<(String, u64)> = Vec::new();
     for entry in report.tree.files() {
         let full = files_root.join(&entry.path);
@@ -173,27 +280,7 @@ pub fn pack(
         .collect();
     // PACK-4: UTF-8 byte order of the full entry name.
     entries.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
-    let file_count = entries.len();
-    // Dropped on any early return, the temporary file goes with it.
-    let temporary = write_temporary(output, &entries)?;
-    let io = |error| PackError::Io(temporary.path().to_path_buf(), error);
-    let archive_bytes = crate::fs::metadata(temporary.path()).map_err(io)?.len();
-    if archive_bytes > limits.archive_bytes {
-        return Err(PackError::Limit(format!(
-            "the archive would be {archive_bytes} bytes, more than the reference's import limit of {} (LIM-2)",
-            limits.archive_bytes
-        )));
-    }
-    let archive_sha256 = Sha256Digest::of_file(temporary.path()).map_err(io)?;
-    publish(temporary, output, force)?;
-    Ok(Packed {
-        path: output.to_path_buf(),
-        identity: identity.clone(),
-        package_digest,
-        archive_sha256,
-        file_count,
-        archive_bytes,
-    })
+    Ok((entries, package_digest))
 }
 
 fn check_output(root: &Path, output: &Path, force: bool) -> Result<(), PackError> {

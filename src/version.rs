@@ -297,6 +297,67 @@ impl Date {
     }
 }
 
+/// A moment in UTC, to the second: when an index was built and until when it may be used.
+/// Written as RFC 3339 with a `Z` (`2026-12-01T10:00:00Z`), the one form squad reads back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Timestamp(pub i64);
+
+impl Timestamp {
+    /// Seconds since 1970-01-01T00:00:00Z.
+    pub fn seconds(self) -> i64 {
+        self.0
+    }
+
+    /// Now, from the system clock.
+    pub fn now() -> Timestamp {
+        Timestamp(chrono::Utc::now().timestamp())
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ`, and nothing else.
+    pub fn parse(text: &str) -> Option<Timestamp> {
+        let bytes = text.as_bytes();
+        if bytes.len() != 20 || bytes[10] != b'T' || bytes[19] != b'Z' {
+            return None;
+        }
+        let date = Date::parse(&text[..10])?;
+        let field = |range: std::ops::Range<usize>, max: i64| {
+            let part = &text[range];
+            (part.len() == 2 && part.bytes().all(|byte| byte.is_ascii_digit()))
+                .then(|| part.parse::<i64>().ok())
+                .flatten()
+                .filter(|value| *value <= max)
+        };
+        if bytes[13] != b':' || bytes[16] != b':' {
+            return None;
+        }
+        let (hours, minutes, seconds) =
+            (field(11..13, 23)?, field(14..16, 59)?, field(17..19, 59)?);
+        Some(Timestamp(
+            date.days_since_epoch()? * 86_400 + hours * 3_600 + minutes * 60 + seconds,
+        ))
+    }
+
+    /// `seconds` later.
+    pub fn plus(self, seconds: i64) -> Timestamp {
+        Timestamp(self.0.saturating_add(seconds))
+    }
+}
+
+impl fmt::Display for Timestamp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let days = self.0.div_euclid(86_400);
+        let rest = self.0.rem_euclid(86_400);
+        let date = Date::from_days_since_epoch(days);
+        write!(
+            f,
+            "{date}T{:02}:{:02}:{:02}Z",
+            rest / 3_600,
+            rest % 3_600 / 60,
+            rest % 60
+        )
+    }
+}
+
 impl Version {
     /// VER-B1: today's date with revision N+1 when the current version is dated today, else 1.
     /// N is incremented exactly (the reference uses a double and loses precision past 2^53).
@@ -392,6 +453,23 @@ pub fn without_version(text: &str) -> Result<String, String> {
 #[cfg(test)]
 mod next_tests {
     use super::*;
+
+    #[test]
+    fn timestamps_read_back_what_they_write_and_nothing_else() {
+        let moment = Timestamp::parse("2026-12-01T10:20:30Z").unwrap();
+        assert_eq!(moment.to_string(), "2026-12-01T10:20:30Z");
+        assert_eq!(moment.plus(86_400 * 31).to_string(), "2027-01-01T10:20:30Z");
+        assert_eq!(Timestamp(0).to_string(), "1970-01-01T00:00:00Z");
+        for wrong in [
+            "2026-12-01 10:20:30Z",
+            "2026-12-01T10:20:30",
+            "2026-02-30T10:20:30Z",
+            "2026-12-01T24:00:00Z",
+            "2026-12-01T10:20:30+01:00",
+        ] {
+            assert_eq!(Timestamp::parse(wrong), None, "{wrong}");
+        }
+    }
 
     fn date(year: u32, month: u32, day: u32) -> Date {
         Date { year, month, day }

@@ -138,6 +138,15 @@ impl From<InstallError> for AcquireError {
     }
 }
 
+/// A squad of the project's index reaches acquiring only once the project resolved it to a
+/// source (project::by_index): the index is the project's, not the source's.
+fn index_unresolved() -> AcquireError {
+    AcquireError::Source(
+        "a squad declared with `\"index\": true` is resolved through the project's index first"
+            .to_owned(),
+    )
+}
+
 impl From<crate::snapshot::SnapshotError> for AcquireError {
     fn from(error: crate::snapshot::SnapshotError) -> AcquireError {
         AcquireError::Install(error.into())
@@ -293,6 +302,7 @@ impl Context<'_> {
                 self.exact_archive(request, url, &expected)?
             }
             Source::Link(link) => self.link(request, link)?,
+            Source::Index => return Err(index_unresolved()),
         };
         request
             .pins
@@ -406,6 +416,7 @@ impl Context<'_> {
             }
             Source::Https(url) => self.signature_beside_url(client, url)?,
             Source::Link(link) => self.signature_beside_url(client, &link.archive_url)?,
+            Source::Index => return Err(index_unresolved()),
             Source::Folder(_) | Source::Archive(_) => unreachable!("judged above"),
         };
         let verdict = signatures::judge(self.policy, &statement, &found);

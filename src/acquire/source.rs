@@ -21,6 +21,10 @@ pub enum Source {
     /// An archive served over HTTPS (plain HTTP to loopback hosts only).
     Https(Url),
     Link(Box<InstallLink>),
+    /// Taken by its name from the project's index (`"index": true` in squads.jsonc, docs/
+    /// index.md): the project resolves it to one of the sources above, and `squads.lock` pins
+    /// what it resolved to. Never parsed from a source's text.
+    Index,
 }
 
 /// The registry reference a command-line argument without `oci://` most likely meant: one that
@@ -98,6 +102,7 @@ impl Source {
             Source::Registry(_) => "registry",
             Source::Https(_) => "https",
             Source::Link(_) => "link",
+            Source::Index => "index",
         }
     }
 
@@ -150,7 +155,7 @@ impl Source {
     pub fn is_remote(&self) -> bool {
         matches!(
             self,
-            Source::Registry(_) | Source::Https(_) | Source::Link(_)
+            Source::Registry(_) | Source::Https(_) | Source::Link(_) | Source::Index
         )
     }
 }

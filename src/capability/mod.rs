@@ -164,6 +164,46 @@ pub struct Total {
     pub classes: Vec<Class>,
 }
 
+/// What a squad may do, in a few fields: what an index entry and a search result carry (the
+/// whole of [`Capabilities`] is `squad show`'s). Read back from an index, every field is the
+/// index builder's word, shown neutralised.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Summary {
+    /// The capability class names any node has (`runs-commands`, …), in [`Class::ALL`] order.
+    pub classes: Vec<String>,
+    /// Agents, the scheduler left out.
+    pub agents: usize,
+    pub base_roles: Vec<String>,
+    pub inherit_base_tools: bool,
+    pub workflows: usize,
+    /// The URLs of its MCP servers.
+    pub mcp_servers: Vec<String>,
+    pub package_tools: usize,
+}
+
+impl Summary {
+    pub fn of(capabilities: &Capabilities) -> Summary {
+        Summary {
+            classes: Class::ALL
+                .iter()
+                .filter(|class| capabilities.total.classes.contains(class))
+                .map(|class| class.name().to_owned())
+                .collect(),
+            agents: capabilities.nodes.len().saturating_sub(1),
+            base_roles: capabilities.total.base_roles.clone(),
+            inherit_base_tools: capabilities.total.inherit_base_tools,
+            workflows: capabilities.workflows.len(),
+            mcp_servers: capabilities
+                .mcp_servers
+                .iter()
+                .filter_map(|server| server.url.clone())
+                .collect(),
+            package_tools: capabilities.tools.len(),
+        }
+    }
+}
+
 /// The capabilities of a valid package; `None` when the report has no manifest or identity
 /// (an invalid package has no capabilities worth stating).
 pub fn of(report: &Report, package_digest: &str) -> Option<Capabilities> {

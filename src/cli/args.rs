@@ -341,3 +341,89 @@ pub(super) fn look_at(
         }
     })
 }
+
+/// Which index to read, and how it is trusted.
+#[derive(Debug, Clone, clap::Args)]
+pub struct IndexArgs {
+    /// The index's URL (the folder that holds `index.json`, served over https://, or plain
+    /// http:// on this machine) [default: the project's `index` in squads.jsonc].
+    #[arg(long, value_name = "URL")]
+    pub index: Option<String>,
+
+    /// The minisign public key (`RW…`, or a `.pub` file) that must have signed the index's
+    /// root [default: the project's `index_key`].
+    #[arg(long, value_name = "KEY")]
+    pub trust: Option<String>,
+
+    /// Read nothing from the network: the last root of the index kept in squad's cache, and
+    /// the files the cache holds.
+    #[arg(long)]
+    pub offline: bool,
+}
+
+/// The index `args` names (or the project's), opened with every check of its root; `None`
+/// when no index is named anywhere. Errors are reported here.
+pub(super) fn open_index<'a>(
+    args: &IndexArgs,
+    configured: Option<&crate::project::IndexConfig>,
+    client: &'a Client,
+    cache: Option<&'a crate::cache::Cache>,
+    key: &'a mut Option<crate::sign::PublicKey>,
+    printer: &Printer,
+) -> Result<Option<crate::index::fetch::Index<'a>>, ExitStatus> {
+    let url = match (&args.index, configured) {
+        (Some(url), _) => url.clone(),
+        (None, Some(configured)) => configured.url.clone(),
+        (None, None) => return Ok(None),
+    };
+    let trust = match (&args.trust, configured.and_then(|c| c.key.as_ref())) {
+        (Some(text), _) => Some(
+            crate::sign::keys::public_key(text)
+                .map_err(|error| super::failures::key_error(printer, &error))?,
+        ),
+        (None, Some(key)) if args.index.is_none() => Some(key.clone()),
+        _ => None,
+    };
+    *key = trust;
+    let access = crate::index::fetch::Access {
+        client: (!args.offline).then_some(client),
+        cache,
+        trust: key.as_ref(),
+        now: crate::env::now_utc(),
+    };
+    match crate::index::fetch::Index::open(&url, access) {
+        Ok(index) => {
+            if index.expired {
+                printer.warning(&format!(
+                    "the cached root of {} expired at {}; it is used because of --offline",
+                    index.url, index.root.expires
+                ));
+            }
+            if index.signed_by.is_none() {
+                printer.detail(&format!(
+                    "the root of {} was not signature-checked (no key is trusted for it)",
+                    index.url
+                ));
+            }
+            Ok(Some(index))
+        }
+        Err(error) => {
+            printer.failure(&error, error.hint().as_deref());
+            Err(error.class().into())
+        }
+    }
+}
+
+/// The project's `index` (the current directory's project, or `project`), when it declares
+/// one and its squads.jsonc can be read.
+pub(super) fn configured_index(project: Option<&Path>) -> Option<crate::project::IndexConfig> {
+    let root = project
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+        .canonicalize()
+        .ok()?;
+    Project::new(root, String::new())
+        .read()
+        .ok()?
+        .declared
+        .index
+}

@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use super::documents::{self, DigestedInTree, DigestedTree, TreeSummary};
 use super::inputs::digest_path;
 use super::{ExitStatus, Format};
 use crate::archive::reader::Limits;
@@ -9,7 +10,8 @@ use crate::digest::DigestDocument;
 use crate::output::Printer;
 use crate::snapshot::is_archive;
 
-/// Print the package digest (SHA-256, package-tree v1) of a folder or of a `squad pack` archive.
+/// Print the package digest (SHA-256, package-tree v1) of a folder or of a `squad pack` archive;
+/// or of every package of a tree (a folder whose child folders are packages), one line each.
 ///
 /// The digest covers the exact bytes of every file, ordered by UTF-16 code units of their
 /// paths; the manifest's content plays no role, so a package in progress, or with a broken
@@ -21,9 +23,14 @@ use crate::snapshot::is_archive;
 #[command(after_help = "Examples:
   squad digest                          digest of the package in the current directory
   squad digest pkg --files              every file with its own SHA-256 and size
-  squad digest release-review-2026.11.30.1-expert-squad.zip --format json")]
+  squad digest release-review-2026.11.30.1-expert-squad.zip --format json
+  squad digest squads/                  `<digest>  <folder>` for every package of the tree
+
+Exit status: 0 digested, 1 a package breaks the tree contract (over a tree: any of them), 2
+usage or I/O error.")]
 pub struct DigestArgs {
-    /// A package folder or a `.zip` made by `squad pack`. Defaults to the current directory.
+    /// A package folder, a folder of packages, or a `.zip` made by `squad pack`. Defaults to
+    /// the current directory.
     #[arg(value_name = "PATH", default_value = ".")]
     pub path: PathBuf,
 
@@ -47,6 +54,11 @@ pub fn run(args: &DigestArgs, printer: &Printer) -> ExitStatus {
     } else {
         Limits::REFERENCE
     };
+    if !is_archive(&args.path) {
+        if let crate::package::Located::Packages(packages) = crate::package::locate(&args.path) {
+            return digest_tree(args, &packages, printer);
+        }
+    }
     let tree = match digest_path(printer, args.format, &args.path, args.files, true, &limits) {
         Ok(tree) => tree,
         Err(status) => return status,
@@ -89,4 +101,46 @@ pub fn run(args: &DigestArgs, printer: &Printer) -> ExitStatus {
         }
     }
     ExitStatus::Success
+}
+
+fn digest_tree(
+    args: &DigestArgs,
+    packages: &[std::path::PathBuf],
+    printer: &Printer,
+) -> ExitStatus {
+    let outcomes = crate::tree::digests(packages);
+    match args.format {
+        Format::Json => documents::print(
+            printer,
+            "digest-tree",
+            DigestedTree {
+                path: args.path.display().to_string(),
+                packages: documents::tree_packages(&outcomes, |tree| DigestedInTree {
+                    status: "digested",
+                    package_digest: tree.package_digest.hex(),
+                }),
+                summary: TreeSummary {
+                    packages: outcomes.len(),
+                    failed: outcomes
+                        .iter()
+                        .filter(|outcome| outcome.result.is_err())
+                        .count(),
+                },
+            },
+        ),
+        Format::Human | Format::Sarif | Format::Github => {
+            let mut text = String::new();
+            for outcome in &outcomes {
+                if let Ok(tree) = &outcome.result {
+                    text.push_str(&format!(
+                        "{}  {}\n",
+                        tree.package_digest.hex(),
+                        crate::text::remote(&outcome.shown(), usize::MAX)
+                    ));
+                }
+            }
+            printer.data(&text);
+        }
+    }
+    super::failures::report_package_failures(printer, args.format, &outcomes)
 }

@@ -542,3 +542,236 @@ pub struct DiffDocument<'a> {
     #[serde(flatten)]
     pub diff: &'a crate::capability::diff::Diff,
 }
+
+/// Why one package of a tree run failed.
+#[derive(Serialize)]
+pub struct PackageError {
+    /// The message with its causes, as one line.
+    pub message: String,
+    pub hint: Option<String>,
+    /// Refused bytes or packages (exit 1), rather than work that could not be done (exit 2).
+    pub refused: bool,
+}
+
+/// One package of a tree run: its folder, then its result, or `status` `failed` and `error`.
+#[derive(Serialize)]
+pub struct TreePackage<T: Serialize> {
+    pub path: String,
+    #[serde(flatten)]
+    pub result: TreeResult<T>,
+}
+
+#[derive(Serialize)]
+#[serde(untagged)]
+pub enum TreeResult<T: Serialize> {
+    Done(T),
+    Failed {
+        status: &'static str,
+        error: PackageError,
+    },
+}
+
+/// How many packages a tree run saw, and how many failed.
+#[derive(Serialize)]
+pub struct TreeSummary {
+    pub packages: usize,
+    pub failed: usize,
+}
+
+/// Each outcome of a tree run as its document entry, with `done` building a success's body.
+pub fn tree_packages<'a, T, B: Serialize>(
+    outcomes: &'a [crate::tree::Outcome<T>],
+    done: impl Fn(&'a T) -> B,
+) -> Vec<TreePackage<B>> {
+    outcomes
+        .iter()
+        .map(|outcome| TreePackage {
+            path: outcome.shown(),
+            result: match &outcome.result {
+                Ok(value) => TreeResult::Done(done(value)),
+                Err(failure) => TreeResult::Failed {
+                    status: "failed",
+                    error: PackageError {
+                        message: failure.chain(),
+                        hint: failure.hint.clone(),
+                        refused: failure.class == crate::error::Class::Refused,
+                    },
+                },
+            },
+        })
+        .collect()
+}
+
+/// `squad version bump --format json`: `version-bump`.
+#[derive(Serialize)]
+pub struct VersionBumped<B: Serialize> {
+    pub path: String,
+    /// Whether only the packages whose content moved were bumped (`--changed`).
+    pub changed: bool,
+    /// `record` or `registry` with `--changed`, else `null`.
+    pub baseline: Option<&'static str>,
+    /// The record's path or the registry's base.
+    pub against: Option<String>,
+    pub dry_run: bool,
+    pub packages: Vec<TreePackage<B>>,
+    /// With a record: whether it was written.
+    pub record_written: bool,
+    /// Record entries of squads no longer in the tree, dropped.
+    pub dropped: Vec<String>,
+    pub summary: BumpSummary,
+}
+
+#[derive(Serialize)]
+pub struct BumpSummary {
+    pub packages: usize,
+    pub bumped: usize,
+    pub failed: usize,
+}
+
+/// One package bumped without `--changed`: the fields of `--changed`'s entries
+/// ([`crate::release::changed::Stamp`]), the baseline's `null`.
+#[derive(Serialize)]
+pub struct PlainBump {
+    pub namespace: Option<String>,
+    pub id: Option<String>,
+    pub status: &'static str,
+    pub before: String,
+    pub version: String,
+    pub baseline_version: Option<String>,
+    pub content_digest: Option<String>,
+}
+
+/// `squad version check --format json`: `version-check`.
+#[derive(Serialize)]
+pub struct VersionChecked<'a> {
+    pub path: String,
+    /// What the packages were compared with: each `{ "baseline": "registry" | "record" |
+    /// "archive", "at": … }`.
+    pub against: Vec<Against>,
+    pub packages: Vec<TreePackage<&'a crate::release::changed::Checked>>,
+    pub summary: TreeSummary,
+}
+
+#[derive(Serialize)]
+pub struct Against {
+    pub baseline: &'static str,
+    pub at: String,
+}
+
+/// `squad pack TREE --format json`: `pack-tree`.
+#[derive(Serialize)]
+pub struct PackedTree {
+    pub path: String,
+    /// The directory the archives were written to.
+    pub output: String,
+    pub packages: Vec<TreePackage<PackedInTree>>,
+    pub summary: TreeSummary,
+}
+
+/// One package of `pack-tree`.
+#[derive(Serialize)]
+pub struct PackedInTree {
+    pub status: &'static str,
+    pub archive: String,
+    pub namespace: String,
+    pub id: String,
+    pub version: String,
+    pub package_digest: String,
+    pub archive_sha256: String,
+    pub file_count: usize,
+    pub bytes: u64,
+}
+
+/// `squad digest TREE --format json`: `digest-tree`.
+#[derive(Serialize)]
+pub struct DigestedTree {
+    pub path: String,
+    pub packages: Vec<TreePackage<DigestedInTree>>,
+    pub summary: TreeSummary,
+}
+
+/// One package of `digest-tree`.
+#[derive(Serialize)]
+pub struct DigestedInTree {
+    pub status: &'static str,
+    pub package_digest: String,
+}
+
+/// `squad publish TREE --format json`: `publish-tree`.
+#[derive(Serialize)]
+pub struct PublishedTree<'a> {
+    pub path: String,
+    pub base: String,
+    /// `ok`; `refused`: nothing was pushed (an invalid package, a version published with other
+    /// bytes, a registry that could not be asked); `failed`: a package could not be pushed.
+    pub status: &'static str,
+    pub dry_run: bool,
+    pub packages: Vec<TreePackage<PublishedInTree<'a>>>,
+    pub summary: PublishSummary,
+}
+
+/// One package of `publish-tree`.
+#[derive(Serialize)]
+pub struct PublishedInTree<'a> {
+    pub namespace: &'a str,
+    pub id: &'a str,
+    pub version: &'a str,
+    /// The pinned `oci://…@sha256:` reference.
+    pub reference: String,
+    pub status: PublishStatus,
+    pub package_digest: &'a str,
+    pub uploaded: &'a [String],
+    /// `null` without `--sign`.
+    pub signature: Option<&'a Attached>,
+}
+
+#[derive(Serialize)]
+pub struct PublishSummary {
+    pub packages: usize,
+    pub pushed: usize,
+    pub unchanged: usize,
+    pub failed: usize,
+}
+
+/// `squad index build --format json`: `index-build`.
+#[derive(Serialize)]
+pub struct IndexBuilt<'a> {
+    pub output: String,
+    pub sources: Vec<String>,
+    /// The new root's version and expiry.
+    pub version: u64,
+    pub expires: &'a str,
+    pub squads: usize,
+    pub versions: usize,
+    /// Files written because their bytes changed (the root last), and removed.
+    pub written: &'a [String],
+    pub removed: &'a [String],
+    pub unchanged: usize,
+    /// Versions whose archive this build read, and whose entry it kept from the last build.
+    pub read: usize,
+    pub reused: usize,
+    pub skipped: &'a [String],
+    /// The key id that signed the root (`null`: unsigned).
+    pub signed_by: Option<&'a str>,
+}
+
+/// `squad search --format json`: `search`.
+#[derive(Serialize)]
+pub struct Searched<'a> {
+    pub query: &'a str,
+    /// The index searched (`null`: none, only what is installed).
+    pub index: Option<String>,
+    pub offline: bool,
+    /// The key whose signature over the index's root verified (`null`: not asked for).
+    pub signed_by: Option<String>,
+    pub results: &'a [crate::index::search::Hit],
+}
+
+/// `squad show NAME --index URL --format json`: `show-index`.
+#[derive(Serialize)]
+pub struct ShownFromIndex<'a> {
+    pub index: String,
+    pub name: &'a str,
+    pub signed_by: Option<String>,
+    pub squad: &'a crate::index::format::SquadFile,
+}

@@ -234,3 +234,28 @@ pub fn key_error(printer: &Printer, error: &crate::sign::keys::KeyError) -> Exit
     printer.failure(error, error.hint());
     error.class().into()
 }
+
+/// Reports the failed packages of a tree run on stderr (an invalid package with its
+/// diagnostics), each named by its folder, and returns the worst status among them.
+pub fn report_package_failures<T>(
+    printer: &Printer,
+    format: Format,
+    outcomes: &[crate::tree::Outcome<T>],
+) -> ExitStatus {
+    let mut status = ExitStatus::Success;
+    for outcome in outcomes {
+        let Err(failure) = &outcome.result else {
+            continue;
+        };
+        let shown = outcome.shown();
+        if let Some(report) = &failure.report {
+            if format == Format::Human {
+                print_diagnostics(printer, &shown, &report.diagnostics, &report.sources);
+            }
+        }
+        let message = crate::error::labelled(&shown, &failure.message);
+        printer.error_caused(&message, &failure.causes, failure.hint.as_deref());
+        status = status.max(failure.class.into());
+    }
+    status
+}

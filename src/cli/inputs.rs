@@ -313,3 +313,17 @@ pub fn digest_path(
         }
     }
 }
+
+/// The packages `path` names (a package, or a folder of packages), or the status to exit with
+/// after saying why.
+pub fn tree(
+    path: &Path,
+    format: Format,
+    printer: &Printer,
+) -> Result<crate::tree::Tree, ExitStatus> {
+    crate::tree::find(path).map_err(|error| {
+        let _ = format;
+        printer.failure(&error, Some(error.hint()));
+        error.class().into()
+    })
+}

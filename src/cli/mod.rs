@@ -32,6 +32,7 @@ mod explain;
 mod failures;
 mod fix;
 mod handoff;
+mod index;
 mod init;
 mod inputs;
 mod install;
@@ -48,6 +49,7 @@ mod registry;
 mod report;
 mod router;
 mod scaffold;
+mod search;
 mod show;
 mod sign;
 mod trust;
@@ -142,6 +144,7 @@ Environment:
   NO_COLOR          disables colour when set to a non-empty value
   OPENCORVUS_HOME   OpenCorvus data root (default: the per-OS data directory)
   SQUAD_TODAY       YYYY-MM-DD to use as today's UTC date (for reproducible tests)
+  SQUAD_NOW         YYYY-MM-DDTHH:MM:SSZ to use as the UTC time (an index's build and expiry)
   SQUAD_HTTP_TIMEOUT  seconds to wait to connect to a registry or for any read (default 10 / 30)
   SQUAD_HTTP_DEADLINE seconds one whole request may take, its body included (default 300)
   SQUAD_NET_DEADLINE  seconds all of a command's requests (and credential helpers, 30 s at
@@ -193,6 +196,8 @@ pub enum Command {
     Trust(trust::TrustArgs),
     Install(install::InstallArgs),
     Show(show::ShowArgs),
+    Search(search::SearchArgs),
+    Index(index::IndexArgs),
     Diff(diff::DiffArgs),
     Publish(registry::PublishArgs),
     Pull(registry::PullArgs),
@@ -251,6 +256,8 @@ fn dispatch(command: Command, printer: &Printer) -> ExitStatus {
         Command::Trust(args) => trust::run_trust(&args, printer),
         Command::Install(args) => install::run_install(&args, printer),
         Command::Show(args) => show::run(&args, printer),
+        Command::Search(args) => search::run(&args, printer),
+        Command::Index(args) => index::run(&args, printer),
         Command::Diff(args) => diff::run(&args, printer),
         Command::Publish(args) => registry::run_publish(&args, printer),
         Command::Pull(args) => registry::run_pull(&args, printer),

@@ -27,11 +27,13 @@ use crate::project::change::{self, AddRequest};
   squad add squads/release-review                                 a folder of this project
   squad add vendor/review-expert-squad.zip
   squad add https://example.com/review.zip --sha256 <64 hex>
-  squad add 'opencorvus://expert-squad/install?namespace=acme&id=review&…'", project_exit_help!()))]
+  squad add 'opencorvus://expert-squad/install?namespace=acme&id=review&…'
+  squad add acme/review                  by name, from the project's `index` (docs/index.md)", project_exit_help!()))]
 pub struct AddArgs {
     /// A package folder or `.zip` archive (a path from the current directory), an
     /// `oci://HOST/BASE/<namespace>/<id>[:VERSION|@sha256:DIGEST]` reference, an `https://`
-    /// archive URL (with --sha256), or an `opencorvus://expert-squad/install?…` link.
+    /// archive URL (with --sha256), an `opencorvus://expert-squad/install?…` link, or a
+    /// squad's name (`namespace/id`, or an id) in the project's `index`.
     #[arg(value_name = "SOURCE")]
     pub source: String,
 

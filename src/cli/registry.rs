@@ -6,7 +6,9 @@ use std::io::Read;
 use std::path::PathBuf;
 
 use super::args::NetworkArgs;
-use super::documents::{self, Published, Pulled, Versions};
+use super::documents::{
+    self, PublishSummary, Published, PublishedInTree, PublishedTree, Pulled, Versions,
+};
 use super::failures::report_share_error;
 use super::report::Progress;
 use super::{DataFormat, ExitStatus, Format};
@@ -38,7 +40,7 @@ an artifact that is not the squad it claims), 2 usage, network, authentication o
     };
 }
 
-/// Validate, pack and push a package to an OCI registry.
+/// Validate, pack and push a package, or every package of a tree, to an OCI registry.
 ///
 /// The package goes to the repository BASE/<namespace>/<id>, tagged with its version, as an OCI
 /// artifact (artifactType application/vnd.opencorvus.squad.v1: a config blob with the
@@ -48,6 +50,12 @@ an artifact that is not the squad it claims), 2 usage, network, authentication o
 /// refuses (exit 1) and names both; with the same digest it reports "unchanged" and pushes
 /// nothing. Prints the pinned reference `oci://HOST/BASE/<namespace>/<id>@sha256:…`.
 ///
+/// A tree (a folder whose child folders are packages) is published as a whole: every package
+/// is validated and packed, and its version asked for, before anything is sent; if any is
+/// invalid, or would overwrite a version with other bytes, nothing is pushed (exit 1). Only
+/// what the registry does not hold with the same bytes is pushed, --jobs at once; one pinned
+/// reference is printed per package.
+///
 /// Credentials come from `squad login`, Docker's or Podman's config files and their
 /// credential helpers. Plain HTTP is used only for loopback hosts unless --plain-http.
 #[derive(Debug, clap::Args)]
@@ -56,10 +64,11 @@ an artifact that is not the squad it claims), 2 usage, network, authentication o
   squad publish my-squad oci://127.0.0.1:5000/squads
   squad publish my-squad oci://ghcr.io/acme/squads --dry-run --format json
   squad publish my-squad oci://ghcr.io/acme/squads --sign ci.key      signed, as a referrer
+  squad publish squads/ oci://ghcr.io/acme/squads --format json       a tree: what changed
   echo \"$KEY_PASSWORD\" | squad publish oci://ghcr.io/acme/squads --sign acme.key --password-stdin", exit_help!()))]
 pub struct PublishArgs {
-    /// The package folder (default: the current directory), then the registry and base path
-    /// `oci://HOST[:PORT]/BASE`.
+    /// The package folder or a folder of packages (default: the current directory), then the
+    /// registry and base path `oci://HOST[:PORT]/BASE`.
     #[arg(value_name = "[PKG] oci://HOST/BASE", num_args = 1..=2, required = true)]
     pub targets: Vec<String>,
 
@@ -77,6 +86,10 @@ pub struct PublishArgs {
     /// Read the --sign key's password from standard input instead of the terminal.
     #[arg(long, requires = "sign")]
     pub password_stdin: bool,
+
+    /// For a tree: packages prepared, checked and pushed at once.
+    #[arg(long, default_value_t = super::args::DEFAULT_JOBS, value_name = "N")]
+    pub jobs: usize,
 
     #[command(flatten)]
     pub network: NetworkArgs,
@@ -104,6 +117,20 @@ pub fn run_publish(args: &PublishArgs, printer: &Printer) -> ExitStatus {
         None => None,
     };
     let client = args.network.client();
+    let tree = match super::inputs::tree(&package, args.format, printer) {
+        Ok(tree) => tree,
+        Err(status) => return status,
+    };
+    if tree.is_tree {
+        let options = share::tree::TreeOptions {
+            dry_run: args.dry_run,
+            jobs: args.jobs,
+            signer: signer.as_ref(),
+        };
+        let published =
+            share::tree::publish_tree(&client, &tree.packages, &base, &options, &share::Silent);
+        return report_tree(args, &tree, &base, &published, printer);
+    }
     let progress = Progress(TransferBar::new(printer));
     let published = match share::publish(
         &client,
@@ -167,7 +194,7 @@ pub fn run_publish(args: &PublishArgs, printer: &Printer) -> ExitStatus {
                     "Unchanged",
                     &format!("{what}: already published with the same package digest"),
                 ),
-                PublishStatus::DryRun => {
+                PublishStatus::DryRun | PublishStatus::NotPushed => {
                     printer.status("Would push", &what);
                     let layer = artifact.layer();
                     for (kind, digest, size) in [
@@ -194,6 +221,110 @@ pub fn run_publish(args: &PublishArgs, printer: &Printer) -> ExitStatus {
         }
     }
     ExitStatus::Success
+}
+
+fn report_tree(
+    args: &PublishArgs,
+    tree: &crate::tree::Tree,
+    base: &Reference,
+    published: &share::tree::TreePublished,
+    printer: &Printer,
+) -> ExitStatus {
+    let outcomes = &published.outcomes;
+    let count = |status: PublishStatus| {
+        outcomes
+            .iter()
+            .filter(|outcome| matches!(&outcome.result, Ok(p) if p.status == status))
+            .count()
+    };
+    let failed = outcomes.iter().filter(|o| o.result.is_err()).count();
+    match args.format {
+        Format::Json => documents::print(
+            printer,
+            "publish-tree",
+            PublishedTree {
+                path: tree.root.display().to_string(),
+                base: base.to_string(),
+                status: if published.refused {
+                    "refused"
+                } else if failed > 0 {
+                    "failed"
+                } else {
+                    "ok"
+                },
+                dry_run: args.dry_run,
+                packages: documents::tree_packages(outcomes, |published| PublishedInTree {
+                    namespace: &published.identity.namespace,
+                    id: &published.identity.id,
+                    version: &published.identity.version,
+                    reference: published.pinned.to_string(),
+                    status: published.status,
+                    package_digest: &published.artifact.config.package_digest,
+                    uploaded: &published.uploaded,
+                    signature: published.signature.as_ref(),
+                }),
+                summary: PublishSummary {
+                    packages: outcomes.len(),
+                    pushed: count(PublishStatus::Pushed),
+                    unchanged: count(PublishStatus::Unchanged),
+                    failed,
+                },
+            },
+        ),
+        Format::Human | Format::Sarif | Format::Github => {
+            let mut references = String::new();
+            for outcome in outcomes {
+                let Ok(one) = &outcome.result else {
+                    continue;
+                };
+                let what = format!(
+                    "{}/{} {}",
+                    one.identity.namespace, one.identity.id, one.identity.version
+                );
+                let (verb, note) = match one.status {
+                    PublishStatus::Pushed => ("Published", String::new()),
+                    PublishStatus::Unchanged => ("Unchanged", " (same package digest)".to_owned()),
+                    PublishStatus::DryRun => ("Would push", String::new()),
+                    PublishStatus::NotPushed => ("Held", " (nothing was pushed)".to_owned()),
+                };
+                printer.status(verb, &format!("{what}{note}"));
+                if let Some(signature) = &one.signature {
+                    printer.detail(&format!("{what}: signed with key {}", signature.key_id));
+                }
+                if matches!(one.status, PublishStatus::Pushed | PublishStatus::Unchanged) {
+                    references.push_str(&format!("{}\n", one.pinned));
+                }
+            }
+            printer.data(&references);
+            if !published.refused && failed == 0 {
+                printer.status(
+                    "Summary",
+                    &format!(
+                        "{} pushed, {} unchanged of {} packages{}",
+                        count(PublishStatus::Pushed),
+                        count(PublishStatus::Unchanged),
+                        outcomes.len(),
+                        if args.dry_run {
+                            " (--dry-run: nothing was sent)"
+                        } else {
+                            ""
+                        }
+                    ),
+                );
+            }
+        }
+    }
+    let status = super::failures::report_package_failures(printer, args.format, outcomes);
+    if published.refused {
+        printer.error(
+            &format!(
+                "the tree `{}` was not published: nothing was pushed",
+                tree.root.display()
+            ),
+            Some("fix the packages named above, then publish the tree again"),
+        );
+    }
+    status
 }
 
 /// Download a package archive from an OCI registry and verify it, for offline use.

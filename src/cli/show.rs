@@ -1,7 +1,7 @@
 //! `squad show`: what a squad is and what it may make its agents do, before it is installed.
 
-use super::args::{LookArgs, look_at};
-use super::documents::{self, Show};
+use super::args::{IndexArgs, LookArgs, look_at, open_index};
+use super::documents::{self, Show, ShownFromIndex};
 use super::{DataFormat, ExitStatus, Format};
 use crate::capability::{Capabilities, Class, Node};
 use crate::output::Printer;
@@ -13,7 +13,13 @@ use crate::output::Printer;
 /// SOURCE is anything `squad install` takes (a folder, a `.zip` archive, `oci://…`, an
 /// `https://` archive with --sha256, an install link), or an installed package by
 /// `namespace/id` or id. The squad is read and validated exactly as an install would read it,
-/// and nothing is installed. Tools are marked by what they can do: run commands, write files,
+/// and nothing is installed.
+///
+/// With --index URL, SOURCE is a squad's name (`namespace/id`, or an id one namespace has) in
+/// that static index, and what is shown is what the index says of it: every version with its
+/// digests, size, location, signatures' key ids, publish time, yanked flag and capability
+/// summary. The index's root is checked as `squad search` checks it; a name the index lacks is
+/// an error that lists similar names, never one of them in its place. Tools are marked by what they can do: run commands, write files,
 /// reach the network, delegate to other agents, author squads (docs/capabilities.md).
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
@@ -21,6 +27,7 @@ use crate::output::Printer;
   squad show oci://ghcr.io/acme/squads/acme/review:2026.12.01.1
   squad show acme/review                         the installed one (project, then global)
   squad show review.zip --format json            the document docs/json-output.md describes
+  squad show acme/review --index https://squads.example.com/index/   its versions in an index
 
 Exit status: 0 shown, 1 refused (an invalid package, bytes that are not what the source
 promises), 2 usage, network or I/O error.")]
@@ -36,12 +43,18 @@ pub struct ShowArgs {
     #[command(flatten)]
     pub look: LookArgs,
 
+    #[command(flatten)]
+    pub index: IndexArgs,
+
     /// Output format.
     #[arg(long, value_enum, default_value_t = DataFormat::Human)]
     pub format: DataFormat,
 }
 
 pub fn run(args: &ShowArgs, printer: &Printer) -> ExitStatus {
+    if args.index.index.is_some() {
+        return from_index(args, printer);
+    }
     let format = Format::from(args.format);
     let acquired = match look_at(
         &args.source,
@@ -249,4 +262,112 @@ fn node_line(node: &Node, width: usize) -> String {
             "  (in no workflow)"
         }
     )
+}
+
+/// `squad show NAME --index URL`: a squad's versions as the index lists them.
+fn from_index(args: &ShowArgs, printer: &Printer) -> ExitStatus {
+    let client = args.look.network.client();
+    let cache = crate::cache::Cache::from_env();
+    let mut key = None;
+    let index = match open_index(
+        &args.index,
+        None,
+        &client,
+        cache.as_ref(),
+        &mut key,
+        printer,
+    ) {
+        Ok(Some(index)) => index,
+        Ok(None) => return ExitStatus::Error,
+        Err(status) => return status,
+    };
+    let squad = match index.find(&args.source) {
+        Ok(squad) => squad,
+        Err(error) => {
+            printer.failure(&error, error.hint().as_deref());
+            return error.class().into();
+        }
+    };
+    let signed_by = index.signed_by.map(|key| key.to_string());
+    match args.format {
+        DataFormat::Json => documents::print(
+            printer,
+            "show-index",
+            ShownFromIndex {
+                index: index.url.to_string(),
+                name: &args.source,
+                signed_by,
+                squad: &squad,
+            },
+        ),
+        DataFormat::Human => printer.data(&index_summary(&squad, &index)),
+    }
+    ExitStatus::Success
+}
+
+/// A squad as an index lists it; every word of the index's neutralised.
+fn index_summary(
+    squad: &crate::index::format::SquadFile,
+    index: &crate::index::fetch::Index<'_>,
+) -> String {
+    use crate::text::remote;
+    let mut text = format!("{}/{}", remote(&squad.namespace, 80), remote(&squad.id, 80));
+    if let Some(title) = squad.label.as_ref().or(squad.name.as_ref()) {
+        text.push_str(&format!("  {}", remote(title, 120)));
+    }
+    text.push('\n');
+    if let Some(description) = &squad.description {
+        text.push_str(&format!("  {}\n", remote(description, 600)));
+    }
+    text.push_str(&format!(
+        "  from the index {} (root version {}, expires {}, {})\n",
+        index.url,
+        index.root.version,
+        remote(&index.root.expires, 40),
+        match index.signed_by {
+            Some(key) => format!("signed by key {key}"),
+            None => "not signature-checked".to_owned(),
+        }
+    ));
+    text.push_str(&format!(
+        "\nVersions ({}, newest first):\n",
+        squad.versions.len()
+    ));
+    for entry in &squad.versions {
+        let capabilities = &entry.capabilities;
+        text.push_str(&format!(
+            "  {}{}  {} bytes  package digest {}  published {}\n    at {}\n    signed by: {}\n    may: {}; {} agents, {} workflows, {} MCP servers, {} package tools\n",
+            remote(&entry.version, 40),
+            if entry.yanked { " (yanked)" } else { "" },
+            entry.archive_bytes,
+            remote(&entry.package_digest, 64),
+            remote(&entry.published, 40),
+            remote(&entry.location, 300),
+            if entry.signatures.is_empty() {
+                "—".to_owned()
+            } else {
+                entry
+                    .signatures
+                    .iter()
+                    .map(|key| remote(key, 20))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            },
+            if capabilities.classes.is_empty() {
+                "nothing beyond reading, planning and talking".to_owned()
+            } else {
+                capabilities
+                    .classes
+                    .iter()
+                    .map(|class| remote(class, 40))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            },
+            capabilities.agents,
+            capabilities.workflows,
+            capabilities.mcp_servers.len(),
+            capabilities.package_tools,
+        ));
+    }
+    text
 }

@@ -147,6 +147,20 @@ pub fn id_problem(value: &str, kind: IdKind) -> Option<(Code, String)> {
     }
 }
 
+/// A squad's name `<namespace>/<id>`, both package ids: its two parts, or what is wrong
+/// with it. The project's files, the versions record and the index all name squads so.
+pub fn squad_name(text: &str) -> Result<(&str, &str), String> {
+    let Some((namespace, id)) = text.split_once('/') else {
+        return Err(format!("`{text}` is not `<namespace>/<id>`"));
+    };
+    for part in [namespace, id] {
+        if let Some((_, problem)) = id_problem(part, IdKind::Package) {
+            return Err(format!("`{text}`: {problem}"));
+        }
+    }
+    Ok((namespace, id))
+}
+
 const ID_HELP: &str =
     "ids match ^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$ (lower-kebab-case, 1-64 characters)";
 

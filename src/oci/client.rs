@@ -512,47 +512,69 @@ impl<'c> Repository<'c> {
     }
 
     /// The registry's repositories, from the first page of its catalog (`/v2/_catalog`, at
-    /// most 1,000 names within 1 MiB), for "did you mean" hints; `None` where the registry does
-    /// not answer it (many do not, or ask for a scope the session's credentials lack).
+    /// most 1,000 names within the list's bounds), for "did you mean" hints; `None` where the
+    /// registry does not answer it (many do not, or ask for a scope the session's credentials
+    /// lack).
     pub fn catalog(&mut self) -> Option<Vec<String>> {
         let url = self.base.join("v2/_catalog?n=1000").ok()?;
-        let response = self.send(Request::new(Method::Get, url)).ok()?;
-        if response.status != 200 {
-            return None;
-        }
-        let body = response.read_to_vec(1024 * 1024).ok()?;
-        let page: serde_json::Value = serde_json::from_slice(&body).ok()?;
-        Some(
-            page.get("repositories")?
-                .as_array()?
-                .iter()
-                .filter_map(|name| name.as_str().map(str::to_owned))
-                .take(1000)
-                .collect(),
-        )
+        self.paged_list(url, "repositories", "the catalog", true, false)
+            .ok()
+            .flatten()
+            .map(|mut names| {
+                names.truncate(1000);
+                names
+            })
+    }
+
+    /// Every repository of the registry (`GET /v2/_catalog`, where the registry allows it),
+    /// paged and bounded as [`Repository::tags`] is: within [`MAX_TAG_PAGES`] pages,
+    /// [`MAX_TAGS`] names and [`MAX_TAG_LIST_BYTES`] bytes. A registry without a catalog has
+    /// none (an empty list).
+    pub fn catalog_all(&mut self) -> Result<Vec<String>, OciError> {
+        let mut url = self
+            .base
+            .join("v2/_catalog")
+            .map_err(|_| self.protocol("invalid base URL"))?;
+        url.query_pairs_mut().append_pair("n", "1000");
+        Ok(self
+            .paged_list(url, "repositories", "the catalog", false, true)?
+            .unwrap_or_default())
     }
 
     /// [`Repository::tags`], or `None` when the registry answers that the repository does not
     /// exist (404 for its tag list).
     pub fn tags_of_repository(&mut self) -> Result<Option<Vec<String>>, OciError> {
-        let mut url = self.url("tags/list");
+        let url = self.url("tags/list");
+        let what = format!("the tag list of {}", self.reference.repository);
+        self.paged_list(url, "tags", &what, true, true)
+    }
+
+    /// The strings of `field` over every page from `url` on (only the first without `all`),
+    /// within the bounds of [`Repository::tags`]; `None` when the first page is a 404.
+    fn paged_list(
+        &mut self,
+        mut url: Url,
+        field: &str,
+        what: &str,
+        scoped: bool,
+        all: bool,
+    ) -> Result<Option<Vec<String>>, OciError> {
         let mut seen = std::collections::HashSet::new();
-        let mut tags = Vec::new();
+        let mut items = Vec::new();
         let mut bytes_left = MAX_TAG_LIST_BYTES;
-        let too_many = |session: &Repository<'_>, what: String| {
+        let too_many = |session: &Repository<'_>, why: String| {
             session.protocol(format!(
-                "the tag list of {} {what}; squad reads no further (a registry that pages forever is refused)",
-                session.reference.repository
+                "{what} {why}; squad reads no further (a registry that pages forever is refused)"
             ))
         };
         for _ in 0..MAX_TAG_PAGES {
             seen.insert(url.to_string());
-            let response = self.send(Request::new(Method::Get, url.clone()))?;
+            let response = self.send_scoped(Request::new(Method::Get, url.clone()), scoped)?;
             match response.status {
                 200 => {}
-                404 if tags.is_empty() && seen.len() == 1 => return Ok(None),
-                404 => return Ok(Some(tags)),
-                _ => return Err(self.failure("the tag list", response)),
+                404 if items.is_empty() && seen.len() == 1 => return Ok(None),
+                404 => return Ok(Some(items)),
+                _ => return Err(self.failure(what, response)),
             }
             let next = response
                 .headers("link")
@@ -570,24 +592,24 @@ impl<'c> Repository<'c> {
                 })?;
             bytes_left -= body.len() as u64;
             let page: serde_json::Value = serde_json::from_slice(&body)
-                .map_err(|_| self.protocol("answered a tag list that is not JSON"))?;
-            if let Some(page_tags) = page.get("tags").and_then(|v| v.as_array()) {
-                if tags.len() + page_tags.len() > MAX_TAGS {
-                    return Err(too_many(self, format!("has more than {MAX_TAGS} tags")));
+                .map_err(|_| self.protocol(format!("answered {what} that is not JSON")))?;
+            if let Some(page_items) = page.get(field).and_then(|v| v.as_array()) {
+                if items.len() + page_items.len() > MAX_TAGS {
+                    return Err(too_many(self, format!("has more than {MAX_TAGS} {field}")));
                 }
-                tags.extend(
-                    page_tags
+                items.extend(
+                    page_items
                         .iter()
-                        .filter_map(|tag| tag.as_str().map(str::to_owned)),
+                        .filter_map(|item| item.as_str().map(str::to_owned)),
                 );
             }
             // No next page, or a last page that names itself.
-            let Some(next) = next.filter(|next| *next != url) else {
-                return Ok(Some(tags));
+            let Some(next) = next.filter(|next| *next != url && all) else {
+                return Ok(Some(items));
             };
             if authority(&next) != authority(&self.base) {
                 return Err(self.protocol(format!(
-                    "the tag list's next page is on another host ({}); squad follows pages on the registry only",
+                    "{what}'s next page is on another host ({}); squad follows pages on the registry only",
                     crate::http::redacted(&next)
                 )));
             }

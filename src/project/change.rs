@@ -196,7 +196,16 @@ pub fn add(
     request: &AddRequest<'_>,
     on_wait: &mut dyn FnMut(&Path),
 ) -> Result<Added, ProjectError> {
-    let declaration = declaration_of(project, request)?;
+    // A name rather than a source: found in the project's index, pinned to what it says.
+    let (declaration, pins) =
+        match super::by_index::resolve(project, settings, request.source, request.cwd)? {
+            Some(found) => (found.declaration, found.pins),
+            None => {
+                let declaration = declaration_of(project, request)?;
+                let pins = resolve::declared_pins(&declaration);
+                (declaration, pins)
+            }
+        };
     let (_guard, files) = project.lock_and_read(false, on_wait)?;
     let downloads = Downloads::new(settings.transfers);
     let job = downloads.job();
@@ -205,13 +214,7 @@ pub fn add(
         settings,
         policy: &files.declared.policy,
     }
-    .acquire(
-        &job,
-        &declaration.source_text,
-        &declaration,
-        &resolve::declared_pins(&declaration),
-        false,
-    );
+    .acquire(&job, &declaration.source_text, &declaration, &pins, false);
     downloads.end();
     let acquired = acquired.map_err(|failure| ProjectError::Failed(vec![failure]))?;
     let identity = acquired.identity();
@@ -431,6 +434,14 @@ fn tag_moved_from(previous: Option<&Locked>, locked: &Locked) -> Option<String> 
 /// The declaration that asks for a registry squad's new resolution: a declared version, tag or
 /// digest moves with it; a source that names none stays as written.
 fn moved(declaration: &Declaration, locked: &Locked) -> Declaration {
+    if declaration.source == Source::Index {
+        // A version declared for a squad of the index moves with it.
+        let mut moved = declaration.clone();
+        if moved.version.is_some() {
+            moved.version = Some(locked.version.clone());
+        }
+        return moved;
+    }
     let Source::Registry(reference) = &declaration.source else {
         return declaration.clone();
     };
@@ -539,12 +550,23 @@ pub fn update(
     };
     let downloads = Downloads::new(settings.transfers);
     let policy = &files.declared.policy;
+    let index = files.declared.index.as_ref();
     let tasks: Vec<Task<'_, Result<Acquired, Failure>>> = entries
         .iter()
         .map(|entry| {
             let downloads = &downloads;
             Box::new(move || {
                 let job = downloads.job();
+                // A squad of the project's index: its newest version there.
+                let (declaration, pins) = match &entry.declaration.source {
+                    Source::Index => {
+                        super::by_index::resolve_declared(index, settings, &entry.name, None)?
+                    }
+                    _ => (
+                        entry.declaration.clone(),
+                        resolve::declared_pins(&entry.declaration),
+                    ),
+                };
                 let acquired = resolve::Acquirer {
                     project,
                     settings,
@@ -553,8 +575,8 @@ pub fn update(
                 .acquire(
                     &job,
                     &entry.name.to_string(),
-                    &entry.declaration,
-                    &resolve::declared_pins(&entry.declaration),
+                    &declaration,
+                    &pins,
                     true,
                 )?;
                 resolve::check_name(

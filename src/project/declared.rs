@@ -110,6 +110,18 @@ pub const KEYS: &[Key] = &[
         about: "keys whose signatures are refused whatever `trust` says: key ids (16 hex digits, as `minisign` prints them) or public keys",
     },
     Key {
+        object: Object::Root,
+        name: "index",
+        value: ValueType::String,
+        about: "the URL of a static squad index (docs/index.md): `squad add NAME` takes a squad by name from it (declaring the registry repository and version, or the archive and SHA-256, the index gives), a squad declared with `\"index\": true` is resolved through it at `sync`, and `squad search` reads it",
+    },
+    Key {
+        object: Object::Root,
+        name: "index_key",
+        value: ValueType::String,
+        about: "the minisign public key (`RW…`) that must have signed the index's root; without it the root's signature is not checked (every file is still checked against the root)",
+    },
+    Key {
         object: Object::Squad,
         name: "source",
         value: ValueType::String,
@@ -120,6 +132,12 @@ pub const KEYS: &[Key] = &[
         name: "version",
         value: ValueType::String,
         about: "for an `oci://` source without tag or digest: the exact version (`YYYY.MM.DD.N`); absent, the newest at `add` and `update` time",
+    },
+    Key {
+        object: Object::Squad,
+        name: "index",
+        value: ValueType::Bool,
+        about: "`true`, instead of a `source`: the squad is taken by its name from the project's `index`, at its `version` when given, else the newest that is not yanked; `sync` resolves it there and `squads.lock` pins what it resolved to",
     },
     Key {
         object: Object::Squad,
@@ -160,16 +178,7 @@ pub struct Name {
 
 impl Name {
     pub fn parse(text: &str) -> Result<Name, String> {
-        let Some((namespace, id)) = text.split_once('/') else {
-            return Err(format!("`{text}` is not `<namespace>/<id>`"));
-        };
-        for part in [namespace, id] {
-            if let Some((_, problem)) =
-                crate::manifest::id_problem(part, crate::manifest::IdKind::Package)
-            {
-                return Err(format!("`{text}`: {problem}"));
-            }
-        }
+        let (namespace, id) = crate::manifest::squad_name(text)?;
         Ok(Name {
             namespace: namespace.to_owned(),
             id: id.to_owned(),
@@ -197,7 +206,10 @@ impl Declaration {
     /// The entry's JSON object, on one line, as `squad add` writes it.
     pub fn to_json(&self) -> String {
         let quote = |text: &str| serde_json::to_string(text).unwrap_or_default();
-        let mut members = vec![format!("\"source\": {}", quote(&self.source_text))];
+        let mut members = match self.source {
+            Source::Index => vec!["\"index\": true".to_owned()],
+            _ => vec![format!("\"source\": {}", quote(&self.source_text))],
+        };
         if let Some(version) = &self.version {
             members.push(format!("\"version\": {}", quote(version)));
         }
@@ -217,6 +229,13 @@ pub struct Entry {
     pub span: Range<usize>,
 }
 
+/// The project's index (`index`, `index_key`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct IndexConfig {
+    pub url: String,
+    pub key: Option<crate::sign::PublicKey>,
+}
+
 /// The squads a file declares, sorted by name. Entries with problems are left out (their
 /// diagnostics say why).
 #[derive(Debug, Clone, Default)]
@@ -228,6 +247,8 @@ pub struct Declared {
     pub deny_escalation: bool,
     /// `audit` and `accepted_findings` (PRJ-13).
     pub audit: AuditPolicy,
+    /// `index` and `index_key`.
+    pub index: Option<IndexConfig>,
 }
 
 /// What squads.jsonc says about audit findings (PRJ-13).
@@ -402,6 +423,11 @@ pub fn parse(text: &str) -> (Declared, Vec<Diagnostic>) {
         top_member("revoked"),
         &mut diagnostics,
     );
+    declared.index = read_index(
+        top_member("index"),
+        top_member("index_key"),
+        &mut diagnostics,
+    );
     let Some((_, squads)) = top.iter().find(|(key, _)| key.name == "squads") else {
         return (declared, diagnostics);
     };
@@ -465,6 +491,7 @@ pub fn parse(text: &str) -> (Declared, Vec<Diagnostic>) {
         let has_source = fields.iter().any(|field| field.key == "source");
         let fields = Fields {
             source: field("source"),
+            index: field("index"),
             version: field("version"),
             sha256: field("sha256"),
         };
@@ -597,6 +624,49 @@ fn read_audit(
 }
 
 /// PRJ-11: the signature policy. Entries with problems are reported and left out.
+/// `index` (a URL an index can be read from) and `index_key` (a minisign public key).
+fn read_index(
+    index: Option<&Member>,
+    key: Option<&Member>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<IndexConfig> {
+    let key = key.and_then(|member| {
+        let text = member.value.as_str()?;
+        match crate::sign::PublicKey::parse(text) {
+            Ok(key) => Some(key),
+            Err(error) => {
+                diagnostics.push(
+                    diagnostic(
+                        Code::SquadsInvalidTrust,
+                        member.value.span.clone(),
+                        format!("`index_key` is not a minisign public key: {error}"),
+                    )
+                    .pointer("/index_key")
+                    .help("the key is the `RW…` line of the index publisher's minisign .pub file"),
+                );
+                None
+            }
+        }
+    });
+    let member = index?;
+    let url = member.value.as_str()?;
+    if let Err(error) = crate::index::fetch::base_url(url) {
+        diagnostics.push(
+            diagnostic(
+                Code::SquadsInvalidSource,
+                member.value.span.clone(),
+                format!("`index`: {error}"),
+            )
+            .pointer("/index"),
+        );
+        return None;
+    }
+    Some(IndexConfig {
+        url: url.to_owned(),
+        key,
+    })
+}
+
 fn read_policy(
     require: Option<&Member>,
     trust: Option<&Member>,
@@ -897,9 +967,61 @@ pub fn add_revoked(text: &str, key: crate::sign::KeyId) -> Result<String, String
 /// The known members of one squad's entry.
 struct Fields<'n> {
     source: Option<&'n Member>,
+    index: Option<&'n Member>,
     version: Option<&'n Member>,
     sha256: Option<&'n Member>,
 }
+
+/// A squad taken by its name from the project's index: no `source` or `sha256` (the index says
+/// where it is), an optional `version`.
+fn read_index_entry(
+    name: &Name,
+    member: &Member,
+    fields: &Fields<'_>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Entry> {
+    for (key, found) in [("source", fields.source), ("sha256", fields.sha256)] {
+        if let Some(found) = found {
+            diagnostics.push(
+                diagnostic(
+                    Code::SquadsInvalidSource,
+                    found.key_span.clone(),
+                    format!("`{key}` is given with `\"index\": true`, which takes `{name}` from the project's index"),
+                )
+                .help("give one: a `source`, or `\"index\": true`"),
+            );
+            return None;
+        }
+    }
+    let version = match fields.version {
+        Some(found) => {
+            let text = found.value.as_str().unwrap_or_default();
+            if let Err(error) = Version::parse(text) {
+                diagnostics.push(diagnostic(
+                    Code::SquadsInvalidVersion,
+                    found.value.span.clone(),
+                    format!("`{text}`: {error}"),
+                ));
+                return None;
+            }
+            Some(text.to_owned())
+        }
+        None => None,
+    };
+    Some(Entry {
+        name: name.clone(),
+        declaration: Declaration {
+            source: Source::Index,
+            source_text: INDEX_SOURCE.to_owned(),
+            version,
+            sha256: None,
+        },
+        span: member.key_span.clone(),
+    })
+}
+
+/// What squads.lock records as the `source` of a squad taken from the project's index.
+pub const INDEX_SOURCE: &str = "index";
 
 /// PRJ-4…PRJ-9: one squad's source, version and SHA-256, and which source allows which.
 fn read_entry(
@@ -910,6 +1032,12 @@ fn read_entry(
     pointer: &str,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Entry> {
+    if fields
+        .index
+        .is_some_and(|member| matches!(member.value.kind, Kind::Bool(true)))
+    {
+        return read_index_entry(name, member, fields, diagnostics);
+    }
     let Some(source_member) = fields.source else {
         // A source of the wrong type was reported already.
         if !has_source {
@@ -920,7 +1048,7 @@ fn read_entry(
                     format!("`{name}` has no `source`"),
                 )
                 .pointer(pointer.to_owned())
-                .help("give where it comes from, e.g. { \"source\": \"oci://ghcr.io/acme/squads/acme/review\" } or a folder relative to the project"),
+                .help("give where it comes from, e.g. { \"source\": \"oci://ghcr.io/acme/squads/acme/review\" } or a folder relative to the project, or { \"index\": true } to take it from the project's `index`"),
             );
         }
         return None;
@@ -1099,20 +1227,31 @@ pub fn set_entry(text: &str, name: &Name, declaration: &Declaration) -> Result<S
     };
     match entry(&text)? {
         Some(existing) if matches!(existing.kind, Kind::Object(_)) => {
-            let fields = [
-                ("source", Some(declaration.source_text.clone())),
-                ("version", declaration.version.clone()),
-                ("sha256", declaration.sha256.map(|digest| digest.hex())),
-            ];
+            let fields = match declaration.source {
+                Source::Index => [
+                    ("index", Some("true".to_owned())),
+                    (
+                        "version",
+                        declaration.version.clone().map(|v| quote_json(&v)),
+                    ),
+                    ("source", None),
+                ],
+                _ => [
+                    ("source", Some(quote_json(&declaration.source_text))),
+                    (
+                        "version",
+                        declaration.version.clone().map(|v| quote_json(&v)),
+                    ),
+                    (
+                        "sha256",
+                        declaration.sha256.map(|digest| quote_json(&digest.hex())),
+                    ),
+                ],
+            };
             for (field, value) in fields {
                 let Some(object) = entry(&text)? else { break };
                 text = match value {
-                    Some(value) => edit::set_member(
-                        &text,
-                        &object,
-                        field,
-                        &serde_json::to_string(&value).unwrap_or_default(),
-                    ),
+                    Some(value) => edit::set_member(&text, &object, field, &value),
                     None => edit::remove_member(&text, &object, field),
                 };
             }
@@ -1129,6 +1268,10 @@ pub fn set_entry(text: &str, name: &Name, declaration: &Declaration) -> Result<S
             ))
         }
     }
+}
+
+fn quote_json(text: &str) -> String {
+    serde_json::to_string(text).unwrap_or_default()
 }
 
 /// `text` without the entry `name` (its comments stay).

@@ -92,6 +92,19 @@ impl Locked {
                     && self.package_digest == link.package_digest
                     && self.version == link.version
             }
+            // Whatever the index resolved it to, pinned: a registry manifest, or an archive's
+            // SHA-256.
+            Source::Index => {
+                self.archive_sha256.is_some()
+                    && match Source::parse(&self.resolved) {
+                        Ok(Source::Registry(reference)) => reference
+                            .digest
+                            .as_deref()
+                            .is_some_and(crate::oci::reference::is_valid_digest),
+                        Ok(Source::Https(_)) => true,
+                        _ => false,
+                    }
+            }
             Source::Folder(path) => self.resolved == *path,
             Source::Archive(path) => self.resolved == *path && self.archive_sha256.is_some(),
         };

@@ -9,6 +9,7 @@
 //! expectation, and writes each file atomically. A command killed at any point leaves every
 //! package complete (old or new) and both files parseable; the next sync finishes the job.
 
+pub mod by_index;
 pub mod change;
 pub mod check;
 pub mod declared;
@@ -35,6 +36,7 @@ use crate::package::Report;
 use crate::share::Transfers;
 use crate::source::SourceFile;
 
+pub use declared::IndexConfig;
 use declared::{Declared, Name};
 use lockfile::Lock;
 
@@ -452,75 +454,5 @@ fn remove_stale_temporaries(config_root: &Path) {
     }
 }
 
-/// One unit of work for [`run_jobs`].
-pub(crate) type Task<'t, T> = Box<dyn FnOnce() -> T + Send + 't>;
-
-/// Runs `tasks` on at most `jobs` threads and returns their results in task order.
-pub(crate) fn run_jobs<'t, T: Send>(jobs: usize, tasks: Vec<Task<'t, T>>) -> Vec<T> {
-    use std::sync::Mutex;
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    let count = tasks.len();
-    let slots: Vec<Mutex<Option<Task<'t, T>>>> = tasks
-        .into_iter()
-        .map(|task| Mutex::new(Some(task)))
-        .collect();
-    let results: Vec<Mutex<Option<T>>> = (0..count).map(|_| Mutex::new(None)).collect();
-    let next = AtomicUsize::new(0);
-    let workers = jobs.clamp(1, count.max(1));
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| {
-                loop {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    if index >= count {
-                        return;
-                    }
-                    let task = slots[index].lock().ok().and_then(|mut slot| slot.take());
-                    if let Some(task) = task {
-                        let result = task();
-                        if let Ok(mut slot) = results[index].lock() {
-                            *slot = Some(result);
-                        }
-                    }
-                }
-            });
-        }
-    });
-    results
-        .into_iter()
-        .map(|slot| {
-            slot.into_inner()
-                .ok()
-                .flatten()
-                .expect("every task ran to completion")
-        })
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn jobs_run_in_parallel_and_results_keep_their_order() {
-        let running = std::sync::atomic::AtomicUsize::new(0);
-        let most = std::sync::atomic::AtomicUsize::new(0);
-        let tasks: Vec<Task<'_, usize>> = (0..12usize)
-            .map(|index| {
-                let (running, most) = (&running, &most);
-                Box::new(move || {
-                    use std::sync::atomic::Ordering;
-                    let now = running.fetch_add(1, Ordering::SeqCst) + 1;
-                    most.fetch_max(now, Ordering::SeqCst);
-                    std::thread::sleep(Duration::from_millis(20));
-                    running.fetch_sub(1, Ordering::SeqCst);
-                    index * 2
-                }) as Task<'_, usize>
-            })
-            .collect();
-        let results = run_jobs(4, tasks);
-        assert_eq!(results, (0..12).map(|index| index * 2).collect::<Vec<_>>());
-        let most = most.load(std::sync::atomic::Ordering::SeqCst);
-        assert!((2..=4).contains(&most), "{most} at once");
-    }
-}
+// The bounded thread pool every project command downloads with lives in `crate::jobs`.
+pub(crate) use crate::jobs::{Task, run_jobs};

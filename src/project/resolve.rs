@@ -74,6 +74,27 @@ pub fn pins(name: &Name, locked: &Locked) -> Pins {
     }
 }
 
+/// The declaration a locked squad is acquired from: itself, or for a squad of the project's
+/// index, the source the lock resolved it to (pinned: a registry manifest digest, or an
+/// archive's URL and SHA-256), so that a locked squad needs no index.
+pub fn as_locked(declaration: &Declaration, locked: &Locked) -> Declaration {
+    if declaration.source != Source::Index {
+        return declaration.clone();
+    }
+    match Source::parse(&locked.resolved) {
+        Ok(source @ (Source::Registry(_) | Source::Https(_))) => Declaration {
+            sha256: matches!(source, Source::Https(_))
+                .then_some(locked.archive_sha256)
+                .flatten(),
+            source,
+            source_text: declaration.source_text.clone(),
+            version: None,
+        },
+        // Acquiring refuses an index squad that was not resolved.
+        _ => declaration.clone(),
+    }
+}
+
 /// The pins a declaration makes by itself: an `https://` source's SHA-256.
 pub fn declared_pins(declaration: &Declaration) -> Pins {
     Pins {

@@ -538,6 +538,7 @@ pub fn sync(
             &files.declared.audit,
             &files.lock,
             locked_only,
+            files.declared.index.as_ref(),
         ),
         entries,
         &steps,
@@ -672,12 +673,13 @@ fn local_unchanged(project: &Project, declaration: &Declaration, locked: &Locked
 fn prepare(
     project: &Project,
     settings: &Settings<'_>,
-    (policy, escalation, audit, lock, locked_only): (
+    (policy, escalation, audit, lock, locked_only, index): (
         &crate::sign::Policy,
         Escalation,
         &super::declared::AuditPolicy,
         &Lock,
         bool,
+        Option<&super::declared::IndexConfig>,
     ),
     entries: &[Entry],
     steps: &[Step],
@@ -719,7 +721,7 @@ fn prepare(
                             }
                             .vouch(
                                 &entry.name,
-                                declaration,
+                                &resolve::as_locked(declaration, &locked),
                                 &locked,
                             )?;
                         }
@@ -738,7 +740,7 @@ fn prepare(
                         .acquire(
                             &job,
                             &label,
-                            declaration,
+                            &resolve::as_locked(declaration, locked),
                             &pins,
                             false,
                         )?;
@@ -762,19 +764,22 @@ fn prepare(
                         })
                     }
                     Step::Resolve => {
-                        let pins = resolve::declared_pins(declaration);
+                        // A squad of the project's index: the source and pins it gives.
+                        let (concrete, pins) = match &declaration.source {
+                            crate::acquire::Source::Index => super::by_index::resolve_declared(
+                                index,
+                                settings,
+                                &entry.name,
+                                declaration.version.as_deref(),
+                            )?,
+                            _ => (declaration.clone(), resolve::declared_pins(declaration)),
+                        };
                         let acquired = resolve::Acquirer {
                             project,
                             settings,
                             policy,
                         }
-                        .acquire(
-                            &job,
-                            &label,
-                            declaration,
-                            &pins,
-                            false,
-                        )?;
+                        .acquire(&job, &label, &concrete, &pins, false)?;
                         resolve::check_name(
                             &entry.name,
                             acquired.identity(),

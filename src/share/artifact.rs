@@ -70,6 +70,20 @@ impl Artifact {
     }
 }
 
+impl Artifact {
+    /// The artifact a registry holds, as resolved (its archive not downloaded).
+    pub fn published(resolved: &super::Resolved) -> Artifact {
+        Artifact {
+            archive: Vec::new(),
+            config: resolved.config.clone(),
+            config_bytes: serde_json::to_vec(&resolved.config).unwrap_or_default(),
+            manifest: resolved.manifest.clone(),
+            manifest_bytes: resolved.manifest_bytes.clone(),
+            manifest_digest: resolved.manifest_digest.clone(),
+        }
+    }
+}
+
 /// What the manifest says about the package for people: its label (else name) and
 /// description.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -10,6 +10,7 @@ pub mod artifact;
 pub mod exact;
 pub mod link;
 pub mod signature;
+pub mod tree;
 
 use std::path::{Path, PathBuf};
 
@@ -132,6 +133,8 @@ pub enum PublishStatus {
     Unchanged,
     /// `--dry-run`: the version is not there yet; nothing was sent.
     DryRun,
+    /// A tree's publish was refused before anything was sent: this package was not pushed.
+    NotPushed,
 }
 
 #[derive(Debug)]
@@ -178,21 +181,14 @@ pub fn prepare(package: &Path) -> Result<(Identity, Artifact), ShareError> {
         .get(crate::manifest::MANIFEST_FILE)
         .map(|source| About::from_manifest(&source.text))
         .unwrap_or_default();
-    let scratch = crate::fs::ScratchDirectory::new("publish")
-        .map_err(|error| ShareError::Io(std::env::temp_dir(), error))?;
-    let name = crate::pack::default_file_name(&identity);
-    let archive_path = scratch.path().join(&name);
-    let packed = crate::pack::pack(
+    let (packed, archive) = crate::pack::pack_bytes(
         &report,
         judged.snapshot.path(),
         &identity,
-        &archive_path,
-        false,
         &Limits::REFERENCE,
     )
     .map_err(ShareError::Pack)?;
-    let archive = crate::fs::read(&archive_path)
-        .map_err(|error| ShareError::Io(archive_path.clone(), error))?;
+    let name = crate::pack::default_file_name(&identity);
     let artifact = artifact::build(&identity, packed.package_digest, &archive, &name, &about);
     Ok((identity, artifact.with_archive(archive)))
 }
@@ -211,24 +207,90 @@ pub fn publish(
     transfers: &dyn Transfers,
     signer: Option<&crate::sign::SecretKey>,
 ) -> Result<Published, ShareError> {
+    let prepared = prepare_signed(package, signer)?;
+    let planned = plan(client, base, prepared, dry_run)?;
+    push(planned, dry_run, transfers)
+}
+
+/// A package ready to publish: validated, packed and (with a key) signed.
+pub struct Prepared {
+    pub identity: Identity,
+    pub artifact: Artifact,
+    signed: Option<crate::sign::Signature>,
+}
+
+/// [`prepare`], then the statement signed with `signer` when given: a key that cannot sign
+/// stops the publish before anything is sent.
+pub fn prepare_signed(
+    package: &Path,
+    signer: Option<&crate::sign::SecretKey>,
+) -> Result<Prepared, ShareError> {
     let (identity, artifact) = prepare(package)?;
     let signed = match signer {
         Some(key) => Some(sign_published(key, &identity, &artifact)?),
         None => None,
     };
-    let repository = base.join(&[&identity.namespace, &identity.id]);
-    let pinned = repository.with_digest(&artifact.manifest_digest);
-    let mut published = Published {
-        status: PublishStatus::DryRun,
+    Ok(Prepared {
         identity,
-        pinned,
         artifact,
-        uploaded: Vec::new(),
-        signature: None,
-    };
-    // A dry run reads the tag too (with pull access only), so that it says what a real publish
-    // would do: push, leave the version unchanged, or refuse other bytes under it.
-    let version = published.identity.version.clone();
+        signed,
+    })
+}
+
+/// What the registry holds of a prepared package's version, and the session that asked.
+pub struct Planned<'c> {
+    session: Repository<'c>,
+    prepared: Prepared,
+    repository: Reference,
+    /// The version published already with the same package digest, or `None`: to push.
+    existing: Option<Resolved>,
+}
+
+impl Planned<'_> {
+    pub fn identity(&self) -> &Identity {
+        &self.prepared.identity
+    }
+
+    /// Whether the version is there already with the same bytes.
+    pub fn is_unchanged(&self) -> bool {
+        self.existing.is_some()
+    }
+
+    /// What a run that pushes nothing reports of this package.
+    pub fn held(self, status: PublishStatus) -> Published {
+        let pinned = match &self.existing {
+            Some(resolved) => self.repository.with_digest(&resolved.manifest_digest),
+            None => self
+                .repository
+                .with_digest(&self.prepared.artifact.manifest_digest),
+        };
+        Published {
+            status: if self.existing.is_some() {
+                PublishStatus::Unchanged
+            } else {
+                status
+            },
+            identity: self.prepared.identity,
+            pinned,
+            artifact: self.prepared.artifact,
+            uploaded: Vec::new(),
+            signature: None,
+        }
+    }
+}
+
+/// Asks the registry for the version of a prepared package: not there (to push), there with
+/// the same package digest (unchanged), or there with another ([`ShareError::Conflict`]). A
+/// dry run reads the tag too (with pull access only), so that it says what a real publish
+/// would do.
+pub fn plan<'c>(
+    client: &'c crate::http::Client,
+    base: &Reference,
+    prepared: Prepared,
+    dry_run: bool,
+) -> Result<Planned<'c>, ShareError> {
+    let repository = base.join(&[&prepared.identity.namespace, &prepared.identity.id]);
+    let version = prepared.identity.version.clone();
     let access = if dry_run { Access::Pull } else { Access::Push };
     let mut session = Repository::new(client, &repository, access, Credentials::Configured);
     let tagged = repository.with_tag(&version);
@@ -238,16 +300,52 @@ pub fn publish(
         Err(OciError::Unauthorized { .. } | OciError::Denied { .. }) if dry_run => None,
         other => other?,
     };
-    // The manifest a signature is about: the one published already, or the one pushed now.
-    let subject = if let Some(existing) = existing {
-        let resolved = check_resolved(&mut session, &tagged, existing)?;
-        if resolved.config.package_digest != published.artifact.config.package_digest {
-            return Err(ShareError::Conflict {
-                reference: tagged.to_string(),
-                published: resolved.config.package_digest,
-                local: published.artifact.config.package_digest.clone(),
-            });
+    let existing = match existing {
+        Some(existing) => {
+            let resolved = check_resolved(&mut session, &tagged, existing)?;
+            if resolved.config.package_digest != prepared.artifact.config.package_digest {
+                return Err(ShareError::Conflict {
+                    reference: tagged.to_string(),
+                    published: resolved.config.package_digest,
+                    local: prepared.artifact.config.package_digest.clone(),
+                });
+            }
+            Some(resolved)
         }
+        None => None,
+    };
+    Ok(Planned {
+        session,
+        prepared,
+        repository,
+        existing,
+    })
+}
+
+/// Pushes a planned package (blobs the registry lacks, then the manifest under its version)
+/// unless it is unchanged, and attaches its signature; a dry run sends nothing.
+pub fn push(
+    planned: Planned<'_>,
+    dry_run: bool,
+    transfers: &dyn Transfers,
+) -> Result<Published, ShareError> {
+    let Planned {
+        mut session,
+        prepared,
+        repository,
+        existing,
+    } = planned;
+    let version = prepared.identity.version.clone();
+    let mut published = Published {
+        status: PublishStatus::DryRun,
+        identity: prepared.identity,
+        pinned: repository.with_digest(&prepared.artifact.manifest_digest),
+        artifact: prepared.artifact,
+        uploaded: Vec::new(),
+        signature: None,
+    };
+    // The manifest a signature is about: the one published already, or the one pushed now.
+    let subject = if let Some(resolved) = existing {
         published.status = PublishStatus::Unchanged;
         published.pinned = repository.with_digest(&resolved.manifest_digest);
         Descriptor {
@@ -284,7 +382,7 @@ pub fn publish(
         published.pinned = repository.with_digest(&digest);
         Descriptor::of(IMAGE_MANIFEST, &published.artifact.manifest_bytes)
     };
-    if let Some(signed) = signed.as_ref().filter(|_| !dry_run) {
+    if let Some(signed) = prepared.signed.as_ref().filter(|_| !dry_run) {
         published.signature = Some(signature::attach(
             &mut session,
             &subject,
@@ -293,6 +391,155 @@ pub fn publish(
         )?);
     }
     Ok(published)
+}
+
+/// A package as a tree's publish first sees it: validated in place and digested, before any
+/// private copy is made. A package the registry holds with this digest is never copied or
+/// packed; one that must be pushed is read again into a private copy, and must still be this.
+#[derive(Debug, Clone)]
+pub struct Look {
+    pub path: PathBuf,
+    pub identity: Identity,
+    pub package_digest: crate::digest::Sha256Digest,
+}
+
+/// Validates the package folder `package` where it is and digests it.
+pub fn look(package: &Path) -> Result<Look, ShareError> {
+    let report = crate::package::validate(package).map_err(|error| {
+        ShareError::Snapshot(crate::snapshot::SnapshotError::Validate(
+            package.to_path_buf(),
+            error,
+        ))
+    })?;
+    let identity = match (&report.identity, report.is_valid()) {
+        (Some(identity), true) => identity.clone(),
+        _ => return Err(ShareError::Invalid(Box::new(report))),
+    };
+    let digest =
+        crate::package::contract_digest(package, true, false, &crate::digest::Progress::default())
+            .map_err(|error| {
+                ShareError::Io(
+                    package.to_path_buf(),
+                    std::io::Error::other(error.to_string()),
+                )
+            })?;
+    Ok(Look {
+        path: package.to_path_buf(),
+        identity,
+        package_digest: digest.package_digest,
+    })
+}
+
+/// What the registry answered about a looked-at package's version, and the session that asked.
+pub struct Asked<'c> {
+    session: Repository<'c>,
+    repository: Reference,
+    pub look: Look,
+    /// The version published already with the same package digest (`None`: to push).
+    pub existing: Option<Resolved>,
+}
+
+/// [`plan`] for a [`Look`]: the version's tag asked for, a conflict refused.
+pub fn ask<'c>(
+    client: &'c crate::http::Client,
+    base: &Reference,
+    look: Look,
+    dry_run: bool,
+) -> Result<Asked<'c>, ShareError> {
+    let repository = base.join(&[&look.identity.namespace, &look.identity.id]);
+    let version = look.identity.version.clone();
+    let access = if dry_run { Access::Pull } else { Access::Push };
+    let mut session = Repository::new(client, &repository, access, Credentials::Configured);
+    let tagged = repository.with_tag(&version);
+    let existing = match session.manifest(&version) {
+        Err(OciError::Unauthorized { .. } | OciError::Denied { .. }) if dry_run => None,
+        other => other?,
+    };
+    let existing = match existing {
+        Some(existing) => {
+            let resolved = check_resolved(&mut session, &tagged, existing)?;
+            if resolved.config.package_digest != look.package_digest.hex() {
+                return Err(ShareError::Conflict {
+                    reference: tagged.to_string(),
+                    published: resolved.config.package_digest,
+                    local: look.package_digest.hex(),
+                });
+            }
+            Some(resolved)
+        }
+        None => None,
+    };
+    Ok(Asked {
+        session,
+        repository,
+        look,
+        existing,
+    })
+}
+
+impl<'c> Asked<'c> {
+    /// A package the registry holds with the same bytes: unchanged, nothing pushed; with
+    /// `signer` (and not a dry run), its signature attached as for one package.
+    pub fn unchanged(
+        mut self,
+        signer: Option<&crate::sign::SecretKey>,
+        dry_run: bool,
+    ) -> Result<Published, ShareError> {
+        let resolved = self
+            .existing
+            .take()
+            .ok_or_else(|| ShareError::Reference("the version is not published".to_owned()))?;
+        let artifact = Artifact::published(&resolved);
+        let identity = self.look.identity.clone();
+        let mut published = Published {
+            status: PublishStatus::Unchanged,
+            pinned: self.repository.with_digest(&resolved.manifest_digest),
+            identity,
+            artifact,
+            uploaded: Vec::new(),
+            signature: None,
+        };
+        if let Some(key) = signer.filter(|_| !dry_run) {
+            let signed = sign_published(key, &published.identity, &published.artifact)?;
+            let subject = Descriptor {
+                annotations: None,
+                artifact_type: None,
+                digest: resolved.manifest_digest.clone(),
+                media_type: IMAGE_MANIFEST.to_owned(),
+                size: resolved.manifest_size,
+            };
+            published.signature = Some(signature::attach(
+                &mut self.session,
+                &subject,
+                &signed,
+                &signature_title(&published.identity),
+            )?);
+        }
+        Ok(published)
+    }
+
+    /// A package to push, read into its private copy and packed: it must still be the package
+    /// that was looked at (else the publish is refused, nothing sent).
+    pub fn prepared(self, prepared: Prepared) -> Result<Planned<'c>, ShareError> {
+        if prepared.identity != self.look.identity
+            || prepared.artifact.config.package_digest != self.look.package_digest.hex()
+        {
+            return Err(ShareError::Reference(format!(
+                "`{}` changed while it was published (it was {}/{} {} with package digest {}); nothing was sent",
+                self.look.path.display(),
+                self.look.identity.namespace,
+                self.look.identity.id,
+                self.look.identity.version,
+                self.look.package_digest.hex()
+            )));
+        }
+        Ok(Planned {
+            session: self.session,
+            prepared,
+            repository: self.repository,
+            existing: None,
+        })
+    }
 }
 
 fn signature_title(identity: &Identity) -> String {
@@ -359,6 +606,9 @@ pub struct Resolved {
     pub manifest_size: u64,
     pub config: SquadConfig,
     pub layer: Descriptor,
+    /// The manifest, parsed, and its exact bytes.
+    pub manifest: Manifest,
+    pub manifest_bytes: Vec<u8>,
 }
 
 fn refused(reference: &Reference, message: impl Into<String>) -> ShareError {
@@ -465,6 +715,8 @@ fn check_config(
         manifest_digest: fetched.digest,
         config,
         layer,
+        manifest: manifest.clone(),
+        manifest_bytes: fetched.bytes,
     })
 }
 
@@ -658,13 +910,18 @@ fn version_tags(session: &mut Repository<'_>) -> Result<Vec<Version>, ShareError
     let Some(tags) = session.tags_of_repository()? else {
         return Err(no_repository(session));
     };
+    Ok(versions_of(&tags))
+}
+
+/// The tags that are squad versions, newest first.
+fn versions_of(tags: &[String]) -> Vec<Version> {
     let mut versions: Vec<Version> = tags
         .iter()
         .filter_map(|tag| Version::parse(tag).ok())
         .collect();
     versions.sort_by(|a, b| b.cmp(a));
     versions.dedup();
-    Ok(versions)
+    versions
 }
 
 /// The session's repository does not exist: said with the registry's nearest repository, when
@@ -735,4 +992,46 @@ pub fn versions(
         listed.push(entry);
     }
     Ok(listed)
+}
+
+/// What a registry holds of one squad: its newest version, and the version asked for (or the
+/// newest) resolved and checked.
+#[derive(Debug, Clone, Default)]
+pub struct Lookup {
+    /// The newest version tag, when there is any.
+    pub newest: Option<String>,
+    /// The version asked for (without one, the newest), when it is published.
+    pub resolved: Option<Resolved>,
+}
+
+/// Looks up the squad `<namespace>/<id>` under `base`: its newest version, and `version` (or
+/// the newest) resolved to its manifest and config. A repository that does not exist holds
+/// nothing, which is no error.
+pub fn lookup(
+    client: &crate::http::Client,
+    base: &Reference,
+    namespace: &str,
+    id: &str,
+    version: Option<&str>,
+) -> Result<Lookup, ShareError> {
+    let repository = base.join(&[namespace, id]);
+    let mut session = Repository::new(client, &repository, Access::Pull, Credentials::Configured);
+    // A repository that does not exist holds nothing yet: no error here.
+    let Some(tags) = session.tags_of_repository()? else {
+        return Ok(Lookup::default());
+    };
+    let tags = versions_of(&tags);
+    let newest = tags.first().map(Version::to_string);
+    let wanted = match version {
+        Some(version) => tags
+            .iter()
+            .any(|tag| tag.to_string() == version)
+            .then(|| version.to_owned()),
+        None => newest.clone(),
+    };
+    let resolved = match wanted {
+        Some(tag) => Some(resolve(&mut session, &repository.with_tag(&tag))?),
+        None => None,
+    };
+    Ok(Lookup { newest, resolved })
 }

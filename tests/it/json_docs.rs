@@ -12,6 +12,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use crate::http_support::StaticServer;
 use crate::oci_support::{Auth, Registry};
 use crate::registry::variant;
 use crate::support::Sandbox;
@@ -19,7 +20,7 @@ use crate::support::{fixtures, repo, text};
 
 /// The ```json blocks of docs/json-output.md. Adding one means the scenario must print a
 /// document of its kind; this count says that every block was found and checked.
-const EXAMPLES: usize = 33;
+const EXAMPLES: usize = 41;
 
 /// A ```json block of the doc.
 struct Example {
@@ -419,6 +420,60 @@ impl Scenario {
             0,
         );
         run.json(&["list", "--project", &installs, "--format", "json"], 0);
+
+        // A tree of squads: packed, digested, recorded and checked, published; an index of
+        // the registry, served, searched and shown.
+        let tree = dir.join("tree");
+        variant(&tree, "delivery", "2026.12.01.1", "");
+        variant(&tree, "planner-parallel", "2026.12.01.1", "");
+        let tree_arg = path(&tree);
+        let packed = format!("{}/", path(&dir.join("packed")));
+        run.json(&["pack", &tree_arg, "-o", &packed, "--format", "json"], 0);
+        run.json(&["digest", &tree_arg, "--format", "json"], 0);
+        run.json(
+            &[
+                "version",
+                "bump",
+                "--changed",
+                &tree_arg,
+                "--format",
+                "json",
+            ],
+            0,
+        );
+        run.json(&["version", "check", &tree_arg, "--format", "json"], 0);
+        run.json(&["publish", &tree_arg, &base, "--format", "json"], 0);
+        let site = dir.join("site");
+        run.json(
+            &[
+                "index",
+                "build",
+                &base,
+                "-o",
+                &path(&site.join("index")),
+                "--format",
+                "json",
+            ],
+            0,
+        );
+        let server = StaticServer::start(&site);
+        let index = server.url("index/");
+        run.json(
+            &["search", "delivery", "--index", &index, "--format", "json"],
+            0,
+        );
+        run.json(
+            &[
+                "show",
+                "example/delivery",
+                "--index",
+                &index,
+                "--format",
+                "json",
+            ],
+            0,
+        );
+        drop(server);
 
         // A project's squads: added, outdated once v2 is out, updated, synced, removed.
         let project = path(&run.sandbox.project());

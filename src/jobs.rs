@@ -1,0 +1,100 @@
+//! Work spread over a bounded number of threads, results kept in task order: what `sync`
+//! downloads, what `publish` of a tree of squads checks and pushes, and what `index build`
+//! reads from a registry all run through [`run_jobs`], so every parallel loop of squad has
+//! one bound and one way of keeping its order.
+
+/// One unit of work for [`run_jobs`].
+pub type Task<'t, T> = Box<dyn FnOnce() -> T + Send + 't>;
+
+/// Runs `tasks` on at most `jobs` threads and returns their results in task order.
+pub fn run_jobs<'t, T: Send>(jobs: usize, tasks: Vec<Task<'t, T>>) -> Vec<T> {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let count = tasks.len();
+    let slots: Vec<Mutex<Option<Task<'t, T>>>> = tasks
+        .into_iter()
+        .map(|task| Mutex::new(Some(task)))
+        .collect();
+    let results: Vec<Mutex<Option<T>>> = (0..count).map(|_| Mutex::new(None)).collect();
+    let next = AtomicUsize::new(0);
+    let workers = jobs.clamp(1, count.max(1));
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= count {
+                        return;
+                    }
+                    let task = slots[index].lock().ok().and_then(|mut slot| slot.take());
+                    if let Some(task) = task {
+                        let result = task();
+                        if let Ok(mut slot) = results[index].lock() {
+                            *slot = Some(result);
+                        }
+                    }
+                }
+            });
+        }
+    });
+    results
+        .into_iter()
+        .map(|slot| {
+            slot.into_inner()
+                .ok()
+                .flatten()
+                .expect("every task ran to completion")
+        })
+        .collect()
+}
+
+/// [`run_jobs`] over the items of a slice: `work` runs once per item, at most `jobs` at once.
+pub fn map_jobs<'t, I: Sync, T: Send>(
+    jobs: usize,
+    items: &'t [I],
+    work: &'t (dyn Fn(&'t I) -> T + Sync),
+) -> Vec<T> {
+    let tasks: Vec<Task<'t, T>> = items
+        .iter()
+        .map(|item| Box::new(move || work(item)) as Task<'t, T>)
+        .collect();
+    run_jobs(jobs, tasks)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn jobs_run_in_parallel_and_results_keep_their_order() {
+        let running = std::sync::atomic::AtomicUsize::new(0);
+        let most = std::sync::atomic::AtomicUsize::new(0);
+        let tasks: Vec<Task<'_, usize>> = (0..12usize)
+            .map(|index| {
+                let (running, most) = (&running, &most);
+                Box::new(move || {
+                    use std::sync::atomic::Ordering;
+                    let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+                    most.fetch_max(now, Ordering::SeqCst);
+                    std::thread::sleep(Duration::from_millis(20));
+                    running.fetch_sub(1, Ordering::SeqCst);
+                    index * 2
+                }) as Task<'_, usize>
+            })
+            .collect();
+        let results = run_jobs(4, tasks);
+        assert_eq!(results, (0..12).map(|index| index * 2).collect::<Vec<_>>());
+        let most = most.load(std::sync::atomic::Ordering::SeqCst);
+        assert!((2..=4).contains(&most), "{most} at once");
+    }
+
+    #[test]
+    fn map_jobs_keeps_the_items_order() {
+        let items: Vec<u32> = (0..20).collect();
+        assert_eq!(
+            map_jobs(3, &items, &|item| item + 1),
+            (1..21).collect::<Vec<_>>()
+        );
+    }
+}
