@@ -38,6 +38,7 @@ mod install;
 mod key;
 mod lint;
 mod list;
+mod lsp;
 mod meta;
 mod new;
 mod ofp;
@@ -218,6 +219,7 @@ pub enum Command {
     Import(play::ImportArgs),
     Export(play::ExportArgs),
     Explain(explain::ExplainArgs),
+    Lsp(lsp::LspArgs),
     Router(router::RouterArgs),
     Handoff(handoff::HandoffArgs),
     Ofp(ofp::OfpArgs),
@@ -276,6 +278,7 @@ fn dispatch(command: Command, printer: &Printer) -> ExitStatus {
         Command::Import(args) => play::run_import(&args, printer),
         Command::Export(args) => play::run_export(&args, printer),
         Command::Explain(args) => explain::run(&args, printer),
+        Command::Lsp(args) => lsp::run(&args, printer),
         Command::Router(args) => router::run(&args, printer),
         Command::Handoff(args) => handoff::run(&args, printer),
         Command::Ofp(args) => ofp::run(&args, printer),
