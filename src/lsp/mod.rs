@@ -5,7 +5,7 @@
 //! bounded in bytes; the main thread answers requests and checks packages. A package is
 //! checked by [`crate::package::validate_overlay`] — the same check as `squad validate`, with
 //! the editor's unsaved buffers read instead of the files' bytes — once no edit has come for
-//! as long as its last check took (at most [`MAX_DEBOUNCE`]), and a check under way is
+//! half as long as its last check took (at most [`MAX_DEBOUNCE`]), and a check under way is
 //! abandoned, between validation's steps, when the reader sees a newer edit (at most
 //! [`MAX_ABANDONED`] times in a row, so a package edited without pause is still checked). Its
 //! diagnostics are published for every document they point into and cleared from those they

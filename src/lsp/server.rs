@@ -186,10 +186,12 @@ fn read_loop(input: Box<dyn Read + Send>, inbox: &Inbox, edits: &AtomicU64) {
                 let bytes = body.len();
                 match serde_json::from_slice::<Value>(&body) {
                     Ok(message) => {
-                        if is_edit(&message) {
+                        let edit = is_edit(&message);
+                        inbox.push(Incoming::Message(message), bytes);
+                        // Counted once queued: a check abandoned for it finds it waiting.
+                        if edit {
                             edits.fetch_add(1, Ordering::SeqCst);
                         }
-                        inbox.push(Incoming::Message(message), bytes);
                     }
                     Err(error) => inbox.push(
                         Incoming::Broken {
@@ -249,6 +251,15 @@ pub fn serve(input: Box<dyn Read + Send>, output: &mut dyn Write, log: &mut dyn 
             server.note("the client is gone (its input no longer takes messages); exiting");
             return 1;
         }
+        // A check whose time came runs once the input is quiet, or anyway once it is late by
+        // the longest debounce: a client that never pauses still gets its diagnostics.
+        if let Some(due) = server.next_due() {
+            let now = Instant::now();
+            if due <= now && (inbox.is_empty() || now - due > super::MAX_DEBOUNCE) {
+                server.check_due();
+                continue;
+            }
+        }
         let timeout = server
             .next_due()
             .map(|due| due.saturating_duration_since(Instant::now()));
@@ -258,11 +269,7 @@ pub fn serve(input: Box<dyn Read + Send>, output: &mut dyn Write, log: &mut dyn 
                     return status;
                 }
             }
-            Popped::Timeout => {
-                if inbox.is_empty() {
-                    server.check_due();
-                }
-            }
+            Popped::Timeout => {}
             Popped::Closed => {
                 let status = if server.phase == Phase::ShutDown {
                     0
@@ -587,22 +594,9 @@ impl Server<'_> {
         }
         let encoding = self.workspace.encoding;
         let document = Document::new(item.uri.clone(), item.version, item.text, encoding);
-        let is_manifest = document.is_manifest();
         self.workspace.documents.insert(item.uri.clone(), document);
-        if is_manifest {
-            self.refresh_packages();
-        } else {
-            let root = self
-                .workspace
-                .documents
-                .get(&item.uri)
-                .and_then(|document| document.path.clone())
-                .and_then(|path| self.workspace.package_root_of(&path));
-            if let Some(document) = self.workspace.documents.get_mut(&item.uri) {
-                document.package = root;
-            }
-            self.refresh_packages();
-        }
+        // A manifest opened may make a package of the documents around it.
+        self.refresh_packages();
         self.touch_document(&item.uri);
     }
 

@@ -83,7 +83,8 @@ pub struct Package {
     pub root: PathBuf,
     /// Whether the package changed since its last check, and when to check it.
     pub due: Option<Instant>,
-    /// How long its last complete check took: the wait after an edit (the debounce).
+    /// How long its last complete check took: half of it is the wait after an edit (the
+    /// debounce).
     pub last_check: Duration,
     /// How many checks in a row were abandoned for a newer edit.
     pub abandoned: u32,
@@ -202,12 +203,13 @@ impl Workspace {
             .collect()
     }
 
-    /// Marks the package of `root` as changed: it is checked once no edit came for as long as
-    /// its last check took (at most [`super::MAX_DEBOUNCE`]).
+    /// Marks the package of `root` as changed: it is checked once no edit came for half as long
+    /// as its last check took (at most [`super::MAX_DEBOUNCE`]); a burst of keystrokes is
+    /// checked once, and a check under way when a newer edit comes is abandoned anyway.
     pub fn touch(&mut self, root: &Path, now: Instant) {
         if let Some(package) = self.packages.get_mut(root) {
             // A burst of edits moves the check to after the last of them.
-            package.due = Some(now + package.last_check.min(super::MAX_DEBOUNCE));
+            package.due = Some(now + (package.last_check / 2).min(super::MAX_DEBOUNCE));
         }
     }
 
