@@ -108,3 +108,43 @@ pub fn start_registry(dir: &Path) -> (Registry, u16) {
     }
     (registry, port)
 }
+
+/// A valid manifest of `count` agents and a workflow of `count` nodes, each node depending on
+/// the one before it and on one halfway back (about 0.5 KB an agent).
+#[allow(dead_code)] // for the validate and lsp benchmarks, not every one that shares this file
+pub fn synthetic_manifest(count: usize) -> String {
+    let arrays = r#""inherit_base_tools": false, "built_in_tool_ids": ["read"], "default_skill_refs": [], "package_skill_refs": [], "default_tool_refs": [], "package_tool_refs": [], "default_mcp_server_refs": [], "package_mcp_server_refs": [], "default_mcp_tool_refs": [], "package_mcp_tool_refs": [], "default_mcp_prompt_refs": [], "package_mcp_prompt_refs": [], "default_mcp_resource_refs": [], "package_mcp_resource_refs": []"#;
+    let agents: Vec<String> = (0..count)
+        .map(|i| {
+            format!(
+                "\"agent-{i}\": {{\"label\": \"Agent {i}\", \"base_role\": \"build\", {arrays}}}"
+            )
+        })
+        .collect();
+    let nodes: Vec<String> = (0..count)
+        .map(|i| {
+            // Two dependencies per node (a chain plus a jump back), in canonical order.
+            let mut deps: Vec<String> = match i {
+                0 => Vec::new(),
+                1 => vec!["node-0".to_owned()],
+                _ => vec![format!("node-{}", i / 2), format!("node-{}", i - 1)],
+            };
+            deps.sort();
+            deps.dedup();
+            let deps = deps.iter().map(|d| format!("\"{d}\"")).collect::<Vec<_>>().join(", ");
+            format!("\"node-{i}\": {{\"agent_id\": \"agent-{i}\", \"description\": \"d\", \"depends_on\": [{deps}]}}")
+        })
+        .collect();
+    format!(
+        r#"{{"schema_version": 1, "namespace": "bench", "id": "big", "label": "Big", "version": "2026.11.30.1",
+        "product_pillars": ["work"], "readme": "README.md",
+        "selector": {{"summary": "s", "selection_guidance": "g", "instructions": "selector.md"}},
+        "capability_projection": {{
+          "scheduler": {{"base_role": "orchestrator", {arrays}}},
+          "agents": {{{}}},
+          "virtual_workflows": {{"w": {{"label": "W", "description": "d", "nodes": {{{}}}}}}}
+        }}}}"#,
+        agents.join(","),
+        nodes.join(",")
+    )
+}

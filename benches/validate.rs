@@ -20,6 +20,9 @@
 //! one; `SQUAD_BASELINE=path` times that other build beside this one on 1, 3 and 4, in the same
 //! run, for before/after figures.
 
+#[allow(dead_code)] // the registry helpers are for other benchmarks
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -70,43 +73,6 @@ fn files_under(root: &Path, out: &mut Vec<String>) {
 
 fn ms(duration: Duration) -> String {
     format!("{:.1} ms", duration.as_secs_f64() * 1000.0)
-}
-
-fn synthetic(count: usize) -> String {
-    let arrays = r#""inherit_base_tools": false, "built_in_tool_ids": ["read"], "default_skill_refs": [], "package_skill_refs": [], "default_tool_refs": [], "package_tool_refs": [], "default_mcp_server_refs": [], "package_mcp_server_refs": [], "default_mcp_tool_refs": [], "package_mcp_tool_refs": [], "default_mcp_prompt_refs": [], "package_mcp_prompt_refs": [], "default_mcp_resource_refs": [], "package_mcp_resource_refs": []"#;
-    let agents: Vec<String> = (0..count)
-        .map(|i| {
-            format!(
-                "\"agent-{i}\": {{\"label\": \"Agent {i}\", \"base_role\": \"build\", {arrays}}}"
-            )
-        })
-        .collect();
-    let nodes: Vec<String> = (0..count)
-        .map(|i| {
-            // Two dependencies per node (a chain plus a jump back), in canonical order.
-            let mut deps: Vec<String> = match i {
-                0 => Vec::new(),
-                1 => vec!["node-0".to_owned()],
-                _ => vec![format!("node-{}", i / 2), format!("node-{}", i - 1)],
-            };
-            deps.sort();
-            deps.dedup();
-            let deps = deps.iter().map(|d| format!("\"{d}\"")).collect::<Vec<_>>().join(", ");
-            format!("\"node-{i}\": {{\"agent_id\": \"agent-{i}\", \"description\": \"d\", \"depends_on\": [{deps}]}}")
-        })
-        .collect();
-    format!(
-        r#"{{"schema_version": 1, "namespace": "bench", "id": "big", "label": "Big", "version": "2026.11.30.1",
-        "product_pillars": ["work"], "readme": "README.md",
-        "selector": {{"summary": "s", "selection_guidance": "g", "instructions": "selector.md"}},
-        "capability_projection": {{
-          "scheduler": {{"base_role": "orchestrator", {arrays}}},
-          "agents": {{{}}},
-          "virtual_workflows": {{"w": {{"label": "W", "description": "d", "nodes": {{{}}}}}}}
-        }}}}"#,
-        agents.join(","),
-        nodes.join(",")
-    )
 }
 
 fn time_synthetic(text: &str) -> Duration {
@@ -394,8 +360,8 @@ fn corpus_figures(squad_bin: &str, corpus: &Path) {
 
 /// Parts 5 and 6: growth with the size of the manifest; and a one-line manifest full of unknown keys.
 fn synthetic_figures(squad_bin: &str) {
-    let small = synthetic(1000);
-    let large = synthetic(5000);
+    let small = support::synthetic_manifest(1000);
+    let large = support::synthetic_manifest(5000);
     let (t_small, t_large) = (time_synthetic(&small), time_synthetic(&large));
     let (p_small, p_large) = (
         time_package(squad_bin, &small),

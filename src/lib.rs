@@ -30,6 +30,8 @@
 //! - [`verify`]: drift between a package on disk and a record of it.
 //! - [`install`]: installing, listing, activating and uninstalling, with the reference's
 //!   transaction.
+//! - [`lsp`]: `squad lsp`, the Language Server Protocol over stdio: every rule as the text is
+//!   typed, navigation, completion, hover, code actions and rename in any editor.
 //! - [`new_package`]: `squad new`, new packages from embedded templates, staged and published
 //!   atomically.
 //! - [`interop`]: the neighbouring formats (plays, router contracts, Open Floor, handoffs,
@@ -75,6 +77,7 @@ pub mod install;
 pub mod interop;
 pub mod jobs;
 pub mod jsonc;
+pub mod lsp;
 pub mod manifest;
 pub mod new_package;
 pub mod oci;

@@ -80,6 +80,23 @@ impl Printer {
         std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock())
     }
 
+    /// The standard streams as a protocol spoken over them uses them (`squad lsp`): stdin to
+    /// read messages from, stdout to write them to (each message is flushed whole), and
+    /// stderr for the log lines the client shows.
+    pub fn protocol_streams(
+        &self,
+    ) -> (
+        Box<dyn std::io::Read + Send>,
+        impl Write + use<>,
+        impl Write + use<>,
+    ) {
+        (
+            Box::new(std::io::stdin()),
+            std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock()),
+            std::io::stderr().lock(),
+        )
+    }
+
     /// Writes human text to stderr. Styles pass only when colour is on: `anstream` strips them
     /// otherwise (and translates them for a Windows console).
     pub fn human(&self, text: &str) {

@@ -470,12 +470,7 @@ impl<'a> Draft<'a> {
             "added agent `{}` (base role `{}`) to {MANIFEST_FILE}",
             spec.id, spec.role
         ));
-        let mut text = format!("You are the {label}");
-        if let Some(description) = &spec.description {
-            text.push_str(&format!(": {}", description.trim_end_matches('.')));
-        }
-        text.push_str(".\n\nDo the task you are given end to end, check your own result, and report exactly what you did and what remains.\n");
-        self.create(prompt, text)?;
+        self.create(prompt, prompt_text(&label, spec.description.as_deref()))?;
         if let Some(workflow) = &spec.workflow {
             self.node(&NodeSpec {
                 workflow: workflow.clone(),
@@ -714,18 +709,7 @@ impl<'a> Draft<'a> {
                 "`{directory}/` exists already"
             )));
         }
-        let description = spec.description.clone().unwrap_or_else(|| {
-            format!(
-                "When and how to apply the {} method.",
-                title_case(&spec.name).to_lowercase()
-            )
-        });
-        let content = format!(
-            "---\nname: {}\ndescription: {}\n---\n\n# {}\n\nThe steps to follow, the checks to make, and what a good result looks like.\n",
-            spec.name,
-            yaml_scalar(&description),
-            title_case(&spec.name)
-        );
+        let content = skill_text(&spec.name, spec.description.as_deref());
         self.create(format!("{directory}/SKILL.md"), content)?;
         let reference = format!("{}/{segment}/{}", self.id, spec.name);
         self.project(&reference, "package_skill_refs", &projections)
@@ -740,14 +724,7 @@ impl<'a> Draft<'a> {
                 return Err(GenerateError::Clash(format!("`{file}` exists already")));
             }
         }
-        let description = spec
-            .description
-            .clone()
-            .unwrap_or_else(|| title_case(&spec.name));
-        let content = format!(
-            "import {{ tool }} from \"@opencorvus-ai/plugin\";\n\nexport default tool({{\n  description: {},\n  args: {{}},\n  async execute(args: {{ input: string }}) {{\n    return args.input;\n  }},\n}});\n",
-            serde_json::to_string(&description).unwrap_or_default()
-        );
+        let content = tool_text(&spec.name, spec.description.as_deref());
         self.create(format!("{folder}/{}.ts", spec.name), content)?;
         let reference = format!("{}/{segment}/{}", self.id, spec.name);
         self.project(&reference, "package_tool_refs", &projections)
@@ -789,35 +766,77 @@ impl<'a> Draft<'a> {
                 return Err(GenerateError::Clash(format!("`{file}` exists already")));
             }
         }
-        let mut capabilities = Map::new();
-        for (key, names) in [
-            ("tools", &spec.tools),
-            ("prompts", &spec.prompts),
-            ("resources", &spec.resources),
-        ] {
-            if !names.is_empty() {
-                capabilities.insert(key.into(), json!(names));
-            }
-        }
-        let declaration = json!({
-            "type": "remote",
-            "url": spec.url,
-            "transport": spec.transport,
-            "capabilities": capabilities,
-        });
-        let comment = spec
-            .resource
-            .description
-            .clone()
-            .unwrap_or_else(|| format!("The {} MCP server.", spec.resource.name));
-        let content = format!(
-            "// {comment}\n{}\n",
-            serde_json::to_string_pretty(&declaration).unwrap_or_default()
-        );
+        let content = mcp_text(spec);
         self.create(format!("{folder}/{}.jsonc", spec.resource.name), content)?;
         let reference = format!("{}/{segment}/{}", self.id, spec.resource.name);
         self.project(&reference, "package_mcp_server_refs", &projections)
     }
+}
+
+/// The prompt `squad scaffold agent` writes for an agent labelled `label`.
+pub fn prompt_text(label: &str, description: Option<&str>) -> String {
+    let mut text = format!("You are the {label}");
+    if let Some(description) = description {
+        text.push_str(&format!(": {}", description.trim_end_matches('.')));
+    }
+    text.push_str(".\n\nDo the task you are given end to end, check your own result, and report exactly what you did and what remains.\n");
+    text
+}
+
+/// The SKILL.md `squad scaffold skill` writes for the skill `name`.
+pub fn skill_text(name: &str, description: Option<&str>) -> String {
+    let description = description.map_or_else(
+        || {
+            format!(
+                "When and how to apply the {} method.",
+                title_case(name).to_lowercase()
+            )
+        },
+        str::to_owned,
+    );
+    format!(
+        "---\nname: {name}\ndescription: {}\n---\n\n# {}\n\nThe steps to follow, the checks to make, and what a good result looks like.\n",
+        yaml_scalar(&description),
+        title_case(name)
+    )
+}
+
+/// The tool `squad scaffold tool` writes for the tool `name`: a default export of `tool(...)`.
+pub fn tool_text(name: &str, description: Option<&str>) -> String {
+    let description = description.map_or_else(|| title_case(name), str::to_owned);
+    format!(
+        "import {{ tool }} from \"@opencorvus-ai/plugin\";\n\nexport default tool({{\n  description: {},\n  args: {{}},\n  async execute(args: {{ input: string }}) {{\n    return args.input;\n  }},\n}});\n",
+        serde_json::to_string(&description).unwrap_or_default()
+    )
+}
+
+/// The declaration `squad scaffold mcp` writes: a remote server with its capabilities.
+pub fn mcp_text(spec: &McpSpec) -> String {
+    let mut capabilities = Map::new();
+    for (key, names) in [
+        ("tools", &spec.tools),
+        ("prompts", &spec.prompts),
+        ("resources", &spec.resources),
+    ] {
+        if !names.is_empty() {
+            capabilities.insert(key.into(), json!(names));
+        }
+    }
+    let declaration = json!({
+        "type": "remote",
+        "url": spec.url,
+        "transport": spec.transport,
+        "capabilities": capabilities,
+    });
+    let comment = spec
+        .resource
+        .description
+        .clone()
+        .unwrap_or_else(|| format!("The {} MCP server.", spec.resource.name));
+    format!(
+        "// {comment}\n{}\n",
+        serde_json::to_string_pretty(&declaration).unwrap_or_default()
+    )
 }
 
 /// A one-line YAML scalar: plain when that reads back as the same string, else double-quoted.

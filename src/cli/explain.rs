@@ -2,9 +2,8 @@
 
 use super::ExitStatus;
 use crate::diag::Code;
+use crate::diag::explain::page;
 use crate::output::Printer;
-
-include!(concat!(env!("OUT_DIR"), "/explain.rs"));
 
 /// Explain a diagnostic code: the rule, why it exists, a failing and a fixed example.
 ///
@@ -25,14 +24,6 @@ pub struct ExplainArgs {
     /// List every code with its one-line meaning (the same as giving no code).
     #[arg(long, conflicts_with = "code")]
     pub list: bool,
-}
-
-/// The page of a code, if it has one.
-pub fn page(code: &str) -> Option<&'static str> {
-    PAGES
-        .iter()
-        .find(|(name, _)| *name == code)
-        .map(|(_, text)| *text)
 }
 
 /// `code` as a list line: name, severity, meaning.
@@ -144,6 +135,7 @@ fn rule_matches(listed: &str, rule: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diag::explain::PAGES;
 
     #[test]
     fn rule_ids_name_their_codes() {

@@ -39,6 +39,7 @@ mod install;
 mod key;
 mod lint;
 mod list;
+mod lsp;
 mod meta;
 mod new;
 mod ofp;
@@ -223,6 +224,7 @@ pub enum Command {
     Import(play::ImportArgs),
     Export(play::ExportArgs),
     Explain(explain::ExplainArgs),
+    Lsp(lsp::LspArgs),
     Router(router::RouterArgs),
     Handoff(handoff::HandoffArgs),
     Ofp(ofp::OfpArgs),
@@ -283,6 +285,7 @@ fn dispatch(command: Command, printer: &Printer) -> ExitStatus {
         Command::Import(args) => play::run_import(&args, printer),
         Command::Export(args) => play::run_export(&args, printer),
         Command::Explain(args) => explain::run(&args, printer),
+        Command::Lsp(args) => lsp::run(&args, printer),
         Command::Router(args) => router::run(&args, printer),
         Command::Handoff(args) => handoff::run(&args, printer),
         Command::Ofp(args) => ofp::run(&args, printer),

@@ -4,10 +4,12 @@
 //! problem. Each diagnostic names its file (package-relative, `/`-separated), an optional byte
 //! span in that file, the JSON pointer of the manifest value it concerns, and hints. Rendering
 //! (human, JSON, SARIF or GitHub annotations) happens once, at the end, in [`render`] (with the
-//! [`limit`] of what people are shown), [`json`], [`sarif`] and [`github`].
+//! [`limit`] of what people are shown), [`json`], [`sarif`] and [`github`]; [`explain`] holds
+//! the page of each code.
 
 mod code;
 pub mod docs;
+pub mod explain;
 pub mod github;
 pub mod json;
 pub mod limit;

@@ -20,7 +20,7 @@ use checker::{Checker, Item, child_pointer};
 pub use projection::{
     AGENT_KEYS, EXECUTION_CONTRACTS, Projection, RESOURCE_KEYS, ResourceKind, SCHEDULER_KEYS,
 };
-pub use workflows::{NODE_KEYS, WORKFLOW_KEYS, Workflow};
+pub use workflows::{NODE_KEYS, Node as WorkflowNode, WORKFLOW_KEYS, Workflow};
 
 pub const MANIFEST_FILE: &str = "expert-squad.jsonc";
 

@@ -64,9 +64,9 @@ pub fn check_archive_limits(context: &mut Context) {
         .tree
         .files()
         .filter_map(|entry| {
-            crate::fs::symlink_metadata(context.root.join(&entry.path))
-                .ok()
-                .map(|metadata| (entry.path.clone(), metadata.len()))
+            context
+                .size(&entry.path)
+                .map(|size| (entry.path.clone(), size))
         })
         .collect();
     for exceeded in crate::archive::reader::Limits::REFERENCE.exceeded(&files) {

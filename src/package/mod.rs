@@ -22,7 +22,7 @@ mod tools;
 pub mod tree;
 mod yaml;
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use crate::diag::{Code, Diagnostic, Diagnostics, Severity};
@@ -31,6 +31,7 @@ use crate::manifest::{self, MANIFEST_FILE, Manifest};
 use crate::source::{SourceFile, decode_lossy};
 
 pub use crate::path_rules::{fold as fold_path, length_problem, path_problem};
+pub use resources::{CapabilityKind, Declared, Discovered};
 pub use tree::Tree;
 
 /// Who owns a resource: the whole package, or one agent (`orchestrator` for the scheduler).
@@ -103,6 +104,39 @@ pub enum ValidateError {
     NotADirectory(PathBuf),
     #[error("cannot read `{}`", .0.display())]
     Io(PathBuf, #[source] std::io::Error),
+    /// The caller no longer wanted the result (an editor's newer edit): see [`validate_overlay`].
+    #[error("the check of `{}` was abandoned for a newer one", .0.display())]
+    Cancelled(PathBuf),
+}
+
+/// The unsaved text of some files of a package, by package-relative `/`-separated path: what an
+/// editor has open. Validation reads these texts instead of the files' bytes, and sees a file
+/// that exists only here (a buffer not yet saved) as part of the tree, so a package is checked
+/// as the editor shows it without copying it anywhere.
+#[derive(Debug, Clone, Default)]
+pub struct Overlay {
+    files: BTreeMap<String, String>,
+}
+
+impl Overlay {
+    /// Lays `text` over the file at `path` (package-relative, `/`-separated).
+    pub fn insert(&mut self, path: impl Into<String>, text: impl Into<String>) {
+        self.files.insert(path.into(), text.into());
+    }
+
+    /// The text laid over `path`, if any.
+    pub fn get(&self, path: &str) -> Option<&str> {
+        self.files.get(path).map(String::as_str)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
+    /// Every path with a text laid over it, in path order.
+    pub fn paths(&self) -> impl Iterator<Item = &str> {
+        self.files.keys().map(String::as_str)
+    }
 }
 
 impl From<ValidateError> for std::io::Error {
@@ -120,11 +154,26 @@ pub(crate) struct Context<'a> {
     pub tree: Tree,
     pub diagnostics: Diagnostics,
     pub sources: HashMap<String, SourceFile>,
+    /// Texts read instead of the files' bytes (an editor's open buffers).
+    pub overlay: Option<&'a Overlay>,
 }
 
 impl Context<'_> {
+    /// The size of a package file as validation reads it: its overlay text's, else the file's.
+    pub fn size(&self, path: &str) -> Option<u64> {
+        if let Some(text) = self.overlay.and_then(|overlay| overlay.get(path)) {
+            return Some(text.len() as u64);
+        }
+        crate::fs::symlink_metadata(self.root.join(path))
+            .ok()
+            .map(|metadata| metadata.len())
+    }
+
     /// Reads a package file; an I/O failure becomes an `unreadable` diagnostic.
     pub fn read(&mut self, path: &str) -> Option<Vec<u8>> {
+        if let Some(text) = self.overlay.and_then(|overlay| overlay.get(path)) {
+            return Some(text.as_bytes().to_vec());
+        }
         // A regular file only, never through a link: a FIFO swapped in after the tree was
         // captured must not block validation.
         let read = crate::fs::open_regular_seen(&self.root.join(path)).and_then(|mut file| {
@@ -243,6 +292,7 @@ fn capture_contract_below(
         tree,
         diagnostics,
         sources: HashMap::new(),
+        overlay: None,
     };
     if layout {
         layout::check_root(&mut context);
@@ -385,7 +435,19 @@ pub fn validate_archive(archive: &Path) -> Result<Report, ArchiveValidateError> 
 
 /// Validates the package folder at `root`. Writes nothing.
 pub fn validate(root: &Path) -> Result<Report, ValidateError> {
-    validate_files(root, root, Some(root))
+    validate_files(root, root, Some(root), None, &|| false)
+}
+
+/// Validates the package folder at `root` as an editor shows it: the texts of `overlay` read
+/// instead of those files' bytes (see [`Overlay`]). `cancelled` is asked between the steps;
+/// once it says yes, the check stops with [`ValidateError::Cancelled`] (a newer edit made its
+/// result useless). Writes nothing.
+pub fn validate_overlay(
+    root: &Path,
+    overlay: &Overlay,
+    cancelled: &dyn Fn() -> bool,
+) -> Result<Report, ValidateError> {
+    validate_files(root, root, Some(root), Some(overlay), cancelled)
 }
 
 /// Validates `copy`, the installer's private copy of a package: the files are read from the
@@ -396,14 +458,23 @@ pub fn validate_copy(
     shown: &Path,
     folder: Option<&Path>,
 ) -> Result<Report, ValidateError> {
-    validate_files(copy, shown, folder)
+    validate_files(copy, shown, folder, None, &|| false)
 }
 
 fn validate_files(
     root: &Path,
     shown: &Path,
     location: Option<&Path>,
+    overlay: Option<&Overlay>,
+    cancelled: &dyn Fn() -> bool,
 ) -> Result<Report, ValidateError> {
+    let stop = || {
+        if cancelled() {
+            Err(ValidateError::Cancelled(shown.to_path_buf()))
+        } else {
+            Ok(())
+        }
+    };
     let mut diagnostics = Diagnostics::default();
     if !check_root_directory(root)? {
         diagnostics.push(linked_root());
@@ -421,17 +492,23 @@ fn validate_files(
     if let Some(location) = location {
         layout::check_source_location(location, &mut diagnostics);
     }
-    let tree = tree::capture(root, &mut diagnostics);
+    let mut tree = tree::capture(root, &mut diagnostics);
+    if let Some(overlay) = overlay {
+        add_unsaved_files(root, &mut tree, overlay);
+    }
+    stop()?;
     let mut context = Context {
         root,
         tree,
         diagnostics,
         sources: HashMap::new(),
+        overlay,
     };
     paths::check(&context.tree, &mut context.diagnostics);
     layout::check_root(&mut context);
     layout::check_archive_limits(&mut context);
     let manifest = read_manifest(&mut context);
+    stop()?;
     layout::check_texts(&mut context, manifest.as_ref());
     if let Some(manifest) = &manifest {
         layout::check_agent_directories(&mut context, manifest);
@@ -441,9 +518,11 @@ fn validate_files(
         .and_then(|manifest| manifest.id.as_ref())
         .map(|id| id.value.clone());
     let discovered = resources::discover(&mut context, id.as_deref().unwrap_or("<id>"));
+    stop()?;
     if let (Some(manifest), Some(id)) = (&manifest, &id) {
         projections::check(&mut context, manifest, id, &discovered);
     }
+    stop()?;
     let modules = tools::check(&mut context, &discovered);
     advice::check(&mut context, manifest.as_ref(), &discovered);
     let identity = manifest.as_ref().and_then(|manifest| {
@@ -463,6 +542,59 @@ fn validate_files(
         resources: discovered,
         modules,
     })
+}
+
+/// Adds to `tree` the overlay's files that do not exist on disk (an editor's buffer not saved
+/// yet), with their folders, as the tree capture would have found them once saved. A path that
+/// names anything on disk (a link, a folder, a file the capture refused) is left as captured.
+fn add_unsaved_files(root: &Path, tree: &mut Tree, overlay: &Overlay) {
+    let mut added = false;
+    for path in overlay.paths() {
+        let portable = !path.is_empty()
+            && path.split('/').all(|part| {
+                !part.is_empty() && part != "." && part != ".." && !part.contains('\\')
+            });
+        if !portable || tree.get(path).is_some() {
+            continue;
+        }
+        if crate::fs::symlink_metadata(root.join(path)).is_ok() {
+            continue;
+        }
+        let mut blocked = false;
+        let mut folder = String::new();
+        let parts: Vec<&str> = path.split('/').collect();
+        let mut folders = Vec::new();
+        for part in &parts[..parts.len() - 1] {
+            if !folder.is_empty() {
+                folder.push('/');
+            }
+            folder.push_str(part);
+            match tree.get(&folder) {
+                Some(entry) if entry.is_file() => blocked = true,
+                Some(_) => {}
+                None if crate::fs::symlink_metadata(root.join(&folder)).is_ok() => blocked = true,
+                None => folders.push(folder.clone()),
+            }
+        }
+        if blocked {
+            continue;
+        }
+        for folder in folders {
+            tree.entries.push(tree::Entry {
+                path: folder,
+                kind: tree::EntryKind::Directory,
+            });
+        }
+        tree.entries.push(tree::Entry {
+            path: path.to_owned(),
+            kind: tree::EntryKind::File,
+        });
+        added = true;
+    }
+    if added {
+        tree.entries.sort_by(|a, b| a.path.cmp(&b.path));
+        tree.entries.dedup_by(|a, b| a.path == b.path);
+    }
 }
 
 fn read_manifest(context: &mut Context) -> Option<Manifest> {
@@ -525,5 +657,108 @@ mod tests {
             "{error}"
         );
         assert!(error.to_string().contains("runtime"), "{error}");
+    }
+
+    fn release_review() -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("release-review");
+        let fixture =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("registry-fixtures/valid/release-review");
+        let mut pending = vec![PathBuf::new()];
+        while let Some(relative) = pending.pop() {
+            fs::create_dir_all(root.join(&relative)).unwrap();
+            for entry in fs::read_dir(fixture.join(&relative)).unwrap() {
+                let entry = entry.unwrap();
+                let child = relative.join(entry.file_name());
+                if entry.file_type().unwrap().is_dir() {
+                    pending.push(child);
+                } else {
+                    fs::copy(entry.path(), root.join(&child)).unwrap();
+                }
+            }
+        }
+        (dir, root)
+    }
+
+    fn errors(report: &Report) -> Vec<(Code, String)> {
+        report
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity() == Severity::Error)
+            .map(|d| (d.code, d.file.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn an_overlay_is_read_instead_of_the_files() {
+        let (_dir, root) = release_review();
+        let clean = validate_overlay(&root, &Overlay::default(), &|| false).unwrap();
+        assert!(clean.is_valid(), "{:?}", clean.diagnostics);
+        let manifest = fs::read_to_string(root.join(MANIFEST_FILE)).unwrap();
+        let mut overlay = Overlay::default();
+        overlay.insert(
+            MANIFEST_FILE,
+            manifest.replace("\"bash\", \"read\"", "\"bash\", \"raed\""),
+        );
+        let report = validate_overlay(&root, &overlay, &|| false).unwrap();
+        assert_eq!(
+            errors(&report),
+            [(Code::UnknownBuiltInTool, MANIFEST_FILE.to_owned())]
+        );
+        // The text the diagnostics point into is the overlay's.
+        assert!(report.sources[MANIFEST_FILE].text.contains("raed"));
+        // Nothing was written.
+        assert_eq!(
+            fs::read_to_string(root.join(MANIFEST_FILE)).unwrap(),
+            manifest
+        );
+    }
+
+    #[test]
+    fn an_unsaved_file_of_the_overlay_is_part_of_the_tree() {
+        let (_dir, root) = release_review();
+        let manifest = fs::read_to_string(root.join(MANIFEST_FILE)).unwrap();
+        let projected = manifest.replacen(
+            "\"package_skill_refs\": [\"release-review/shared/release-method\"]",
+            "\"package_skill_refs\": [\"release-review/shared/new-method\", \"release-review/shared/release-method\"]",
+            1,
+        );
+        assert_ne!(projected, manifest);
+        let mut overlay = Overlay::default();
+        overlay.insert(MANIFEST_FILE, projected);
+        let dangling = validate_overlay(&root, &overlay, &|| false).unwrap();
+        assert_eq!(
+            errors(&dangling),
+            [(Code::DanglingRef, MANIFEST_FILE.to_owned())]
+        );
+        overlay.insert(
+            "skills/new-method/SKILL.md",
+            "---\nname: new-method\ndescription: How to apply the new method.\n---\n\n# New Method\n",
+        );
+        let report = validate_overlay(&root, &overlay, &|| false).unwrap();
+        assert!(report.is_valid(), "{:?}", report.diagnostics);
+        assert!(report.tree.is_file("skills/new-method/SKILL.md"));
+        assert!(!root.join("skills/new-method").exists());
+        // A path that climbs out, or that a file on disk blocks, is not added.
+        overlay.insert("../outside.md", "x");
+        overlay.insert("README.md/inside.md", "x");
+        let report = validate_overlay(&root, &overlay, &|| false).unwrap();
+        assert!(report.tree.get("../outside.md").is_none());
+        assert!(report.tree.get("README.md/inside.md").is_none());
+    }
+
+    #[test]
+    fn a_cancelled_check_stops_with_cancelled() {
+        let (_dir, root) = release_review();
+        let asked = std::cell::Cell::new(0);
+        let result = validate_overlay(&root, &Overlay::default(), &|| {
+            asked.set(asked.get() + 1);
+            asked.get() > 2
+        });
+        assert!(
+            matches!(result, Err(ValidateError::Cancelled(_))),
+            "{result:?}"
+        );
+        assert_eq!(asked.get(), 3);
     }
 }

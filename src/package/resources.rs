@@ -70,6 +70,80 @@ pub struct Discovered {
     pub servers: Vec<Server>,
 }
 
+/// A package ref of one kind, as the files of the package declare it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Declared<'a> {
+    /// The ref (`<id>/<owner>/<name>`, or `<server ref>/tool/<name>` for a typed MCP ref).
+    pub reference: String,
+    pub owner: &'a Owner,
+    /// The file that declares it: SKILL.md, the tool's file or the server's declaration.
+    pub file: &'a str,
+    /// For a typed MCP ref: the capability's kind and name in the server's declaration.
+    pub capability: Option<(CapabilityKind, &'a str)>,
+}
+
+impl Discovered {
+    /// Every ref of `kind` the package's files declare (none for the host's `default_*` kinds
+    /// and built-in tools), in discovery order: what a projection's refs of that kind resolve
+    /// against, as `squad validate` resolves them.
+    pub fn declared(&self, kind: crate::manifest::ResourceKind) -> Vec<Declared<'_>> {
+        use crate::manifest::ResourceKind;
+        let typed = match kind {
+            ResourceKind::PackageSkill => {
+                return self
+                    .skills
+                    .iter()
+                    .map(|skill| Declared {
+                        reference: skill.reference.clone(),
+                        owner: &skill.owner,
+                        file: &skill.skill_md,
+                        capability: None,
+                    })
+                    .collect();
+            }
+            ResourceKind::PackageTool => {
+                return self
+                    .tools
+                    .iter()
+                    .map(|tool| Declared {
+                        reference: tool.reference.clone(),
+                        owner: &tool.owner,
+                        file: &tool.path,
+                        capability: None,
+                    })
+                    .collect();
+            }
+            ResourceKind::PackageMcpServer => {
+                return self
+                    .servers
+                    .iter()
+                    .map(|server| Declared {
+                        reference: server.reference.clone(),
+                        owner: &server.owner,
+                        file: &server.path,
+                        capability: None,
+                    })
+                    .collect();
+            }
+            ResourceKind::PackageMcpTool => CapabilityKind::Tool,
+            ResourceKind::PackageMcpPrompt => CapabilityKind::Prompt,
+            ResourceKind::PackageMcpResource => CapabilityKind::Resource,
+            _ => return Vec::new(),
+        };
+        self.servers
+            .iter()
+            .flat_map(|server| {
+                server.capabilities(typed).iter().map(move |name| Declared {
+                    reference: format!("{}/{}/{name}", server.reference, typed.segment()),
+                    owner: &server.owner,
+                    file: &server.path,
+                    capability: Some((typed, name.as_str())),
+                })
+            })
+            .collect()
+    }
+}
+
 pub fn discover(context: &mut Context, id: &str) -> Discovered {
     let mut discovered = Discovered::default();
     let mut owners = vec![(Owner::Shared, String::new())];

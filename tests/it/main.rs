@@ -26,6 +26,7 @@ mod install;
 mod interop;
 mod json_docs;
 mod lint;
+mod lsp;
 mod oci_support;
 mod ofp;
 mod pack;
