@@ -38,6 +38,7 @@ impl External {
     /// The folder, or `None` once the skip has been reported. A variable that is set but does
     /// not name a folder is a mistake, not a reason to skip: it fails the test.
     pub fn path(&self) -> Option<PathBuf> {
+        record_reader();
         let value = std::env::var_os(self.variable).filter(|value| !value.is_empty());
         let Some(value) = value else {
             skipped(&format!(
@@ -56,6 +57,28 @@ impl External {
         );
         Some(path)
     }
+}
+
+/// Writes the running test's name to `SQUAD_RECORD_DATA_TESTS`'s file, when set: `.ci/run` runs
+/// exactly those tests again without the data, to see each one pass and say it skipped, instead
+/// of building and running the whole suite a second time.
+fn record_reader() {
+    use std::io::Write;
+    let Some(file) = std::env::var_os("SQUAD_RECORD_DATA_TESTS").filter(|file| !file.is_empty())
+    else {
+        return;
+    };
+    let current = std::thread::current();
+    let test = current.name().unwrap_or("a test");
+    let mut record = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&file)
+        .unwrap_or_else(|error| panic!("SQUAD_RECORD_DATA_TESTS {file:?}: {error}"));
+    // One write per line, so that tests recording at once do not interleave.
+    record
+        .write_all(format!("{test}\n").as_bytes())
+        .unwrap_or_else(|error| panic!("SQUAD_RECORD_DATA_TESTS {file:?}: {error}"));
 }
 
 /// The corpus folder, or `None` after reporting the skip.

@@ -209,3 +209,52 @@ fn every_dependency_meets_deny_toml() {
     );
     assert!(checked >= 200, "only {checked} packages in the lock");
 }
+
+/// `.ci/run` runs again, without the data, only the tests that recorded reading it through
+/// `support::External`: that is honest only while no other test (or the code) can reach the data
+/// another way, by a variable or by the `../shared` folder CI keeps beside the repository.
+#[test]
+fn only_the_support_module_reaches_for_the_data() {
+    let needles = [
+        "SQUAD_CORPUS",
+        "SQUAD_SEEDS",
+        "SQUAD_SHARED",
+        "shared/corpus",
+        "shared/seeds",
+    ];
+    let allowed = [
+        repo().join("tests/it/support.rs"),
+        repo().join("tests/it/toolchain.rs"),
+    ];
+    let mut seen = 0;
+    let mut offenders = Vec::new();
+    let mut folders = vec![repo().join("src"), repo().join("tests")];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+                continue;
+            }
+            let Ok(content) = std::fs::read_to_string(&path) else {
+                continue; // not text: a fixture's binary asset
+            };
+            seen += 1;
+            if allowed.contains(&path) {
+                continue;
+            }
+            for needle in needles {
+                if content.contains(needle) {
+                    offenders.push(format!("{} names {needle}", path.display()));
+                }
+            }
+        }
+    }
+    assert!(seen > 200, "only {seen} text files under src/ and tests/");
+    assert!(
+        offenders.is_empty(),
+        "read the data through tests/it/support.rs's External, so that .ci/run knows the test \
+         reads it:\n{}",
+        offenders.join("\n")
+    );
+}
