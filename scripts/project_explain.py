@@ -70,4 +70,9 @@ ENTRIES = {
         fix="Name the squad, the package digest `squad digest` prints for the version you reviewed, the code `squad audit` printed, and why it is acceptable.",
         files={JSONC: "{\n  \"audit\": \"warning\",\n  \"accepted_findings\": [ { \"squad\": \"acme/review\", \"code\": \"tool-reaches-network\", \"reason\": \"it calls our tracker\" } ],\n  \"squads\": {}\n}\n"},
         line=3),
+    "squads-invalid-release-age": dict(
+        why="`minimum_release_age` is a cooldown: `add`, `update` and `sync` take no version younger than it unless the version is named, so that a release pushed minutes ago from a stolen account is not installed before anyone has looked at it. A value squad could not read would either hold nothing back or everything, so it refuses the file instead of guessing a unit.",
+        fix="Write a whole number of days, hours or minutes: `\"3d\"`, `\"12h\"` or `\"90m\"`.",
+        files={JSONC: "{\n  \"minimum_release_age\": \"3 days\",\n  \"squads\": {}\n}\n"},
+        line=2),
 }

@@ -17,6 +17,7 @@ use crate::install::receipts::Origin;
 use crate::output::Printer;
 use crate::project::Failure;
 use crate::project::change::Declared;
+use crate::project::cooldown::HeldBack;
 use crate::project::outdated::Row;
 use crate::project::sync::Outcome;
 use crate::share::signature::Attached;
@@ -334,15 +335,23 @@ pub struct Added<'a> {
     pub status: &'static str,
     pub declared: Declared,
     pub squad: &'a Outcome,
+    /// Newer versions squads.jsonc's `minimum_release_age` held back.
+    pub held_back: &'a [HeldBack],
 }
 
 impl<'a> Added<'a> {
-    pub fn new(project: &'a str, declared: Declared, squad: &'a Outcome) -> Added<'a> {
+    pub fn new(
+        project: &'a str,
+        declared: Declared,
+        squad: &'a Outcome,
+        held_back: &'a [HeldBack],
+    ) -> Added<'a> {
         Added {
             project,
             status: "ok",
             declared,
             squad,
+            held_back,
         }
     }
 }
@@ -482,6 +491,8 @@ pub struct UpdatedSquad<'a> {
     pub declaration_changed: bool,
     /// The manifest locked before, when the version's tag was moved to other bytes.
     pub tag_moved_from: Option<&'a str>,
+    /// Newer versions squads.jsonc's `minimum_release_age` held back.
+    pub held_back: &'a [HeldBack],
 }
 
 impl<'a> Updated<'a> {
@@ -504,6 +515,7 @@ impl<'a> Updated<'a> {
                     from: updated.from.as_deref(),
                     declaration_changed: updated.declaration_changed,
                     tag_moved_from: updated.tag_moved_from.as_deref(),
+                    held_back: &updated.held_back,
                 })
                 .collect(),
             failures: failures(failed),

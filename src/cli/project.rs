@@ -157,7 +157,12 @@ pub fn run_add(args: &AddArgs, printer: &Printer) -> ExitStatus {
         Format::Json => documents::print(
             printer,
             "add",
-            Added::new(&run.project.shown, added.declared, &added.outcome),
+            Added::new(
+                &run.project.shown,
+                added.declared,
+                &added.outcome,
+                &added.held_back,
+            ),
         ),
         _ => {
             let file = run.project.display(crate::project::declared::FILE);
@@ -171,6 +176,9 @@ pub fn run_add(args: &AddArgs, printer: &Printer) -> ExitStatus {
                 change::Declared::Unchanged => {
                     printer.status("Declared", &format!("{} already, as in {file}", added.name))
                 }
+            }
+            if let Some(note) = &added.held_back_note {
+                printer.status("Held back", &format!("{} {note}", added.name));
             }
             let outcome = &added.outcome;
             let what = format!(

@@ -84,11 +84,12 @@ pub fn run_outdated(args: &OutdatedArgs, printer: &Printer) -> ExitStatus {
     };
     let client = args.network.client();
     let format = Format::from(args.format);
-    let (rows, failures) = match crate::project::outdated::outdated(&project, &client, DEFAULT_JOBS)
-    {
-        Ok(found) => found,
-        Err(error) => return report_error(printer, format, "outdated", &project, error),
-    };
+    let cache = crate::cache::Cache::from_env();
+    let (rows, failures) =
+        match crate::project::outdated::outdated(&project, &client, cache.as_ref(), DEFAULT_JOBS) {
+            Ok(found) => found,
+            Err(error) => return report_error(printer, format, "outdated", &project, error),
+        };
     match args.format {
         DataFormat::Json => documents::print(
             printer,
@@ -109,6 +110,15 @@ pub fn run_outdated(args: &OutdatedArgs, printer: &Printer) -> ExitStatus {
                         ),
                         _ => format!("{} source: not checked", row.noun),
                     };
+                    if !row.held_back.is_empty() {
+                        note.push_str(&format!(
+                            "; held back by minimum_release_age: {}",
+                            crate::project::cooldown::describe_all(
+                                &row.held_back,
+                                crate::env::now_utc()
+                            )
+                        ));
+                    }
                     if let Some(now) = &row.tag_moved_to {
                         note.push_str(&format!(
                             "; its tag was moved to other bytes (manifest {}), which `squad update` takes",
@@ -231,14 +241,29 @@ pub fn run_update(args: &UpdateArgs, printer: &Printer) -> ExitStatus {
                     verb,
                     &format!("{} {from} -> {}{moved}: {adds}", planned.name, planned.to),
                 );
+                if let Some(note) = &planned.held_back_note {
+                    printer.status("Held back", &format!("{} {note}", planned.name));
+                }
             }
             for updated in &report.updated {
                 let outcome = &updated.outcome;
+                if let Some(note) = &updated.held_back_note {
+                    printer.status("Held back", &format!("{} {note}", outcome.name));
+                }
                 let from = updated.from.as_deref().unwrap_or("unlocked");
                 if outcome.operation == Operation::Unchanged && from == outcome.version {
                     printer.status(
                         "Unchanged",
-                        &format!("{} {} (the newest)", outcome.name, outcome.version),
+                        &format!(
+                            "{} {} (the newest{})",
+                            outcome.name,
+                            outcome.version,
+                            if updated.held_back.is_empty() {
+                                ""
+                            } else {
+                                " old enough"
+                            }
+                        ),
                     );
                 } else if from == outcome.version {
                     let before = outcome

@@ -274,6 +274,7 @@ codes! {
     SquadsDuplicate = "squads-duplicate", Error, "PRJ-3, PRJ-10", "a squad is declared twice, or two squads share an id (one id per project scope)";
     SquadsInvalidTrust = "squads-invalid-trust", Error, "PRJ-11", "a signature policy entry is not a minisign public key, a key id, a namespace or a YYYY-MM-DD expiry";
     SquadsInvalidAudit = "squads-invalid-audit", Error, "PRJ-13", "the audit policy is not a severity, or an accepted finding is not a squad, a package digest, an audit code and a reason";
+    SquadsInvalidReleaseAge = "squads-invalid-release-age", Error, "PRJ-14", "`minimum_release_age` is not a whole number of days, hours or minutes (`3d`, `12h`, `90m`)";
     SquadsLockInvalid = "squads-lock-invalid", Error, "PLK-1..4", "`squads.lock` is not a lock this squad can read: not JSON, not the lock schema, or a newer lock_version";
     // squad audit: what a valid squad's files would make its agents do (docs/capabilities.md, "Audit").
     ToolWritesFiles = "tool-writes-files", Note, "AUD-T1", "a package tool writes, moves or deletes files (node:fs, Bun.write)";

@@ -11,6 +11,7 @@ use std::path::Path;
 use crate::acquire::{Pins, Source};
 use crate::install::Exact;
 
+use super::cooldown::{Cooldown, HeldBack};
 use super::declared::{Declaration, IndexConfig};
 use super::{Failure, Project, ProjectError, Settings};
 
@@ -18,6 +19,8 @@ use super::{Failure, Project, ProjectError, Settings};
 pub struct FromIndex {
     pub declaration: Declaration,
     pub pins: Pins,
+    /// Newer versions `minimum_release_age` held back (PRJ-14).
+    pub held_back: Vec<HeldBack>,
 }
 
 /// Whether a command-line argument is a squad's name rather than a source: `namespace/id` or
@@ -44,19 +47,22 @@ pub fn resolve(
             "`{name}` is not a folder, archive or URL, and the project's squads.jsonc has no `index` to find a squad by name in (docs/index.md)"
         )));
     };
-    find(&config, settings, name, None)
+    let cooldown = Cooldown::of(files.declared.minimum_release_age.as_ref());
+    find(&config, settings, name, None, cooldown.as_ref())
         .map(Some)
         .map_err(|failure| ProjectError::Failed(vec![failure]))
 }
 
 /// A squad declared with `"index": true`: the source the project's index gives for it (its
-/// `version`, else the newest not yanked), pinned to the index's digests, to acquire it from.
+/// `version`, else the newest not yanked and old enough for `cooldown`), pinned to the index's
+/// digests, to acquire it from; with the newer versions the cooldown held back.
 pub fn resolve_declared(
     config: Option<&IndexConfig>,
     settings: &Settings<'_>,
     name: &super::declared::Name,
     version: Option<&str>,
-) -> Result<(Declaration, Pins), Failure> {
+    cooldown: Option<&Cooldown<'_>>,
+) -> Result<(Declaration, Pins, Vec<HeldBack>), Failure> {
     let Some(config) = config else {
         return Err(Failure::refused(
             name.to_string(),
@@ -64,7 +70,7 @@ pub fn resolve_declared(
         )
         .hint("add the index's URL as `index` in squads.jsonc (docs/index.md)"));
     };
-    let found = find(config, settings, &name.to_string(), version)?;
+    let found = find(config, settings, &name.to_string(), version, cooldown)?;
     // Acquired from exactly the version's location: a registry's pinned reference as it is.
     let source_text = match (
         &found.declaration.source,
@@ -83,6 +89,7 @@ pub fn resolve_declared(
             sha256: found.declaration.sha256,
         },
         found.pins,
+        found.held_back,
     ))
 }
 
@@ -91,6 +98,7 @@ fn find(
     settings: &Settings<'_>,
     name: &str,
     version: Option<&str>,
+    cooldown: Option<&Cooldown<'_>>,
 ) -> Result<FromIndex, Failure> {
     let failed = |error: crate::index::IndexError| {
         let hint = error.hint();
@@ -108,6 +116,7 @@ fn find(
     };
     let index = crate::index::fetch::Index::open(&config.url, access).map_err(failed)?;
     let squad = index.find(name).map_err(failed)?;
+    let mut held_back = Vec::new();
     let entry = match version {
         Some(version) => squad
             .versions
@@ -119,12 +128,20 @@ fn find(
                     format!("the index {} has no version {version} of it", index.url),
                 )
             })?,
-        None => squad.newest().ok_or_else(|| {
-            Failure::refused(
-                squad.name(),
-                format!("every version of it in the index {} is yanked", index.url),
-            )
-        })?,
+        // Unnamed under a cooldown: the newest old enough, by the index's publish times.
+        None => match cooldown {
+            Some(cooldown) => {
+                let (entry, held) = cooldown.pick_in_index(&squad, index.url.as_str())?;
+                held_back = held;
+                entry
+            }
+            None => squad.newest().ok_or_else(|| {
+                Failure::refused(
+                    squad.name(),
+                    format!("every version of it in the index {} is yanked", index.url),
+                )
+            })?,
+        },
     };
     let source_text = index.source_of(&entry.location).map_err(failed)?;
     let refused = |message: String| Failure::refused(squad.name(), message);
@@ -177,5 +194,9 @@ fn find(
             )));
         }
     };
-    Ok(FromIndex { declaration, pins })
+    Ok(FromIndex {
+        declaration,
+        pins,
+        held_back,
+    })
 }

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use crate::digest::Sha256Digest;
 use crate::install::Options;
 
+use super::cooldown::{self, Cooldown, HeldBack};
 use super::declared::{self, Declaration, Name};
 use super::escalation::{self, Escalation};
 use super::lockfile::Locked;
@@ -41,6 +42,9 @@ pub struct Added {
     pub name: Name,
     pub declared: Declared,
     pub outcome: Outcome,
+    /// Newer versions `minimum_release_age` held back (PRJ-14), and the line that says so.
+    pub held_back: Vec<HeldBack>,
+    pub held_back_note: Option<String>,
 }
 
 /// `path` relative to `base` (both absolute), `/`-separated.
@@ -197,16 +201,35 @@ pub fn add(
     on_wait: &mut dyn FnMut(&Path),
 ) -> Result<Added, ProjectError> {
     // A name rather than a source: found in the project's index, pinned to what it says.
-    let (declaration, pins) =
+    let (declaration, pins, mut held_back) =
         match super::by_index::resolve(project, settings, request.source, request.cwd)? {
-            Some(found) => (found.declaration, found.pins),
+            Some(found) => (found.declaration, found.pins, found.held_back),
             None => {
                 let declaration = declaration_of(project, request)?;
                 let pins = resolve::declared_pins(&declaration);
-                (declaration, pins)
+                (declaration, pins, Vec::new())
             }
         };
     let (_guard, files) = project.lock_and_read(false, on_wait)?;
+    let cooldown = Cooldown::of(files.declared.minimum_release_age.as_ref());
+    // A registry repository without a version: the newest the cooldown lets through (PRJ-14);
+    // squads.jsonc still declares the repository alone, as written.
+    let unnamed = cooldown::registry_unnamed(
+        cooldown.as_ref(),
+        settings,
+        files.declared.index.as_ref(),
+        &declaration.source_text,
+        &declaration,
+        false,
+    )
+    .map_err(|failure| ProjectError::Failed(vec![failure]))?;
+    let (acquired_from, pins) = match unnamed {
+        Some((chosen, pins, held)) => {
+            held_back = held;
+            (chosen, pins)
+        }
+        None => (declaration.clone(), pins),
+    };
     let downloads = Downloads::new(settings.transfers);
     let job = downloads.job();
     let acquired = resolve::Acquirer {
@@ -214,7 +237,7 @@ pub fn add(
         settings,
         policy: &files.declared.policy,
     }
-    .acquire(&job, &declaration.source_text, &declaration, &pins, false);
+    .acquire(&job, &declaration.source_text, &acquired_from, &pins, false);
     downloads.end();
     let acquired = acquired.map_err(|failure| ProjectError::Failed(vec![failure]))?;
     let identity = acquired.identity();
@@ -266,10 +289,15 @@ pub fn add(
     if lock != files.lock || files.lock_text.is_none() {
         project.write_lock(&lock)?;
     }
+    let held_back_note = cooldown
+        .filter(|_| !held_back.is_empty())
+        .map(|cooldown| cooldown::note(&held_back, &outcome.version, &cooldown));
     Ok(Added {
         name,
         declared: declared_state,
         outcome,
+        held_back,
+        held_back_note,
     })
 }
 
@@ -420,6 +448,9 @@ pub struct Updated {
     /// The manifest locked before, when the same version's tag now names another: the tag was
     /// moved to other bytes, which this update took.
     pub tag_moved_from: Option<String>,
+    /// Newer versions `minimum_release_age` held back (PRJ-14), and the line that says so.
+    pub held_back: Vec<HeldBack>,
+    pub held_back_note: Option<String>,
 }
 
 /// The manifest `previous` locked, when `locked` is the same version at another manifest (a
@@ -466,6 +497,10 @@ fn moved(declaration: &Declaration, locked: &Locked) -> Declaration {
     moved
 }
 
+/// One squad `update` resolved anew: the acquisition and the newer versions the cooldown held
+/// back.
+type Fetched = Result<(Acquired, Vec<HeldBack>), Failure>;
+
 /// What `squad update` is asked to do.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct UpdateRequest<'a> {
@@ -493,6 +528,10 @@ pub struct Planned {
     pub refused: bool,
     /// The manifest locked now, when the same version's tag names another (see [`Updated`]).
     pub tag_moved_from: Option<String>,
+    /// Newer versions `minimum_release_age` holds back (PRJ-14).
+    pub held_back: Vec<HeldBack>,
+    #[serde(skip)]
+    pub held_back_note: Option<String>,
 }
 
 /// What `squad update` did, or would do with `--dry-run`.
@@ -551,41 +590,58 @@ pub fn update(
     let downloads = Downloads::new(settings.transfers);
     let policy = &files.declared.policy;
     let index = files.declared.index.as_ref();
-    let tasks: Vec<Task<'_, Result<Acquired, Failure>>> = entries
+    let cooldown = Cooldown::of(files.declared.minimum_release_age.as_ref());
+    let cooldown = cooldown.as_ref();
+    let tasks: Vec<Task<'_, Fetched>> = entries
         .iter()
         .map(|entry| {
             let downloads = &downloads;
             Box::new(move || {
                 let job = downloads.job();
-                // A squad of the project's index: its newest version there.
-                let (declaration, pins) = match &entry.declaration.source {
+                let label = entry.name.to_string();
+                // A squad of the project's index: its newest version there (old enough, under
+                // a cooldown); a registry squad under a cooldown: the newest old enough.
+                let (declaration, pins, newest, held_back) = match &entry.declaration.source {
                     Source::Index => {
-                        super::by_index::resolve_declared(index, settings, &entry.name, None)?
+                        let (declaration, pins, held) = super::by_index::resolve_declared(
+                            index,
+                            settings,
+                            &entry.name,
+                            None,
+                            cooldown,
+                        )?;
+                        (declaration, pins, true, held)
                     }
-                    _ => (
-                        entry.declaration.clone(),
-                        resolve::declared_pins(&entry.declaration),
-                    ),
+                    _ => match cooldown::registry_unnamed(
+                        cooldown,
+                        settings,
+                        index,
+                        &label,
+                        &entry.declaration,
+                        true,
+                    )? {
+                        Some((declaration, pins, held)) => (declaration, pins, false, held),
+                        None => (
+                            entry.declaration.clone(),
+                            resolve::declared_pins(&entry.declaration),
+                            true,
+                            Vec::new(),
+                        ),
+                    },
                 };
                 let acquired = resolve::Acquirer {
                     project,
                     settings,
                     policy,
                 }
-                .acquire(
-                    &job,
-                    &entry.name.to_string(),
-                    &declaration,
-                    &pins,
-                    true,
-                )?;
+                .acquire(&job, &label, &declaration, &pins, newest)?;
                 resolve::check_name(
                     &entry.name,
                     acquired.identity(),
                     &entry.declaration.source_text,
                 )?;
-                Ok(acquired)
-            }) as Task<'_, Result<Acquired, Failure>>
+                Ok((acquired, held_back))
+            }) as Task<'_, Fetched>
         })
         .collect();
     let results = run_jobs(settings.jobs, tasks);
@@ -594,7 +650,7 @@ pub fn update(
     let mut failures = Vec::new();
     for (entry, result) in entries.iter().zip(results) {
         match result {
-            Ok(acquired) => acquisitions.push((*entry, acquired)),
+            Ok((acquired, held_back)) => acquisitions.push((*entry, acquired, held_back)),
             Err(failure) => failures.push(failure),
         }
     }
@@ -604,7 +660,10 @@ pub fn update(
     let mut text = files.declared_text.clone().unwrap_or_default();
     let mut lock = files.lock.clone();
     let mut report = UpdateReport::default();
-    for (entry, acquired) in acquisitions {
+    for (entry, acquired, held_back) in acquisitions {
+        let held_back_note = cooldown
+            .filter(|_| !held_back.is_empty())
+            .map(|cooldown| cooldown::note(&held_back, &acquired.identity().version, cooldown));
         let mut locked = resolve::locked(&entry.declaration, &acquired);
         let declaration = moved(&entry.declaration, &locked);
         locked.source = declaration.source_text.clone();
@@ -630,6 +689,8 @@ pub fn update(
                 adds,
                 refused: judged.is_err(),
                 tag_moved_from: tag_moved_from(previous, &locked),
+                held_back,
+                held_back_note,
             });
             if let Err(failure) = judged {
                 report.failures.push(failure);
@@ -673,6 +734,8 @@ pub fn update(
             outcome,
             declaration_changed,
             tag_moved_from,
+            held_back,
+            held_back_note,
         });
     }
     if request.dry_run {

@@ -111,6 +111,12 @@ pub const KEYS: &[Key] = &[
     },
     Key {
         object: Object::Root,
+        name: "minimum_release_age",
+        value: ValueType::String,
+        about: "a cooldown, written `<N>d`, `<N>h` or `<N>m` (days, hours, minutes; `\"3d\"`): `add`, `update`, `sync` and `install` into the project take no version younger than this unless it is named exactly, its age read from the `published` time the project's `index` records for it; a registry squad without such a record is refused unless its version is named (docs/capabilities.md)",
+    },
+    Key {
+        object: Object::Root,
         name: "index",
         value: ValueType::String,
         about: "the URL of a static squad index (docs/index.md): `squad add NAME` takes a squad by name from it (declaring the registry repository and version, or the archive and SHA-256, the index gives), a squad declared with `\"index\": true` is resolved through it at `sync`, and `squad search` reads it",
@@ -249,6 +255,63 @@ pub struct Declared {
     pub audit: AuditPolicy,
     /// `index` and `index_key`.
     pub index: Option<IndexConfig>,
+    /// `minimum_release_age` (PRJ-14): no version younger than this is taken unnamed.
+    pub minimum_release_age: Option<ReleaseAge>,
+}
+
+/// `minimum_release_age` (PRJ-14): how old a version must be, by the publish time the
+/// project's index records for it, before `add`, `update` and `sync` take it unnamed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReleaseAge {
+    /// The age in seconds.
+    pub seconds: i64,
+    /// As squads.jsonc writes it (`3d`), for messages.
+    pub text: String,
+}
+
+impl ReleaseAge {
+    /// The longest cooldown squads.jsonc may ask for, in days: ten years, far beyond any use,
+    /// and small enough that no arithmetic on it can overflow.
+    pub const MAX_DAYS: i64 = 3_650;
+
+    /// `<N>d`, `<N>h` or `<N>m`: N a whole number (no sign, no fraction, no space), at most
+    /// [`ReleaseAge::MAX_DAYS`] days in all.
+    pub fn parse(text: &str) -> Result<ReleaseAge, String> {
+        let unit = text.chars().last().unwrap_or(' ');
+        let count = &text[..text.len() - unit.len_utf8().min(text.len())];
+        let per_unit = match unit {
+            'd' => 86_400,
+            'h' => 3_600,
+            'm' => 60,
+            _ => {
+                return Err(format!(
+                    "`minimum_release_age` is `{}`: write a whole number of days, hours or minutes, such as `3d`, `12h` or `90m`",
+                    crate::text::shown(text)
+                ));
+            }
+        };
+        let number = (!count.is_empty() && count.len() <= 9 && count.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| count.parse::<i64>().ok())
+            .flatten()
+            .ok_or_else(|| {
+                format!(
+                    "`minimum_release_age` is `{}`: the number before `{unit}` must be a whole number (digits only), such as `3{unit}`",
+                    crate::text::shown(text)
+                )
+            })?;
+        let seconds = number * per_unit;
+        if seconds > ReleaseAge::MAX_DAYS * 86_400 {
+            return Err(format!(
+                "`minimum_release_age` is `{}`, more than {} days",
+                crate::text::shown(text),
+                ReleaseAge::MAX_DAYS
+            ));
+        }
+        Ok(ReleaseAge {
+            seconds,
+            text: text.to_owned(),
+        })
+    }
 }
 
 /// What squads.jsonc says about audit findings (PRJ-13).
@@ -428,6 +491,18 @@ pub fn parse(text: &str) -> (Declared, Vec<Diagnostic>) {
         top_member("index_key"),
         &mut diagnostics,
     );
+    declared.minimum_release_age = top_member("minimum_release_age").and_then(|member| {
+        let text = member.value.as_str()?;
+        ReleaseAge::parse(text)
+            .map_err(|message| {
+                diagnostics.push(
+                    diagnostic(Code::SquadsInvalidReleaseAge, member.value.span.clone(), message)
+                        .pointer("/minimum_release_age")
+                        .help("a cooldown is a whole number of days, hours or minutes: `\"3d\"`, `\"12h\"`, `\"90m\"` (docs/project-files.md, PRJ-14)"),
+                );
+            })
+            .ok()
+    });
     let Some((_, squads)) = top.iter().find(|(key, _)| key.name == "squads") else {
         return (declared, diagnostics);
     };

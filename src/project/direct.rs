@@ -64,6 +64,11 @@ struct Policies {
     /// Under `deny_escalation`, the lock whose records a version may not go beyond.
     lock: Option<super::lockfile::Lock>,
     audit: Option<super::declared::AuditPolicy>,
+    /// `minimum_release_age`, with the index whose records tell a version's age.
+    cooldown: Option<(
+        super::declared::ReleaseAge,
+        Option<super::declared::IndexConfig>,
+    )>,
 }
 
 fn policies_of(scope: &Scope) -> Result<Policies, ProjectError> {
@@ -72,6 +77,7 @@ fn policies_of(scope: &Scope) -> Result<Policies, ProjectError> {
             signatures: crate::sign::Policy::default(),
             lock: None,
             audit: None,
+            cooldown: None,
         });
     };
     let project = Project::new(root.clone(), root.display().to_string());
@@ -81,6 +87,10 @@ fn policies_of(scope: &Scope) -> Result<Policies, ProjectError> {
         signatures: files.declared.policy,
         lock,
         audit: Some(files.declared.audit),
+        cooldown: files
+            .declared
+            .minimum_release_age
+            .map(|age| (age, files.declared.index)),
     })
 }
 
@@ -178,12 +188,49 @@ pub fn install(
     check_sha256(&source, direct.sha256)?;
     let policies = policies_of(&direct.options.scope).map_err(DirectError::Policy)?;
     let policy = policies.signatures.clone();
-    let pins = Pins {
+    let mut pins = Pins {
         exact: direct.exact.clone(),
         archive_sha256: direct.sha256,
         by: "the command line",
         ..Pins::default()
     };
+    // A registry repository without a version, into a project under `minimum_release_age`:
+    // the newest version old enough by the project's index (PRJ-14), pinned to its digest.
+    let cooldown = policies
+        .cooldown
+        .as_ref()
+        .and_then(|(age, index)| super::cooldown::Cooldown::of(Some(age)).map(|c| (c, index)));
+    let mut version = None;
+    let mut held_back = None;
+    if let (Some((cooldown, index)), Source::Registry(reference)) = (&cooldown, &source) {
+        if reference.tag.is_none() && reference.digest.is_none() {
+            let picked = cooldown
+                .pick_in_registry(
+                    (Some(direct.client), direct.cache),
+                    index.as_ref(),
+                    direct.source,
+                    reference,
+                )
+                .map_err(|failure| {
+                    DirectError::Acquire(acquire::AcquireError::Refused {
+                        message: format!("{}: {}", failure.name, failure.message),
+                        hint: failure.hint,
+                    })
+                })?;
+            pins.exact.version.get_or_insert(picked.version.clone());
+            if pins.exact.digest.is_none() {
+                pins.exact.digest = picked.package_digest;
+            }
+            if !picked.held_back.is_empty() {
+                held_back = Some(super::cooldown::note(
+                    &picked.held_back,
+                    &picked.version,
+                    cooldown,
+                ));
+            }
+            version = Some(picked.version);
+        }
+    }
     let local = Local::given(PathBuf::new());
     let temporary = direct.options.locations().temporary;
     let context = acquire::Context {
@@ -197,16 +244,22 @@ pub fn install(
     let request = Request {
         label: direct.source,
         source: &source,
-        version: None,
+        version: version.as_deref(),
         newest: false,
         pins: &pins,
     };
-    context
+    let mut installed = context
         .install_judged(&request, direct.options, on_wait, &|acquired| {
             audited(policies.audit.as_ref(), acquired)?;
             within_accepted(policies.lock.as_ref(), acquired)
         })
-        .map_err(DirectError::Acquire)
+        .map_err(DirectError::Acquire)?;
+    if let Some(note) = held_back {
+        let identity = &installed.receipt.identity;
+        let name = format!("{}/{}", identity.namespace, identity.id);
+        installed.receipt.warnings.push(format!("{name}: {note}"));
+    }
+    Ok(installed)
 }
 
 /// One squad to look at, not install (`squad show`, `squad diff`): any source, or a package

@@ -12,6 +12,7 @@
 pub mod by_index;
 pub mod change;
 pub mod check;
+pub mod cooldown;
 pub mod declared;
 pub mod direct;
 pub mod escalation;

@@ -7,6 +7,7 @@ use serde::Serialize;
 use crate::http::Client;
 use crate::version::Version;
 
+use super::cooldown::{Cooldown, HeldBack};
 use super::{Failure, Project, ProjectError, Task, run_jobs};
 use crate::acquire::source::Source;
 
@@ -31,17 +32,25 @@ pub struct Row {
     /// The manifest the locked version's tag names now, when it is not the one locked: the tag
     /// was moved to other bytes (`update` takes them; `sync` keeps the locked ones).
     pub tag_moved_to: Option<String>,
+    /// Of `newer`, the versions squads.jsonc's `minimum_release_age` holds back (PRJ-14):
+    /// younger than it by the project's index, or of unknown age (no record; `update` then
+    /// refuses the squad unless a version is named). Empty without the policy.
+    pub held_back: Vec<HeldBack>,
 }
 
 pub fn outdated(
     project: &Project,
     client: &Client,
+    cache: Option<&crate::cache::Cache>,
     jobs: usize,
 ) -> Result<(Vec<Row>, Vec<Failure>), ProjectError> {
     let files = project.read()?;
     if files.declared_text.is_none() {
         return Err(ProjectError::Undeclared(project.declared_path()));
     }
+    let cooldown = Cooldown::of(files.declared.minimum_release_age.as_ref());
+    let cooldown = cooldown.as_ref();
+    let index = files.declared.index.as_ref();
     let tasks: Vec<Task<'_, Result<Row, Failure>>> = files
         .declared
         .entries
@@ -67,6 +76,7 @@ pub fn outdated(
                 newer: Vec::new(),
                 pinned_by: None,
                 tag_moved_to: None,
+                held_back: Vec::new(),
             };
             Box::new(move || {
                 let Source::Registry(reference) = &declaration.source else {
@@ -102,6 +112,20 @@ pub fn outdated(
                     })
                     .map(|listed| listed.version.clone())
                     .collect();
+                if let Some(cooldown) = cooldown.filter(|_| !row.newer.is_empty()) {
+                    let repository = reference.repository_only();
+                    let records = super::cooldown::records_of(
+                        Some(client),
+                        cache,
+                        index,
+                        &row.name,
+                        &repository,
+                    )?;
+                    row.held_back = cooldown.held_back_of(
+                        &row.newer,
+                        records.as_ref().map(|(_, records)| records.as_slice()),
+                    );
+                }
                 if let (Some(version), Some(manifest), None) =
                     (&row.locked, &locked_manifest, &reference.digest)
                 {

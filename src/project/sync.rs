@@ -529,6 +529,7 @@ pub fn sync(
         deny: files.declared.deny_escalation,
         accept: false,
     };
+    let cooldown = super::cooldown::Cooldown::of(files.declared.minimum_release_age.as_ref());
     let ready = prepare(
         project,
         settings,
@@ -539,6 +540,7 @@ pub fn sync(
             &files.lock,
             locked_only,
             files.declared.index.as_ref(),
+            cooldown.as_ref(),
         ),
         entries,
         &steps,
@@ -673,13 +675,14 @@ fn local_unchanged(project: &Project, declaration: &Declaration, locked: &Locked
 fn prepare(
     project: &Project,
     settings: &Settings<'_>,
-    (policy, escalation, audit, lock, locked_only, index): (
+    (policy, escalation, audit, lock, locked_only, index, cooldown): (
         &crate::sign::Policy,
         Escalation,
         &super::declared::AuditPolicy,
         &Lock,
         bool,
         Option<&super::declared::IndexConfig>,
+        Option<&super::cooldown::Cooldown<'_>>,
     ),
     entries: &[Entry],
     steps: &[Step],
@@ -764,22 +767,47 @@ fn prepare(
                         })
                     }
                     Step::Resolve => {
-                        // A squad of the project's index: the source and pins it gives.
-                        let (concrete, pins) = match &declaration.source {
+                        // A squad of the project's index: the source and pins it gives; a
+                        // registry squad without a version under a cooldown: the newest old
+                        // enough (PRJ-14).
+                        let (concrete, pins, held_back) = match &declaration.source {
                             crate::acquire::Source::Index => super::by_index::resolve_declared(
                                 index,
                                 settings,
                                 &entry.name,
                                 declaration.version.as_deref(),
+                                cooldown,
                             )?,
-                            _ => (declaration.clone(), resolve::declared_pins(declaration)),
+                            _ => super::cooldown::registry_unnamed(
+                                cooldown,
+                                settings,
+                                index,
+                                &label,
+                                declaration,
+                                false,
+                            )?
+                            .unwrap_or_else(|| {
+                                (
+                                    declaration.clone(),
+                                    resolve::declared_pins(declaration),
+                                    Vec::new(),
+                                )
+                            }),
                         };
-                        let acquired = resolve::Acquirer {
+                        let mut acquired = resolve::Acquirer {
                             project,
                             settings,
                             policy,
                         }
                         .acquire(&job, &label, &concrete, &pins, false)?;
+                        if let Some(cooldown) = cooldown.filter(|_| !held_back.is_empty()) {
+                            // Said with sync's warnings, which name the squad.
+                            acquired.warnings.push(super::cooldown::note(
+                                &held_back,
+                                &acquired.identity().version,
+                                cooldown,
+                            ));
+                        }
                         resolve::check_name(
                             &entry.name,
                             acquired.identity(),

@@ -12,6 +12,7 @@ mod capabilities;
 mod ci;
 mod cli;
 mod collab;
+mod cooldown;
 mod corpus;
 mod diagnostics;
 mod ecosystem;

@@ -1186,7 +1186,7 @@ fn bad_project_files_are_reported_with_file_line_and_column() {
         );
         checked += 1;
     }
-    assert_eq!(checked, 11, "one case per squads-* code");
+    assert_eq!(checked, 12, "one case per squads-* code");
 
     // A broken file is never edited.
     let project = Proj::new();
