@@ -18,7 +18,9 @@ use crate::support::{binary, repo, sandboxed, temp_copy, text};
 const PATIENCE: Duration = Duration::from_secs(60);
 
 /// The Python that runs tests/lsp/: `SQUAD_LSP_PYTHON` (what `.ci/run` sets), else the virtual
-/// environment `scripts/lsp-test-env` makes (target/lsp-venv), else `python3` from PATH.
+/// environment `scripts/lsp-test-env` makes (target/lsp-venv), made here on the first run so that
+/// README's `cargo test --locked` is the whole story on a new machine (it needs Python 3 with
+/// venv and PyPI; when it cannot, the test below fails and says why).
 fn python() -> String {
     if let Some(python) = std::env::var("SQUAD_LSP_PYTHON")
         .ok()
@@ -27,6 +29,20 @@ fn python() -> String {
         return python;
     }
     let venv = repo().join("target/lsp-venv/bin/python");
+    if !venv.is_file() {
+        let made = Command::new(repo().join("scripts/lsp-test-env"))
+            .current_dir(repo())
+            .output();
+        match made {
+            Ok(output) if output.status.success() => {}
+            Ok(output) => eprintln!(
+                "scripts/lsp-test-env failed: {}{}",
+                text(&output.stdout),
+                text(&output.stderr)
+            ),
+            Err(error) => eprintln!("scripts/lsp-test-env did not run: {error}"),
+        }
+    }
     if venv.is_file() {
         return venv.display().to_string();
     }
@@ -43,8 +59,10 @@ fn a_real_lsp_client_drives_the_server_end_to_end() {
     assert!(
         installed,
         "the end-to-end tests of `squad lsp` need pytest-lsp: `{python}` cannot import it ({}).\n\
-         Install it as .ci/run does: `scripts/lsp-test-env` (a virtual environment with \
-         tests/lsp/requirements.txt in target/lsp-venv, found by this test)",
+         This test runs `scripts/lsp-test-env` (a virtual environment with \
+         tests/lsp/requirements.txt in target/lsp-venv, from PyPI; it needs python3 -m venv, \
+         Debian's python3-venv) when neither SQUAD_LSP_PYTHON nor that environment exists; \
+         its error is printed above",
         match &probe {
             Ok(output) => text(&output.stderr),
             Err(error) => error.to_string(),
