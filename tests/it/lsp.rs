@@ -21,37 +21,39 @@ const PATIENCE: Duration = Duration::from_secs(60);
 /// environment `scripts/lsp-test-env` makes (target/lsp-venv), made here on the first run so that
 /// README's `cargo test --locked` is the whole story on a new machine (it needs Python 3 with
 /// venv and PyPI; when it cannot, the test below fails and says why).
-fn python() -> String {
+/// Returns it with what making the environment said when that failed.
+fn python() -> (String, String) {
     if let Some(python) = std::env::var("SQUAD_LSP_PYTHON")
         .ok()
         .filter(|value| !value.is_empty())
     {
-        return python;
+        return (python, String::new());
     }
     let venv = repo().join("target/lsp-venv/bin/python");
+    let mut said = String::new();
     if !venv.is_file() {
         let made = Command::new(repo().join("scripts/lsp-test-env"))
             .current_dir(repo())
             .output();
-        match made {
-            Ok(output) if output.status.success() => {}
-            Ok(output) => eprintln!(
+        said = match made {
+            Ok(output) if output.status.success() => String::new(),
+            Ok(output) => format!(
                 "scripts/lsp-test-env failed: {}{}",
                 text(&output.stdout),
                 text(&output.stderr)
             ),
-            Err(error) => eprintln!("scripts/lsp-test-env did not run: {error}"),
-        }
+            Err(error) => format!("scripts/lsp-test-env did not run: {error}"),
+        };
     }
     if venv.is_file() {
-        return venv.display().to_string();
+        return (venv.display().to_string(), said);
     }
-    "python3".to_owned()
+    ("python3".to_owned(), said)
 }
 
 #[test]
 fn a_real_lsp_client_drives_the_server_end_to_end() {
-    let python = python();
+    let (python, said) = python();
     let probe = Command::new(&python)
         .args(["-c", "import pytest, pytest_lsp, pygls, lsprotocol"])
         .output();
@@ -61,8 +63,8 @@ fn a_real_lsp_client_drives_the_server_end_to_end() {
         "the end-to-end tests of `squad lsp` need pytest-lsp: `{python}` cannot import it ({}).\n\
          This test runs `scripts/lsp-test-env` (a virtual environment with \
          tests/lsp/requirements.txt in target/lsp-venv, from PyPI; it needs python3 -m venv, \
-         Debian's python3-venv) when neither SQUAD_LSP_PYTHON nor that environment exists; \
-         its error is printed above",
+         Debian's python3-venv) when neither SQUAD_LSP_PYTHON nor that environment exists. \
+         {said}",
         match &probe {
             Ok(output) => text(&output.stderr),
             Err(error) => error.to_string(),
