@@ -1,6 +1,6 @@
-//! `squad outdated`: for each registry squad, the versions published after the one locked, in
-//! release order (`YYYY.MM.DD.N`). Other sources fix their own bytes and are listed as such.
-//! Nothing is written.
+//! `squad outdated`: for each registry squad and each squad of the project's index, the versions
+//! published after the one locked, in release order (`YYYY.MM.DD.N`). Other sources fix their
+//! own bytes and are listed as such. Nothing is written.
 
 use serde::Serialize;
 
@@ -8,6 +8,7 @@ use crate::http::Client;
 use crate::version::Version;
 
 use super::cooldown::{Cooldown, HeldBack};
+use super::declared::IndexConfig;
 use super::{Failure, Project, ProjectError, Task, run_jobs};
 use crate::acquire::source::Source;
 
@@ -22,7 +23,7 @@ pub struct Row {
     pub source: String,
     /// The version locked, if it is locked.
     pub locked: Option<String>,
-    /// The newest version published (registry squads).
+    /// The newest version published (registry squads; the newest not yanked for index squads).
     pub latest: Option<String>,
     /// The versions published after the locked one, newest first.
     pub newer: Vec<String>,
@@ -79,6 +80,10 @@ pub fn outdated(
                 held_back: Vec::new(),
             };
             Box::new(move || {
+                if declaration.source == Source::Index {
+                    row.pinned_by = declaration.version.is_some().then_some("version");
+                    return in_index(row, client, cache, index, cooldown);
+                }
                 let Source::Registry(reference) = &declaration.source else {
                     return Ok(row);
                 };
@@ -101,17 +106,10 @@ pub fn outdated(
                     .locked
                     .as_deref()
                     .and_then(|text| Version::parse(text).ok());
-                row.newer = listed
-                    .iter()
-                    .filter(|listed| {
-                        let version = Version::parse(&listed.version).ok();
-                        match (&current, version) {
-                            (Some(current), Some(version)) => version > *current,
-                            _ => current.is_none(),
-                        }
-                    })
-                    .map(|listed| listed.version.clone())
-                    .collect();
+                row.newer = newer_than(
+                    current.as_ref(),
+                    listed.iter().map(|listed| listed.version.as_str()),
+                );
                 if let Some(cooldown) = cooldown.filter(|_| !row.newer.is_empty()) {
                     let repository = reference.repository_only();
                     let records = super::cooldown::records_of(
@@ -153,4 +151,67 @@ pub fn outdated(
         }
     }
     Ok((rows, failures))
+}
+
+/// The versions after `current` (all of them when nothing is locked), in the order given.
+fn newer_than<'v>(
+    current: Option<&Version>,
+    versions: impl Iterator<Item = &'v str>,
+) -> Vec<String> {
+    versions
+        .filter(|text| {
+            let version = Version::parse(text).ok();
+            match (current, version) {
+                (Some(current), Some(version)) => version > *current,
+                _ => current.is_none(),
+            }
+        })
+        .map(str::to_owned)
+        .collect()
+}
+
+/// A squad declared with `"index": true`: what the project's index lists after the locked
+/// version (yanked versions are never taken, so never offered), and what the cooldown holds
+/// back of it by the index's own publish times.
+fn in_index(
+    mut row: Row,
+    client: &Client,
+    cache: Option<&crate::cache::Cache>,
+    index: Option<&IndexConfig>,
+    cooldown: Option<&Cooldown<'_>>,
+) -> Result<Row, Failure> {
+    let Some(config) = index else {
+        return Err(Failure::refused(
+            row.name.clone(),
+            "it is declared with `\"index\": true`, but squads.jsonc has no `index`",
+        )
+        .hint("add the index's URL as `index` in squads.jsonc (docs/index.md)"));
+    };
+    let failed = |error: crate::index::IndexError| {
+        let hint = error.hint();
+        let failure = Failure::of(row.name.clone(), &error, error.class());
+        match hint {
+            Some(hint) => failure.hint(hint),
+            None => failure,
+        }
+    };
+    let access = crate::index::fetch::Access {
+        client: Some(client),
+        cache,
+        trust: config.key.as_ref(),
+        now: crate::env::now_utc(),
+    };
+    let opened = crate::index::fetch::Index::open(&config.url, access).map_err(failed)?;
+    let squad = opened.find(&row.name).map_err(failed)?;
+    let taken = squad.versions.iter().filter(|entry| !entry.yanked);
+    row.latest = squad.newest().map(|entry| entry.version.clone());
+    let current = row
+        .locked
+        .as_deref()
+        .and_then(|text| Version::parse(text).ok());
+    row.newer = newer_than(current.as_ref(), taken.map(|entry| entry.version.as_str()));
+    if let Some(cooldown) = cooldown.filter(|_| !row.newer.is_empty()) {
+        row.held_back = cooldown.held_back_of(&row.newer, Some(&squad.versions));
+    }
+    Ok(row)
 }

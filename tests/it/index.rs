@@ -559,6 +559,92 @@ fn sync_takes_squads_by_name_from_the_projects_index_and_the_lock_pins_them() {
         "sync does not rewrite squads.jsonc"
     );
 
+    // A newer version published and the index rebuilt: outdated lists it for the index squad
+    // (pinned by its declared version), and update takes it and moves the version with it.
+    let newer = variant(
+        &sandbox.root.join("v3"),
+        "delivery",
+        "2026.12.03.1",
+        "\nv3\n",
+    );
+    let base = world.registry.oci("squads");
+    run(sandbox, &["publish", newer.to_str().unwrap(), &base], 0);
+    let secret = sandbox.root.join("index.key");
+    let index_dir = world.index_dir();
+    json(
+        sandbox,
+        &[
+            "index",
+            "build",
+            &base,
+            sandbox.root.join("dist").to_str().unwrap(),
+            "-o",
+            index_dir.to_str().unwrap(),
+            "--sign",
+            secret.to_str().unwrap(),
+        ],
+        0,
+    );
+    let outdated = json(sandbox, &["outdated", "--project", project_arg], 0);
+    let rows: Vec<(&str, &str, &Value, &Value, &Value)> = outdated["squads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| {
+            (
+                row["name"].as_str().unwrap(),
+                row["kind"].as_str().unwrap(),
+                &row["latest"],
+                &row["newer"],
+                &row["pinned_by"],
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            (
+                "example/delivery",
+                "index",
+                &Value::from("2026.12.03.1"),
+                &serde_json::json!(["2026.12.03.1"]),
+                &Value::from("version")
+            ),
+            (
+                "example/minimal",
+                "index",
+                &Value::from("2026.12.02.1"),
+                &serde_json::json!([]),
+                &Value::Null
+            ),
+        ],
+        "{outdated}"
+    );
+    let updated = json(
+        sandbox,
+        &["update", "example/delivery", "--project", project_arg],
+        0,
+    );
+    assert_eq!(
+        std::fs::read_to_string(project.join(".opencorvus/squads.jsonc")).unwrap(),
+        declared.replace("2026.11.30.1", "2026.12.03.1"),
+        "update moves the declared version: {updated}"
+    );
+    let lock: Value = serde_json::from_str(
+        &std::fs::read_to_string(project.join(".opencorvus/squads.lock")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(lock["squads"]["example/delivery"]["version"], "2026.12.03.1");
+    let outdated = json(sandbox, &["outdated", "--project", project_arg], 0);
+    assert!(
+        outdated["squads"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|row| row["newer"] == serde_json::json!([])),
+        "{outdated}"
+    );
+
     // The index gone: the lock alone brings them back.
     let World { server, .. } = world;
     drop(server);
