@@ -3,7 +3,9 @@
 //! declared as it was locked; under the project's signature policy its signatures are verified
 //! again over the installed digest (a key revoked since, or expired, is refused whatever the
 //! lock's `signed_by` says), and a `signed_by` naming a revoked key is refused even without
-//! `require_signatures`. Nothing is installed, fetched into the project or written there.
+//! `require_signatures`; under `deny_escalation` the installed package must hold exactly the
+//! grants the lock's record accepted. Nothing is installed, fetched into the project or written
+//! there.
 
 use std::path::Path;
 
@@ -112,6 +114,11 @@ pub fn check(
                         "installed package digest {digest} is not the locked {} (`squad verify {key}` names the files, `squad sync` installs the locked bytes)",
                         locked.package_digest
                     ));
+                } else if files.declared.deny_escalation {
+                    let target = locations.target(&name.namespace, &name.id);
+                    if let Some(problem) = grants_problem(&target, &name, locked) {
+                        checked.problems.push(problem);
+                    }
                 }
             }
         }
@@ -150,6 +157,43 @@ pub fn check(
     }
     report.squads.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(report)
+}
+
+/// Under `deny_escalation`, the installed package must hold exactly the grants squads.lock
+/// accepted for it: the record is a claim like the rest of the lock (`sync --locked` refuses the
+/// same). The package is read once into a private copy, which is digested (it must still be the
+/// locked package) and validated for its capabilities.
+fn grants_problem(target: &Path, name: &Name, locked: &super::lockfile::Locked) -> Option<String> {
+    let judged = match crate::snapshot::read_folder(target, &crate::snapshot::scratch_parent()) {
+        Ok(judged) => judged,
+        Err(error) => {
+            return Some(format!(
+                "its grants cannot be read: {}",
+                crate::error::chain(&error)
+            ));
+        }
+    };
+    match crate::install::directory_digest(judged.snapshot.path()) {
+        Ok(digest) if digest == locked.package_digest => {}
+        Ok(digest) => {
+            return Some(format!(
+                "the package changed while it was read (now {digest}, locked {})",
+                locked.package_digest
+            ));
+        }
+        Err(problem) => return Some(format!("its grants cannot be read: {problem}")),
+    }
+    let Some(capabilities) = crate::capability::of(&judged.report, &locked.package_digest.hex())
+    else {
+        return Some("the installed package has no identity to judge its grants by".to_owned());
+    };
+    let policy = super::escalation::Escalation {
+        deny: true,
+        accept: false,
+    };
+    super::escalation::hold(policy, name, locked, &capabilities.total, true)
+        .err()
+        .map(|failure| failure.message)
 }
 
 /// The installed package's manifest must declare the locked version (the lock's version is a

@@ -634,7 +634,10 @@ fn sync_takes_squads_by_name_from_the_projects_index_and_the_lock_pins_them() {
         &std::fs::read_to_string(project.join(".opencorvus/squads.lock")).unwrap(),
     )
     .unwrap();
-    assert_eq!(lock["squads"]["example/delivery"]["version"], "2026.12.03.1");
+    assert_eq!(
+        lock["squads"]["example/delivery"]["version"],
+        "2026.12.03.1"
+    );
     let outdated = json(sandbox, &["outdated", "--project", project_arg], 0);
     assert!(
         outdated["squads"]

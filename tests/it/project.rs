@@ -1800,6 +1800,22 @@ fn a_project_that_denies_escalation_refuses_an_update_that_adds_a_grant_until_ac
         );
         assert_eq!(project.state(), before, "{args:?}: nothing changed");
     }
+    // verify --locked judges the record against the installed bytes too.
+    let output = project.run(&["verify", "--locked"]);
+    assert_code(
+        &output,
+        1,
+        "verify --locked of a record narrower than the bytes",
+    );
+    assert!(
+        crate::support::text(&output.stdout)
+            .contains("holds grants it did not accept: built_in_tool_ids +bash")
+            || stderr(&output).contains("holds grants it did not accept: built_in_tool_ids +bash"),
+        "{}{}",
+        crate::support::text(&output.stdout),
+        stderr(&output)
+    );
+    assert_eq!(project.state(), before, "verify changes nothing");
     // The set edited without its digest: the lock cannot be used.
     let mut forged = edited.clone();
     forged["squads"]["example/minimal"]["capabilities"] = v2_record.clone();
@@ -1837,6 +1853,10 @@ fn a_project_that_denies_escalation_refuses_an_update_that_adds_a_grant_until_ac
     // Outside --locked, the record of the bytes the lock pins is written.
     assert_ok(&project.run(&["sync"]), "a first record");
     assert_eq!(record(&project), v2_record);
+    assert_ok(
+        &project.run(&["verify", "--locked"]),
+        "the record and the bytes agree",
+    );
 
     // A direct install into a project whose lock accepted less is refused.
     let other = Proj::new();
