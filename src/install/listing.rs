@@ -71,8 +71,14 @@ impl Inspected {
     }
 }
 
-/// Reads the package `installed` names (from a scan) through its package directory.
-fn inspect_in(packages: &Dir, mut installed: Installed, opencorvus_root: &Path) -> Inspected {
+/// Reads the package `installed` names (from a scan) through its package directory; when
+/// `fingerprinted`, its install fingerprint may stand for hashing it (`list`; never `verify`).
+fn inspect_in(
+    packages: &Dir,
+    mut installed: Installed,
+    opencorvus_root: &Path,
+    fingerprinted: bool,
+) -> Inspected {
     let package = packages
         .open_dir(&installed.namespace)
         .ok()
@@ -89,7 +95,14 @@ fn inspect_in(packages: &Dir, mut installed: Installed, opencorvus_root: &Path) 
     let manifest = read_manifest_at(&package, &installed.namespace, &installed.id);
     installed.version = manifest.version;
     installed.problem = manifest.problem;
-    let tree = tree_at(&package, true).ok();
+    // The install fingerprint's word when it vouches for every file (install/fingerprint.rs),
+    // else every file hashed.
+    let tree = fingerprinted
+        .then(|| receipts::fingerprint(opencorvus_root, &installed.root))
+        .flatten()
+        .filter(|fingerprint| fingerprint.vouches_for(&package))
+        .map(|fingerprint| fingerprint.tree())
+        .or_else(|| tree_at(&package, true).ok());
     installed.package_digest = tree.as_ref().map(|tree| tree.package_digest.hex());
     let record = receipts::record(opencorvus_root, &installed.root);
     Inspected {
@@ -111,12 +124,12 @@ pub fn list_scope(locations: &Locations, opencorvus_root: &Path) -> Vec<Inspecte
     scan(packages, false)
         .installed
         .into_iter()
-        .map(|installed| inspect_in(packages, installed, opencorvus_root))
+        .map(|installed| inspect_in(packages, installed, opencorvus_root, true))
         .collect()
 }
 
 /// The package `name` in the first of `scopes` that has its id, read as [`list_scope`] reads
-/// it. The runtime looks in the project before the global scope, so that is the order to
+/// it but every file hashed (`verify` trusts no fingerprint). The runtime looks in the project before the global scope, so that is the order to
 /// give. A name whose id is installed under another namespace is an error naming it.
 pub fn inspect(
     name: &PackageName,
@@ -146,7 +159,7 @@ pub fn inspect(
         }
         return Ok((
             scope.clone(),
-            inspect_in(packages, installed, opencorvus_root),
+            inspect_in(packages, installed, opencorvus_root, false),
         ));
     }
     Err(InstallError::NotInstalled(name.to_string()))

@@ -83,6 +83,7 @@
 
 pub mod activate;
 pub mod config;
+pub mod fingerprint;
 pub mod journal;
 pub mod listing;
 pub mod lock;
@@ -461,6 +462,17 @@ pub fn directory_digest(root: &Path) -> Result<Sha256Digest, String> {
     tree_at_path(root, false).map(|tree| tree.package_digest)
 }
 
+/// [`directory_digest`] of an installed package, told by its fingerprint when one vouches for
+/// it (install/fingerprint.rs), else hashed. What a no-op `sync` compares with its lock.
+pub fn installed_digest(opencorvus_root: &Path, root: &Path) -> Result<Sha256Digest, String> {
+    if let Some(fingerprint) = receipts::fingerprint(opencorvus_root, root) {
+        if Dir::open(root).is_ok_and(|package| fingerprint.vouches_for(&package)) {
+            return Ok(fingerprint.package_digest());
+        }
+    }
+    directory_digest(root)
+}
+
 fn tree_at_path(root: &Path, with_files: bool) -> Result<TreeDigest, String> {
     crate::package::contract_digest(root, false, with_files, &Default::default())
         .map_err(|error| error.to_string())
@@ -554,6 +566,9 @@ pub struct Ready {
     pub identity: Identity,
     pub files: Vec<String>,
     pub tree: TreeDigest,
+    /// Every file's stamp, taken before it was hashed: the transaction checks the installed
+    /// package against it instead of hashing it again, and keeps it for `sync` and `list`.
+    pub fingerprint: Option<fingerprint::Fingerprint>,
 }
 
 impl std::fmt::Debug for Ready {
@@ -594,17 +609,22 @@ pub fn ready(
         .files()
         .map(|entry| entry.path.clone())
         .collect();
+    // Stamped before they are hashed (install/fingerprint.rs): a file changed after its stamp
+    // is told by its stamp, whatever the hash saw.
+    let stamps = fingerprint::stamp(copy.dir(), &files).ok();
     // The digest of the very bytes that were validated, with each file's record for the
     // receipt.
     let tree = crate::digest::digest_folder(copy.path(), &files, true).map_err(|error| {
         InstallError::Io(error.path.clone(), std::io::Error::other(error.message))
     })?;
+    let fingerprint = stamps.and_then(|stamps| stamps.seal(&tree));
     Ok(Ready {
         copy,
         report,
         identity,
         files,
         tree,
+        fingerprint,
     })
 }
 
@@ -622,7 +642,7 @@ pub fn install_ready(
     transaction::publish(
         ready.copy,
         &ready.files,
-        ready.tree,
+        (ready.tree, ready.fingerprint),
         &ready.identity,
         options,
         on_wait,

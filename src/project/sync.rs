@@ -164,13 +164,35 @@ impl Installed {
         }
     }
 
-    /// What is installed at `<namespace>/<id>` in a scope.
+    /// What is installed at `<namespace>/<id>` in a scope, every file hashed (what `verify`
+    /// reports).
     pub fn of(locations: &Locations, name: &Name) -> Installed {
+        Installed::read(locations, name, None)
+    }
+
+    /// [`Installed::of`], told by the package's install fingerprint when it vouches for the
+    /// package (install/fingerprint.rs, docs/fingerprints.md), else hashed: what a `sync`
+    /// compares with its lock.
+    pub fn of_fingerprinted(
+        locations: &Locations,
+        name: &Name,
+        opencorvus_root: &Path,
+    ) -> Installed {
+        Installed::read(locations, name, Some(opencorvus_root))
+    }
+
+    fn read(locations: &Locations, name: &Name, fingerprinted: Option<&Path>) -> Installed {
         let target = locations.target(&name.namespace, &name.id);
         match crate::fs::real_directory(&target) {
             Ok(crate::fs::RealDirectory::Absent) => Installed::Absent,
             Ok(crate::fs::RealDirectory::Present(_)) => {
-                match crate::install::directory_digest(&target) {
+                let digest = match fingerprinted {
+                    Some(opencorvus_root) => {
+                        crate::install::installed_digest(opencorvus_root, &target)
+                    }
+                    None => crate::install::directory_digest(&target),
+                };
+                match digest {
                     Ok(digest) => Installed::Digest(digest),
                     Err(problem) => Installed::Unreadable(target, problem),
                 }
@@ -503,7 +525,10 @@ pub fn sync(
             .iter()
             .map(|entry| {
                 let locations = &locations;
-                Box::new(move || Installed::of(locations, &entry.name)) as Task<'_, Installed>
+                let opencorvus_root = &settings.opencorvus_root;
+                Box::new(move || {
+                    Installed::of_fingerprinted(locations, &entry.name, opencorvus_root)
+                }) as Task<'_, Installed>
             })
             .collect(),
     );
