@@ -252,6 +252,15 @@ impl Dir {
 }
 
 #[cfg(unix)]
+pub use unix::stamp_path;
+
+/// No change times outside Unix: nothing is stamped, every source is hashed.
+#[cfg(not(unix))]
+pub fn stamp_path(_path: &Path) -> io::Result<Stamp> {
+    Err(io::ErrorKind::Unsupported.into())
+}
+
+#[cfg(unix)]
 mod unix {
     use std::os::fd::{AsFd, AsRawFd};
 
@@ -297,6 +306,11 @@ mod unix {
             modified: (i64::from(stat.st_mtime), stat.st_mtime_nsec as i64),
             changed: (i64::from(stat.st_ctime), stat.st_ctime_nsec as i64),
         }
+    }
+
+    /// The [`Stamp`] of the file at `path`, links on the way and at the end followed.
+    pub fn stamp_path(path: &Path) -> io::Result<Stamp> {
+        Ok(stamp_of(&rustix::fs::stat(path)?))
     }
 
     fn directory_flags() -> OFlags {
@@ -361,6 +375,21 @@ mod unix {
             match rustix::fs::statat(&self.fd, name, AtFlags::SYMLINK_NOFOLLOW) {
                 Ok(stat) => Ok(Some((status_of(&stat).kind, stamp_of(&stat)))),
                 Err(Errno::NOENT) => Ok(None),
+                Err(error) => Err(error.into()),
+            }
+        }
+
+        /// [`Dir::stamp`] of the entry at the `/`-separated `relative` path below this
+        /// directory, in one system call; the last name is not followed when it is a link.
+        /// The names on the way are resolved by the kernel, so a caller that must not pass
+        /// through a link checks each directory on the way itself (its own stamp says so).
+        pub fn stamp_below(&self, relative: &str) -> io::Result<Option<(Kind, Stamp)>> {
+            for name in relative.split('/') {
+                check_name(name)?;
+            }
+            match rustix::fs::statat(&self.fd, relative, AtFlags::SYMLINK_NOFOLLOW) {
+                Ok(stat) => Ok(Some((status_of(&stat).kind, stamp_of(&stat)))),
+                Err(Errno::NOENT | Errno::NOTDIR) => Ok(None),
                 Err(error) => Err(error.into()),
             }
         }
@@ -573,6 +602,10 @@ mod portable {
 
         /// No change times here: fingerprints are not trusted, every package is hashed.
         pub fn stamp(&self, _name: &str) -> io::Result<Option<(Kind, Stamp)>> {
+            Err(io::ErrorKind::Unsupported.into())
+        }
+
+        pub fn stamp_below(&self, _relative: &str) -> io::Result<Option<(Kind, Stamp)>> {
             Err(io::ErrorKind::Unsupported.into())
         }
 

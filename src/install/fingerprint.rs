@@ -13,6 +13,11 @@
 //! clock without its stamp moving, so it is *racy* and its bytes are hashed whenever it is
 //! checked (git's "racy clean" entries).
 //!
+//! Directories are stamped too, after the publishing rename (stamp, clock, then a full walk
+//! that lists them): adding, removing or renaming an entry changes its directory's stamp, so a
+//! check lists only the package's root (where OpenCorvus may write `.opencorvus-meta.json`)
+//! and stats every other directory and every file, one system call each.
+//!
 //! Reading one back trusts nothing it cannot check: a fingerprint that is absent, of another
 //! version, for another target or digest, or whose checksum line does not match its body is
 //! ignored, and the package is hashed in full. A fingerprint only ever says "the same as when
@@ -27,7 +32,7 @@ use crate::fs::dir::{Dir, Kind, Stamp, Tree};
 use crate::package::tree::{METADATA_FILE, VCS_METADATA};
 
 /// The format of the fingerprint file; any other is ignored.
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 /// What was known of an installed package's files.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -38,6 +43,21 @@ pub struct Fingerprint {
     package_digest: Sha256Digest,
     /// In digest order.
     files: Vec<Entry>,
+    /// Every directory below the root that holds a file, stamped after the package was put
+    /// in place (empty until then).
+    directories: Vec<DirectoryEntry>,
+    /// The names at the package's root (the root's version-control metadata and
+    /// `.opencorvus-meta.json` left out), sorted.
+    top: Vec<String>,
+}
+
+/// A directory of the package and its stamp.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+struct DirectoryEntry {
+    path: String,
+    stamp: Stamp,
+    /// Changed within the clock tick it was stamped in: its entries are listed when checked.
+    racy: bool,
 }
 
 /// One file: where it is, its bytes' SHA-256 and the stamp it had when they were hashed.
@@ -98,6 +118,8 @@ impl Stamps {
             target: String::new(),
             package_digest: tree.package_digest,
             files,
+            directories: Vec::new(),
+            top: Vec::new(),
         })
     }
 }
@@ -132,22 +154,98 @@ impl Fingerprint {
     }
 
     /// Whether the package open at `package` is the one this fingerprint was taken of: the
-    /// same files, each with the same stamp, and each racy one with the same bytes.
+    /// same names at its root, every directory and file below with the same stamp (a racy
+    /// directory listed, a racy file hashed).
     pub fn vouches_for(&self, package: &Dir) -> bool {
-        match self.walk(package) {
-            Verdict::Same(racy) => racy.iter().all(|&index| self.same_bytes(package, index)),
-            Verdict::Differs => false,
+        if self.top.is_empty() || self.top_names(package).as_ref() != Some(&self.top) {
+            return false;
         }
+        for directory in &self.directories {
+            match package.stamp_below(&directory.path) {
+                Ok(Some((Kind::Directory, stamp))) if stamp == directory.stamp => {}
+                _ => return false,
+            }
+            if directory.racy {
+                // Its listing is not proven by its stamp: the whole walk lists every one.
+                return match self.walk(package) {
+                    Verdict::Same(racy) => {
+                        racy.iter().all(|&index| self.same_bytes(package, index))
+                    }
+                    Verdict::Differs => false,
+                };
+            }
+        }
+        self.files
+            .iter()
+            .enumerate()
+            .all(|(index, entry)| match package.stamp_below(&entry.path) {
+                Ok(Some((Kind::File, stamp))) if stamp == entry.stamp => {
+                    !entry.racy || self.same_bytes(package, index)
+                }
+                _ => false,
+            })
     }
 
-    /// [`Fingerprint::vouches_for`], and the racy entries stamped again (stamp, clock read in
-    /// `clock`, then hash), so that a fingerprint taken within one clock tick of the files'
-    /// writing is a proof once written. `clock` must be on the package's file system.
+    /// The names at the root of `package`, without what the digest leaves out, sorted.
+    fn top_names(&self, package: &Dir) -> Option<Vec<String>> {
+        let mut names = Vec::new();
+        for (name, _) in package.entries().ok()? {
+            let name = name.into_string().ok()?;
+            if name != METADATA_FILE && !VCS_METADATA.contains(&name.as_str()) {
+                names.push(name);
+            }
+        }
+        names.sort();
+        Some(names)
+    }
+
+    /// The package's directories below its root (those that hold a file), sorted.
+    fn directory_paths(&self) -> Vec<String> {
+        let mut paths = std::collections::BTreeSet::new();
+        for entry in &self.files {
+            let mut path = entry.path.as_str();
+            while let Some((parent, _)) = path.rsplit_once('/') {
+                if !paths.insert(parent.to_owned()) {
+                    break;
+                }
+                path = parent;
+            }
+        }
+        paths.into_iter().collect()
+    }
+
+    /// Checks the package just put in place against the stamps taken before it was hashed,
+    /// with a full walk, and completes the fingerprint: its directories stamped (stamp, clock
+    /// read in `clock`, then the walk lists them), its racy files stamped again (stamp, clock,
+    /// then hash), so that a fingerprint taken within one clock tick of the files' writing is
+    /// a proof once written. `clock` must be on the package's file system.
     pub fn confirm(&mut self, package: &Dir, clock: &Dir) -> bool {
+        let mut directories = Vec::new();
+        for path in self.directory_paths() {
+            match package.stamp_below(&path) {
+                Ok(Some((Kind::Directory, stamp))) => directories.push((path, stamp)),
+                _ => return false,
+            }
+        }
+        let Ok(now) = clock.clock() else {
+            return false;
+        };
         let racy = match self.walk(package) {
             Verdict::Same(racy) => racy,
             Verdict::Differs => return false,
         };
+        let Some(top) = self.top_names(package) else {
+            return false;
+        };
+        self.top = top;
+        self.directories = directories
+            .into_iter()
+            .map(|(path, stamp)| DirectoryEntry {
+                path,
+                racy: stamp.changed >= now,
+                stamp,
+            })
+            .collect();
         if racy.is_empty() {
             return true;
         }

@@ -554,8 +554,10 @@ pub fn sync(
         deny: files.declared.deny_escalation,
         accept: false,
     };
+    // Local archives remembered with their stamps, so that an unchanged one is not hashed.
+    let sources = super::sources::Sources::read(&settings.opencorvus_root, &project.root);
     let ready = prepare(
-        project,
+        (project, &sources),
         settings,
         (
             &files.declared.policy,
@@ -569,6 +571,7 @@ pub fn sync(
         &steps,
         &installed,
     );
+    sources.write();
     let mut prepared = Vec::new();
     for (entry, result) in entries.iter().zip(ready) {
         match result {
@@ -679,7 +682,12 @@ pub fn sync(
 
 /// Whether a squad's local source (a folder or an archive) still holds the bytes locked; a
 /// remote source's bytes are fixed by their digests.
-fn local_unchanged(project: &Project, declaration: &Declaration, locked: &Locked) -> bool {
+fn local_unchanged(
+    project: &Project,
+    sources: &super::sources::Sources,
+    declaration: &Declaration,
+    locked: &Locked,
+) -> bool {
     use crate::acquire::Source;
     let local = resolve::local(project);
     match &declaration.source {
@@ -688,7 +696,9 @@ fn local_unchanged(project: &Project, declaration: &Declaration, locked: &Locked
                 .is_ok_and(|digest| digest == locked.package_digest)
         }),
         Source::Archive(path) => local.resolve(path).is_ok_and(|archive| {
-            Sha256Digest::of_file(&archive).is_ok_and(|sha| Some(sha) == locked.archive_sha256)
+            sources
+                .sha256(&archive)
+                .is_ok_and(|sha| Some(sha) == locked.archive_sha256)
         }),
         _ => true,
     }
@@ -696,7 +706,7 @@ fn local_unchanged(project: &Project, declaration: &Declaration, locked: &Locked
 
 /// Resolves or fetches every squad that needs it, on `settings.jobs` threads.
 fn prepare(
-    project: &Project,
+    (project, sources): (&Project, &super::sources::Sources),
     settings: &Settings<'_>,
     (policy, escalation, audit, lock, locked_only, index): (
         &crate::sign::Policy,
@@ -725,7 +735,9 @@ fn prepare(
                     // Installed as locked: vouched for again over the installed digest (the
                     // policy may have changed; the lock's `signed_by` is only a record). A local
                     // source is checked still to hold the locked bytes.
-                    Step::Done(locked) if local_unchanged(project, declaration, locked) => {
+                    Step::Done(locked)
+                        if local_unchanged(project, sources, declaration, locked) =>
+                    {
                         pinned_identity(project, settings, &entry.name, locked)?;
                         let mut locked = locked.clone();
                         if escalation.deny {
