@@ -95,16 +95,29 @@ fn inspect_in(
     let manifest = read_manifest_at(&package, &installed.namespace, &installed.id);
     installed.version = manifest.version;
     installed.problem = manifest.problem;
-    // The install fingerprint's word when it vouches for every file (install/fingerprint.rs),
-    // else every file hashed.
-    let tree = fingerprinted
+    // The install fingerprint's word when it vouches for every file (install/fingerprint.rs):
+    // the package is the one installed with its receipt (a fingerprint is written with its
+    // receipt and removed when another replaces it), so the receipt need not be read. Else
+    // every file hashed, and the receipt read.
+    let vouched = fingerprinted
         .then(|| receipts::fingerprint(opencorvus_root, &installed.root))
         .flatten()
         .filter(|fingerprint| fingerprint.vouches_for(&package))
-        .map(|fingerprint| fingerprint.tree())
-        .or_else(|| tree_at(&package, true).ok());
+        .map(|fingerprint| fingerprint.tree());
+    let (tree, record) = match vouched {
+        Some(tree) => {
+            let record = Record {
+                package_digest: tree.package_digest,
+                files: Some(tree.files.clone()),
+            };
+            (Some(tree), Some(record))
+        }
+        None => (
+            tree_at(&package, true).ok(),
+            receipts::record(opencorvus_root, &installed.root),
+        ),
+    };
     installed.package_digest = tree.as_ref().map(|tree| tree.package_digest.hex());
-    let record = receipts::record(opencorvus_root, &installed.root);
     Inspected {
         installed,
         tree,

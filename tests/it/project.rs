@@ -2103,3 +2103,39 @@ fn a_tampered_fingerprint_only_causes_a_full_hash_never_a_skip() {
         assert_edit_noticed(&project, &readme, &pristine, what);
     }
 }
+
+/// project/sources.rs: a local archive remembered with its stamp is not hashed again, and one
+/// rewritten in place with the same size and modification time is still noticed (its change
+/// time moved), so `sync --locked` refuses it instead of trusting the remembered SHA-256.
+#[test]
+fn a_remembered_archive_rewritten_with_the_same_size_and_mtime_is_hashed_again() {
+    let project = Proj::new();
+    let archive = project.root().join("vendor/delivery.zip");
+    pack(&project.sandbox, &template("delivery"), &archive);
+    assert_ok(&project.run(&["add", "project/vendor/delivery.zip"]), "add");
+    // Remembered only once its change time is two seconds old.
+    std::thread::sleep(std::time::Duration::from_millis(2_100));
+    assert_ok(&project.run(&["sync", "--locked"]), "sync that remembers");
+    let remembered = project.sandbox.opencorvus().join("data/squad-sources");
+    assert_eq!(std::fs::read_dir(&remembered).unwrap().count(), 1);
+    assert_ok(
+        &project.run(&["sync", "--locked"]),
+        "sync that trusts the stamp",
+    );
+
+    // The same size and mtime, other bytes (a stored file's content, so still a readable ZIP
+    // whose checks squad applies once it hashes it).
+    let before = std::fs::metadata(&archive).unwrap();
+    let mut bytes = std::fs::read(&archive).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x01;
+    std::fs::write(&archive, &bytes).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&archive)
+        .unwrap()
+        .set_modified(before.modified().unwrap())
+        .unwrap();
+    let output = project.run(&["sync", "--locked"]);
+    assert_ne!(code(&output), Some(0), "{}", stderr(&output));
+}
