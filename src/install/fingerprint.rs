@@ -41,6 +41,8 @@ pub struct Fingerprint {
     /// The canonical path of the installed package, as its receipt names it.
     target: String,
     package_digest: Sha256Digest,
+    /// The package's version, as validation read it from the bytes hashed.
+    package_version: String,
     /// In digest order.
     files: Vec<Entry>,
     /// Every directory below the root that holds a file, stamped after the package was put
@@ -95,7 +97,7 @@ pub fn stamp(dir: &Dir, files: &[String]) -> std::io::Result<Stamps> {
 impl Stamps {
     /// The fingerprint of `tree`, hashed after these stamps were taken (with its file
     /// records); `None` when the two do not name the same files.
-    pub fn seal(mut self, tree: &TreeDigest) -> Option<Fingerprint> {
+    pub fn seal(mut self, tree: &TreeDigest, version: &str) -> Option<Fingerprint> {
         sort_for_digest(&mut self.stamps, |(path, _)| path.as_str());
         if self.stamps.len() != tree.files.len() {
             return None;
@@ -117,6 +119,7 @@ impl Stamps {
             version: VERSION,
             target: String::new(),
             package_digest: tree.package_digest,
+            package_version: version.to_owned(),
             files,
             directories: Vec::new(),
             top: Vec::new(),
@@ -135,6 +138,11 @@ enum Verdict {
 impl Fingerprint {
     pub fn package_digest(&self) -> Sha256Digest {
         self.package_digest
+    }
+
+    /// The version the package's manifest declares.
+    pub fn package_version(&self) -> &str {
+        &self.package_version
     }
 
     /// The package digest and every file's record, as a hash of the package would give them.

@@ -464,13 +464,26 @@ pub fn directory_digest(root: &Path) -> Result<Sha256Digest, String> {
 
 /// [`directory_digest`] of an installed package, told by its fingerprint when one vouches for
 /// it (install/fingerprint.rs), else hashed. What a no-op `sync` compares with its lock.
-pub fn installed_digest(opencorvus_root: &Path, root: &Path) -> Result<Sha256Digest, String> {
-    if let Some(fingerprint) = receipts::fingerprint(opencorvus_root, root) {
+/// `canonical` is `root` made canonical (where the receipt is found), when known; with the
+/// version the manifest declares when the fingerprint vouched for the package.
+pub fn installed_digest(
+    opencorvus_root: &Path,
+    root: &Path,
+    canonical: Option<&Path>,
+) -> Result<(Sha256Digest, Option<String>), String> {
+    let fingerprint = match canonical {
+        Some(canonical) => receipts::fingerprint_at(opencorvus_root, canonical),
+        None => receipts::fingerprint(opencorvus_root, root),
+    };
+    if let Some(fingerprint) = fingerprint {
         if Dir::open(root).is_ok_and(|package| fingerprint.vouches_for(&package)) {
-            return Ok(fingerprint.package_digest());
+            return Ok((
+                fingerprint.package_digest(),
+                Some(fingerprint.package_version().to_owned()),
+            ));
         }
     }
-    directory_digest(root)
+    directory_digest(root).map(|digest| (digest, None))
 }
 
 fn tree_at_path(root: &Path, with_files: bool) -> Result<TreeDigest, String> {
@@ -617,7 +630,7 @@ pub fn ready(
     let tree = crate::digest::digest_folder(copy.path(), &files, true).map_err(|error| {
         InstallError::Io(error.path.clone(), std::io::Error::other(error.message))
     })?;
-    let fingerprint = stamps.and_then(|stamps| stamps.seal(&tree));
+    let fingerprint = stamps.and_then(|stamps| stamps.seal(&tree, &identity.version));
     Ok(Ready {
         copy,
         report,

@@ -148,9 +148,13 @@ pub fn record(opencorvus_root: &Path, target: &Path) -> Option<crate::verify::Re
 /// The fingerprint of the package installed at `target`, when there is a usable one (see
 /// [`fingerprint::read`]).
 pub fn fingerprint(opencorvus_root: &Path, target: &Path) -> Option<Fingerprint> {
-    let key = target.canonicalize().ok()?;
-    let path = fingerprint::path_beside(&receipt_path_of(opencorvus_root, &key));
-    fingerprint::read(&path, key.to_str()?)
+    fingerprint_at(opencorvus_root, &target.canonicalize().ok()?)
+}
+
+/// [`fingerprint`] of a target whose canonical path the caller knows.
+pub fn fingerprint_at(opencorvus_root: &Path, canonical: &Path) -> Option<Fingerprint> {
+    let path = fingerprint::path_beside(&receipt_path_of(opencorvus_root, canonical));
+    fingerprint::read(&path, canonical.to_str()?)
 }
 
 /// Removes the fingerprint of the package installed at `target`, with its receipt.

@@ -161,7 +161,7 @@ pub(super) fn publish(
         files,
         scratch,
         &names.staging,
-        (&tree, fingerprint),
+        (&tree, fingerprint, identity),
     )
     .and_then(|(staged, fingerprint)| {
         failpoint("staged");
@@ -270,7 +270,7 @@ fn stage(
     files: &[String],
     scratch: &Dir,
     staging: &str,
-    (tree, fingerprint): (&TreeDigest, Option<Fingerprint>),
+    (tree, fingerprint, identity): (&TreeDigest, Option<Fingerprint>, &Identity),
 ) -> Result<(Dir, Option<Fingerprint>), InstallError> {
     let digest = tree.package_digest;
     let shown = scratch.shown(staging);
@@ -294,7 +294,10 @@ fn stage(
         ));
     }
     // The same bytes as hashed before (the same package digest), so the same file records.
-    Ok((staged, stamps.and_then(|stamps| stamps.seal(tree))))
+    Ok((
+        staged,
+        stamps.and_then(|stamps| stamps.seal(tree, &identity.version)),
+    ))
 }
 
 /// Everything a commit works with.
