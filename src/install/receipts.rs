@@ -151,7 +151,7 @@ pub fn fingerprint(opencorvus_root: &Path, target: &Path) -> Option<Fingerprint>
     fingerprint_at(opencorvus_root, &target.canonicalize().ok()?)
 }
 
-/// [`fingerprint`] of a target whose canonical path the caller knows.
+/// [`fingerprint()`] of a target whose canonical path the caller knows.
 pub fn fingerprint_at(opencorvus_root: &Path, canonical: &Path) -> Option<Fingerprint> {
     let path = fingerprint::path_beside(&receipt_path_of(opencorvus_root, canonical));
     fingerprint::read(&path, canonical.to_str()?)

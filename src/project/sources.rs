@@ -2,7 +2,7 @@
 //! inode, mode, size, modification and change times) so that a no-op `sync` does not hash
 //! every archive again to check that it still holds the locked bytes: one `stat` each instead.
 //! The same rules as the install fingerprints (docs/fingerprints.md): the stamp is taken before
-//! the hash, and only a file whose change time was at least [`SETTLED`] older than the clock
+//! the hash, and only a file whose change time was at least `SETTLED` (two seconds) older than the clock
 //! when it was stamped is remembered (a change after the hash then gives it a later change
 //! time, whatever the file system's clock granularity); the file is kept in
 //! `<R>/data/squad-sources/<SHA-256 of the project's path>.json`, a line with the SHA-256 of
