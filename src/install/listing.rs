@@ -126,7 +126,8 @@ fn inspect_in(
 }
 
 /// Every package of a scope with its version and digest, sorted; each read through the
-/// packages root opened once.
+/// packages root opened once, on as many threads as there are cores (each package is a
+/// manifest, a fingerprint and a stat per file: system calls, which overlap).
 pub fn list_scope(locations: &Locations, opencorvus_root: &Path) -> Vec<Inspected> {
     let Ok(Some(scope)) = OpenScope::existing(locations) else {
         return Vec::new();
@@ -134,11 +135,16 @@ pub fn list_scope(locations: &Locations, opencorvus_root: &Path) -> Vec<Inspecte
     let Some(packages) = scope.packages() else {
         return Vec::new();
     };
-    scan(packages, false)
+    let tasks: Vec<crate::jobs::Task<'_, Inspected>> = scan(packages, false)
         .installed
         .into_iter()
-        .map(|installed| inspect_in(packages, installed, opencorvus_root, true))
-        .collect()
+        .map(|installed| {
+            Box::new(move || inspect_in(packages, installed, opencorvus_root, true))
+                as crate::jobs::Task<'_, Inspected>
+        })
+        .collect();
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    crate::jobs::run_jobs(cores, tasks)
 }
 
 /// The package `name` in the first of `scopes` that has its id, read as [`list_scope`] reads
