@@ -337,7 +337,7 @@ fn main() {
         },
     );
     println!(
-        "install, package at the import limits: squad {}   cp -r + sync -f {}   squad/cp {:.2}x",
+        "install, package at the import limits: squad {}   cp -r + sync -f {}   squad/cp {:.2}x (goal <= 1.5x)",
         ms(squad_install),
         ms(cp_sync),
         ratio(squad_install, cp_sync)

@@ -234,7 +234,7 @@ fn main() {
             .collect(),
     );
     println!(
-        "install:   squad {}   cp -r + sync -f {}   squad/baseline {:.2}x (goal <= 2x)",
+        "install:   squad {}   cp -r + sync -f {}   squad/baseline {:.2}x (goal <= 1.3x)",
         ms(install),
         ms(cp_sync),
         ratio(install, cp_sync)

@@ -8,7 +8,9 @@
 //!   `squad pack` of the same package;
 //! - `squad publish` again (the version is there: "unchanged");
 //! - `squad install oci://…@sha256:…` into a fresh scope, against `squad install` of the same
-//!   archive from disk (goal: at most 1.5x).
+//!   archive from disk, and against the network floor: one `curl` of the same manifest and
+//!   blobs (one process, one connection) plus the install of the archive from disk (goal: at
+//!   most 1.1x the floor).
 //!
 //! Run with `cargo bench --bench registry`. Needs `docker-registry` on PATH. The package is the
 //! corpus's academic-paper-review when `SQUAD_CORPUS` is set, else the release-review fixture.
@@ -119,6 +121,38 @@ fn main() {
         RUNS,
     );
     let remote = time_squad(&install_args(pinned.clone()), &fresh("remote"), RUNS);
+    // The network floor: the three requests squad makes, by curl in one process.
+    let (repository, digest) = pinned.trim_start_matches("oci://").split_once('@').unwrap();
+    let (host, name) = repository.split_once('/').unwrap();
+    let manifest_url = format!("http://{host}/v2/{name}/manifests/{digest}");
+    let accept = "Accept: application/vnd.oci.image.manifest.v1+json";
+    let manifest = Command::new("curl")
+        .args(["-sf", "-H", accept, &manifest_url])
+        .output()
+        .expect("curl runs");
+    assert!(manifest.status.success());
+    let manifest: serde_json::Value = serde_json::from_slice(&manifest.stdout).unwrap();
+    let mut urls = vec![manifest_url.clone()];
+    for blob in std::iter::once(&manifest["config"]).chain(manifest["layers"].as_array().unwrap()) {
+        urls.push(format!(
+            "http://{host}/v2/{name}/blobs/{}",
+            blob["digest"].as_str().unwrap()
+        ));
+    }
+    let curl = median(
+        (0..RUNS)
+            .map(|_| {
+                let mut command = Command::new("curl");
+                command.args(["-sfL", "-H", accept]);
+                for url in &urls {
+                    command.args(["-o", "/dev/null", url]);
+                }
+                let start = std::time::Instant::now();
+                assert!(command.status().unwrap().success());
+                start.elapsed()
+            })
+            .collect(),
+    );
     println!(
         "package: {} ({archive_bytes} bytes archive), median of {RUNS} runs",
         package.display()
@@ -135,5 +169,13 @@ fn main() {
         ms(remote),
         ms(local),
         remote.as_secs_f64() / local.as_secs_f64()
+    );
+    println!(
+        "network floor: curl of the manifest and its {} blobs {} + the local install {} = {}   registry install/floor {:.2}x (goal <= 1.1x)",
+        urls.len() - 1,
+        ms(curl),
+        ms(local),
+        ms(curl + local),
+        remote.as_secs_f64() / (curl + local).as_secs_f64()
     );
 }

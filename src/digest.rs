@@ -64,7 +64,13 @@ impl Sha256Digest {
     pub fn of_file(path: &Path) -> std::io::Result<Sha256Digest> {
         let mut file = crate::fs::open(path)?;
         let mut hasher = Sha256::new();
-        let mut buffer = vec![0u8; CHUNK];
+        // No larger than the file (and one byte to see its end): a zeroed 1 MiB buffer per
+        // small archive was 8% of a no-op sync of 1,000 squads.
+        let size = file
+            .metadata()
+            .map_or(CHUNK as u64, |metadata| metadata.len());
+        let mut buffer =
+            vec![0u8; usize::try_from(size).map_or(CHUNK, |size| (size + 1).min(CHUNK))];
         loop {
             let read = file.read(&mut buffer)?;
             if read == 0 {

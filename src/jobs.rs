@@ -1,7 +1,7 @@
 //! Work spread over a bounded number of threads, results kept in task order: what `sync`
-//! downloads, what `publish` of a tree of squads checks and pushes, and what `index build`
-//! reads from a registry all run through [`run_jobs`], so every parallel loop of squad has
-//! one bound and one way of keeping its order.
+//! downloads, what `publish` of a tree of squads checks and pushes, what `index build` reads
+//! from a registry and the packages `list` reads all run through [`run_jobs`], so every
+//! parallel loop of squad has one bound and one way of keeping its order.
 
 /// One unit of work for [`run_jobs`].
 pub type Task<'t, T> = Box<dyn FnOnce() -> T + Send + 't>;

@@ -1,8 +1,6 @@
 use std::process::ExitCode;
 
-use clap::Parser;
-
 fn main() -> ExitCode {
-    let cli = squad::cli::Cli::parse();
+    let cli = squad::cli::parse();
     ExitCode::from(squad::cli::run(cli).code())
 }

@@ -38,6 +38,21 @@ pub struct Status {
     pub modified: SystemTime,
 }
 
+/// What a file's metadata says of its identity and content, for the install fingerprints
+/// (install/fingerprint.rs): device and inode, mode, size, and the modification and change
+/// times as `(seconds, nanoseconds)`. Writing a file's bytes, its mode or its times, or
+/// replacing it, changes at least one of them; the change time (`ctime`) cannot be set back by
+/// an unprivileged process.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Stamp {
+    pub device: u64,
+    pub inode: u64,
+    pub mode: u32,
+    pub size: u64,
+    pub modified: (i64, i64),
+    pub changed: (i64, i64),
+}
+
 /// The error for a link, or anything but a directory, where a directory is expected.
 pub fn not_a_directory() -> io::Error {
     io::Error::other("is a symbolic link or not a directory; squad never works through it")
@@ -237,6 +252,15 @@ impl Dir {
 }
 
 #[cfg(unix)]
+pub use unix::stamp_path;
+
+/// No change times outside Unix: nothing is stamped, every source is hashed.
+#[cfg(not(unix))]
+pub fn stamp_path(_path: &Path) -> io::Result<Stamp> {
+    Err(io::ErrorKind::Unsupported.into())
+}
+
+#[cfg(unix)]
 mod unix {
     use std::os::fd::{AsFd, AsRawFd};
 
@@ -269,6 +293,24 @@ mod unix {
             identity: (u64::from(stat.st_dev), u64::from(stat.st_ino)),
             modified,
         }
+    }
+
+    // The field types of `stat` differ between targets.
+    #[allow(clippy::useless_conversion, clippy::unnecessary_cast)]
+    fn stamp_of(stat: &rustix::fs::Stat) -> Stamp {
+        Stamp {
+            device: u64::from(stat.st_dev),
+            inode: u64::from(stat.st_ino),
+            mode: stat.st_mode as u32,
+            size: stat.st_size as u64,
+            modified: (i64::from(stat.st_mtime), stat.st_mtime_nsec as i64),
+            changed: (i64::from(stat.st_ctime), stat.st_ctime_nsec as i64),
+        }
+    }
+
+    /// The [`Stamp`] of the file at `path`, links on the way and at the end followed.
+    pub fn stamp_path(path: &Path) -> io::Result<Stamp> {
+        Ok(stamp_of(&rustix::fs::stat(path)?))
     }
 
     fn directory_flags() -> OFlags {
@@ -325,6 +367,52 @@ mod unix {
         /// This directory's own status.
         pub fn own_status(&self) -> io::Result<Status> {
             Ok(status_of(&rustix::fs::fstat(&self.fd)?))
+        }
+
+        /// The entry `name`'s kind and [`Stamp`], links not followed; `None` when absent.
+        pub fn stamp(&self, name: &str) -> io::Result<Option<(Kind, Stamp)>> {
+            check_name(name)?;
+            match rustix::fs::statat(&self.fd, name, AtFlags::SYMLINK_NOFOLLOW) {
+                Ok(stat) => Ok(Some((status_of(&stat).kind, stamp_of(&stat)))),
+                Err(Errno::NOENT) => Ok(None),
+                Err(error) => Err(error.into()),
+            }
+        }
+
+        /// [`Dir::stamp`] of the entry at the `/`-separated `relative` path below this
+        /// directory, in one system call; the last name is not followed when it is a link.
+        /// The names on the way are resolved by the kernel, so a caller that must not pass
+        /// through a link checks each directory on the way itself (its own stamp says so).
+        pub fn stamp_below(&self, relative: &str) -> io::Result<Option<(Kind, Stamp)>> {
+            for name in relative.split('/') {
+                check_name(name)?;
+            }
+            match rustix::fs::statat(&self.fd, relative, AtFlags::SYMLINK_NOFOLLOW) {
+                Ok(stat) => Ok(Some((status_of(&stat).kind, stamp_of(&stat)))),
+                Err(Errno::NOENT | Errno::NOTDIR) => Ok(None),
+                Err(error) => Err(error.into()),
+            }
+        }
+
+        /// The file system's clock, read where this directory is: its times set to now by the
+        /// kernel, and the change time it recorded (the clock every later change of a file on
+        /// this file system is stamped with, at the file system's granularity).
+        pub fn clock(&self) -> io::Result<(i64, i64)> {
+            let now = rustix::fs::Timespec {
+                tv_sec: 0,
+                tv_nsec: rustix::fs::UTIME_NOW,
+            };
+            rustix::fs::futimens(
+                &self.fd,
+                &rustix::fs::Timestamps {
+                    last_access: rustix::fs::Timespec {
+                        tv_sec: 0,
+                        tv_nsec: rustix::fs::UTIME_OMIT,
+                    },
+                    last_modification: now,
+                },
+            )?;
+            Ok(stamp_of(&rustix::fs::fstat(&self.fd)?).changed)
         }
 
         /// Every entry but `.` and `..`, with its kind (links not followed), in directory order.
@@ -510,6 +598,19 @@ mod portable {
                 Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
                 Err(error) => Err(error),
             }
+        }
+
+        /// No change times here: fingerprints are not trusted, every package is hashed.
+        pub fn stamp(&self, _name: &str) -> io::Result<Option<(Kind, Stamp)>> {
+            Err(io::ErrorKind::Unsupported.into())
+        }
+
+        pub fn stamp_below(&self, _relative: &str) -> io::Result<Option<(Kind, Stamp)>> {
+            Err(io::ErrorKind::Unsupported.into())
+        }
+
+        pub fn clock(&self) -> io::Result<(i64, i64)> {
+            Err(io::ErrorKind::Unsupported.into())
         }
 
         pub fn own_status(&self) -> io::Result<Status> {

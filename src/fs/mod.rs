@@ -176,7 +176,22 @@ const SYNC_THREADS: usize = 16;
 /// about the time of one or two. Measured against one `fsync` after another, 4 threads, one
 /// thread per item, and one `syncfs` of the file system (which also flushes every other
 /// process's writes) in benches/install.rs.
+///
+/// Every file's writeback is started first, all of them, before the first `fsync` waits
+/// (`posix_fadvise(POSIX_FADV_DONTNEED)`, which on Linux starts the writeback of a file's dirty
+/// pages without waiting, as `sync_file_range(SYNC_FILE_RANGE_WRITE)` does; rustix has no
+/// `sync_file_range` and squad forbids `unsafe`; pages being written are not dropped). The
+/// `fsync`s then wait for writes already under way, in parallel on the device. Measured for
+/// 499 files of 33 KB on this project's ext4 disk, medians of 9 runs: `fsync`s from 16
+/// threads 34.3 ms; the same after `sync_file_range(WRITE)` of every file 22.1 ms; after
+/// `fadvise(DONTNEED)` 20.6 ms; one `syncfs` 21.0 ms (its worst run 37.8 ms, as it waits for
+/// every other process's writes too).
 pub fn sync_all_at_once(files: &[&std::fs::File], directories: &[&dir::Dir]) -> io::Result<()> {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    for file in files {
+        // Advice only: a file system that ignores it is synced all the same below.
+        let _ = rustix::fs::fadvise(file, 0, None, rustix::fs::Advice::DontNeed);
+    }
     enum Item<'a> {
         File(&'a std::fs::File),
         Dir(&'a dir::Dir),

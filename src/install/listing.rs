@@ -71,8 +71,14 @@ impl Inspected {
     }
 }
 
-/// Reads the package `installed` names (from a scan) through its package directory.
-fn inspect_in(packages: &Dir, mut installed: Installed, opencorvus_root: &Path) -> Inspected {
+/// Reads the package `installed` names (from a scan) through its package directory; when
+/// `fingerprinted`, its install fingerprint may stand for hashing it (`list`; never `verify`).
+fn inspect_in(
+    packages: &Dir,
+    mut installed: Installed,
+    opencorvus_root: &Path,
+    fingerprinted: bool,
+) -> Inspected {
     let package = packages
         .open_dir(&installed.namespace)
         .ok()
@@ -89,9 +95,29 @@ fn inspect_in(packages: &Dir, mut installed: Installed, opencorvus_root: &Path) 
     let manifest = read_manifest_at(&package, &installed.namespace, &installed.id);
     installed.version = manifest.version;
     installed.problem = manifest.problem;
-    let tree = tree_at(&package, true).ok();
+    // The install fingerprint's word when it vouches for every file (install/fingerprint.rs):
+    // the package is the one installed with its receipt (a fingerprint is written with its
+    // receipt and removed when another replaces it), so the receipt need not be read. Else
+    // every file hashed, and the receipt read.
+    let vouched = fingerprinted
+        .then(|| receipts::fingerprint(opencorvus_root, &installed.root))
+        .flatten()
+        .filter(|fingerprint| fingerprint.vouches_for(&package))
+        .map(|fingerprint| fingerprint.tree());
+    let (tree, record) = match vouched {
+        Some(tree) => {
+            let record = Record {
+                package_digest: tree.package_digest,
+                files: Some(tree.files.clone()),
+            };
+            (Some(tree), Some(record))
+        }
+        None => (
+            tree_at(&package, true).ok(),
+            receipts::record(opencorvus_root, &installed.root),
+        ),
+    };
     installed.package_digest = tree.as_ref().map(|tree| tree.package_digest.hex());
-    let record = receipts::record(opencorvus_root, &installed.root);
     Inspected {
         installed,
         tree,
@@ -100,7 +126,8 @@ fn inspect_in(packages: &Dir, mut installed: Installed, opencorvus_root: &Path) 
 }
 
 /// Every package of a scope with its version and digest, sorted; each read through the
-/// packages root opened once.
+/// packages root opened once, on as many threads as there are cores (each package is a
+/// manifest, a fingerprint and a stat per file: system calls, which overlap).
 pub fn list_scope(locations: &Locations, opencorvus_root: &Path) -> Vec<Inspected> {
     let Ok(Some(scope)) = OpenScope::existing(locations) else {
         return Vec::new();
@@ -108,15 +135,20 @@ pub fn list_scope(locations: &Locations, opencorvus_root: &Path) -> Vec<Inspecte
     let Some(packages) = scope.packages() else {
         return Vec::new();
     };
-    scan(packages, false)
+    let tasks: Vec<crate::jobs::Task<'_, Inspected>> = scan(packages, false)
         .installed
         .into_iter()
-        .map(|installed| inspect_in(packages, installed, opencorvus_root))
-        .collect()
+        .map(|installed| {
+            Box::new(move || inspect_in(packages, installed, opencorvus_root, true))
+                as crate::jobs::Task<'_, Inspected>
+        })
+        .collect();
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    crate::jobs::run_jobs(cores, tasks)
 }
 
 /// The package `name` in the first of `scopes` that has its id, read as [`list_scope`] reads
-/// it. The runtime looks in the project before the global scope, so that is the order to
+/// it but every file hashed (`verify` trusts no fingerprint). The runtime looks in the project before the global scope, so that is the order to
 /// give. A name whose id is installed under another namespace is an error naming it.
 pub fn inspect(
     name: &PackageName,
@@ -146,7 +178,7 @@ pub fn inspect(
         }
         return Ok((
             scope.clone(),
-            inspect_in(packages, installed, opencorvus_root),
+            inspect_in(packages, installed, opencorvus_root, false),
         ));
     }
     Err(InstallError::NotInstalled(name.to_string()))

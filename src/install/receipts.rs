@@ -7,10 +7,17 @@ use std::path::{Path, PathBuf};
 
 use crate::digest::{DigestDocument, Sha256Digest, TreeDigest};
 
+use super::fingerprint::{self, Fingerprint};
+
 fn receipt_path(opencorvus_root: &Path, target: &Path) -> PathBuf {
     let key = target
         .canonicalize()
         .unwrap_or_else(|_| target.to_path_buf());
+    receipt_path_of(opencorvus_root, &key)
+}
+
+/// [`receipt_path`] of a target already canonical.
+fn receipt_path_of(opencorvus_root: &Path, key: &Path) -> PathBuf {
     opencorvus_root
         .join("data")
         .join("squad-receipts")
@@ -34,6 +41,8 @@ pub struct Origin {
 pub struct Pending {
     temporary: PathBuf,
     path: PathBuf,
+    /// The target as the receipt names it.
+    target: String,
     file: std::fs::File,
     committed: bool,
 }
@@ -76,6 +85,7 @@ pub fn prepare(
     let pending = Pending {
         temporary,
         path,
+        target: shown.to_owned(),
         file: file.try_clone()?,
         committed: false,
     };
@@ -94,11 +104,22 @@ impl Pending {
         crate::fs::parent_directory(&self.path)
     }
 
-    /// Puts the receipt in place (replacing an earlier one).
+    /// Puts the receipt in place (replacing an earlier one); an earlier package's
+    /// fingerprint goes, so that none is kept for a package it was not taken of.
     pub fn commit(&mut self) -> std::io::Result<()> {
+        let _ = crate::fs::remove_file(fingerprint::path_beside(&self.path));
         crate::fs::rename(&self.temporary, &self.path)?;
         self.committed = true;
         Ok(())
+    }
+
+    /// Writes the fingerprint of the package just installed beside its receipt.
+    pub fn keep_fingerprint(&self, fingerprint: &Fingerprint) -> std::io::Result<()> {
+        fingerprint::write(
+            &fingerprint::path_beside(&self.path),
+            &self.target,
+            fingerprint,
+        )
     }
 }
 
@@ -122,6 +143,23 @@ pub fn origin(opencorvus_root: &Path, target: &Path) -> Option<Origin> {
 /// file changed since the install, for `verify`, `list`, `uninstall` and a repairing install.
 pub fn record(opencorvus_root: &Path, target: &Path) -> Option<crate::verify::Record> {
     crate::verify::load_record(&find(opencorvus_root, target)?).ok()
+}
+
+/// The fingerprint of the package installed at `target`, when there is a usable one (see
+/// [`fingerprint::read`]).
+pub fn fingerprint(opencorvus_root: &Path, target: &Path) -> Option<Fingerprint> {
+    fingerprint_at(opencorvus_root, &target.canonicalize().ok()?)
+}
+
+/// [`fingerprint()`] of a target whose canonical path the caller knows.
+pub fn fingerprint_at(opencorvus_root: &Path, canonical: &Path) -> Option<Fingerprint> {
+    let path = fingerprint::path_beside(&receipt_path_of(opencorvus_root, canonical));
+    fingerprint::read(&path, canonical.to_str()?)
+}
+
+/// Removes the fingerprint of the package installed at `target`, with its receipt.
+pub fn forget_fingerprint(receipt: &Path) {
+    let _ = crate::fs::remove_file(fingerprint::path_beside(receipt));
 }
 
 /// The receipt of the package installed at `target`, if there is one.

@@ -10,6 +10,7 @@ use crate::digest::{Sha256Digest, TreeDigest};
 use crate::fs::dir::{Dir, Kind};
 use crate::package::Identity;
 
+use super::fingerprint::{self, Fingerprint};
 use super::journal::{self, Journal};
 use super::lock::IdLock;
 use super::scope::{OpenScope, Scope};
@@ -38,11 +39,12 @@ impl Names {
     }
 }
 
-/// Publishes the validated private `copy` (its `files` and digest `tree`) as `identity`.
+/// Publishes the validated private `copy` (its `files`, digest `tree` and the fingerprint taken
+/// as it was hashed) as `identity`.
 pub(super) fn publish(
     mut copy: Copy,
     files: &[String],
-    tree: TreeDigest,
+    (tree, fingerprint): (TreeDigest, Option<Fingerprint>),
     identity: &Identity,
     options: &Options,
     on_wait: &mut dyn FnMut(&Path),
@@ -154,7 +156,14 @@ pub(super) fn publish(
         .ok();
     let operation_id = uuid();
     let names = Names::new(identity, &operation_id);
-    let result = stage(&mut copy, files, scratch, &names.staging, digest).and_then(|staged| {
+    let result = stage(
+        &mut copy,
+        files,
+        scratch,
+        &names.staging,
+        (&tree, fingerprint, identity),
+    )
+    .and_then(|(staged, fingerprint)| {
         failpoint("staged");
         commit(Commit {
             scope: &scope,
@@ -170,6 +179,7 @@ pub(super) fn publish(
             operation_id: &operation_id,
             lock: &lock,
             receipt,
+            fingerprint,
         })
     });
     if result.is_err() {
@@ -253,14 +263,16 @@ fn existing(
 
 /// Makes the validated copy the staging directory `staging` in the scratch directory: renamed
 /// when on the same file system (the very bytes validated and digested, in squad's private
-/// directory), else copied through descriptors and read back (VFY-2). Returns it, open.
+/// directory, their fingerprint still theirs), else copied through descriptors, stamped and
+/// read back (VFY-2). Returns it, open, with its fingerprint.
 fn stage(
     copy: &mut Copy,
     files: &[String],
     scratch: &Dir,
     staging: &str,
-    digest: Sha256Digest,
-) -> Result<Dir, InstallError> {
+    (tree, fingerprint, identity): (&TreeDigest, Option<Fingerprint>, &Identity),
+) -> Result<(Dir, Option<Fingerprint>), InstallError> {
+    let digest = tree.package_digest;
     let shown = scratch.shown(staging);
     let open = |scratch: &Dir| {
         scratch
@@ -269,18 +281,23 @@ fn stage(
             .map_err(io(&shown))
     };
     if copy.move_to(scratch, staging).map_err(io(&shown))? {
-        return open(scratch);
+        return Ok((open(scratch)?, fingerprint));
     }
     scratch.create_dir(staging).map_err(io(&shown))?;
     let staged = open(scratch)?;
     super::source::copy_files(copy.dir(), files, &staged).map_err(io(&shown))?;
+    let stamps = fingerprint::stamp(&staged, files).ok();
     let read_back = tree_at(&staged, false).map_err(InstallError::Recovery)?;
     if read_back.package_digest != digest {
         return Err(InstallError::Recovery(
             "package bytes changed during import".to_owned(),
         ));
     }
-    Ok(staged)
+    // The same bytes as hashed before (the same package digest), so the same file records.
+    Ok((
+        staged,
+        stamps.and_then(|stamps| stamps.seal(tree, &identity.version)),
+    ))
 }
 
 /// Everything a commit works with.
@@ -298,6 +315,7 @@ struct Commit<'a> {
     operation_id: &'a str,
     lock: &'a IdLock,
     receipt: Option<receipts::Pending>,
+    fingerprint: Option<Fingerprint>,
 }
 
 /// Makes the staged package durable before the first rename that touches the target: every
@@ -410,13 +428,27 @@ fn commit(mut commit: Commit) -> Result<(Operation, Vec<String>), InstallError> 
         sync(&[namespace, scratch])?;
     }
     failpoint("new-in-place");
-    // VFY-3: the package now at the target, read through its namespace directory.
-    let installed = namespace
-        .open_dir(id)
-        .map_err(io(target))?
-        .ok_or_else(|| InstallError::Io(target.to_path_buf(), std::io::ErrorKind::NotFound.into()))
-        .and_then(|package| tree_at(&package, false).map_err(InstallError::Recovery))?;
-    if installed.package_digest != after {
+    // VFY-3: the package now at the target, read through its namespace directory: the same
+    // files as stamped before they were hashed, each with the same stamp (racy ones hashed
+    // again), or else hashed in full.
+    let package = namespace.open_dir(id).map_err(io(target))?.ok_or_else(|| {
+        InstallError::Io(target.to_path_buf(), std::io::ErrorKind::NotFound.into())
+    })?;
+    let vouched = commit
+        .fingerprint
+        .as_mut()
+        .is_some_and(|fingerprint| fingerprint.confirm(&package, scratch));
+    if !vouched {
+        commit.fingerprint = None;
+    }
+    let installed_digest = if vouched {
+        after
+    } else {
+        tree_at(&package, false)
+            .map_err(InstallError::Recovery)?
+            .package_digest
+    };
+    if installed_digest != after {
         if before.is_some() {
             journal::reconcile(scope, id).map_err(InstallError::Recovery)?;
         } else {
@@ -441,10 +473,15 @@ fn commit(mut commit: Commit) -> Result<(Operation, Vec<String>), InstallError> 
             .map_err(io(&scratch.shown(&journal_name)))?;
     }
     // The receipt goes in place with the package; its directory is synced with the scope's.
+    let fingerprint = commit.fingerprint.take();
     let receipt_directory = match commit.receipt.as_mut().map(|receipt| {
-        receipt
-            .commit()
-            .and_then(|()| Dir::open(receipt.directory()))
+        receipt.commit().and_then(|()| {
+            // A cache: without it, `sync` and `list` hash the package.
+            if let Some(fingerprint) = &fingerprint {
+                let _ = receipt.keep_fingerprint(fingerprint);
+            }
+            Dir::open(receipt.directory())
+        })
     }) {
         Some(Ok(directory)) => Some(directory),
         Some(Err(problem)) => {

@@ -134,6 +134,7 @@ pub fn uninstall(
     };
     crate::fs::sync_all_at_once(&[], &synced).map_err(io(scratch.path()))?;
     if let Some(receipt) = receipt {
+        receipts::forget_fingerprint(&receipt);
         let _ = crate::fs::remove_file(receipt);
     }
     drop(lock);

@@ -23,6 +23,7 @@ pub mod lockfile;
 pub mod merge;
 pub mod outdated;
 pub mod resolve;
+pub mod sources;
 pub mod sync;
 
 use std::collections::HashMap;

@@ -164,21 +164,59 @@ impl Installed {
         }
     }
 
-    /// What is installed at `<namespace>/<id>` in a scope.
+    /// What is installed at `<namespace>/<id>` in a scope, every file hashed (what `verify`
+    /// reports).
     pub fn of(locations: &Locations, name: &Name) -> Installed {
+        Installed::read(locations, name, None).0
+    }
+
+    /// [`Installed::of`], told by the package's install fingerprint when it vouches for the
+    /// package (install/fingerprint.rs, docs/fingerprints.md), else hashed: what a `sync`
+    /// compares with its lock. `packages_root` is the scope's packages root made canonical
+    /// once (where receipts are found), and the version is the manifest's when the
+    /// fingerprint vouched for the package.
+    pub fn of_fingerprinted(
+        locations: &Locations,
+        name: &Name,
+        (opencorvus_root, packages_root): (&Path, Option<&Path>),
+    ) -> (Installed, Option<String>) {
+        Installed::read(locations, name, Some((opencorvus_root, packages_root)))
+    }
+
+    fn read(
+        locations: &Locations,
+        name: &Name,
+        fingerprinted: Option<(&Path, Option<&Path>)>,
+    ) -> (Installed, Option<String>) {
         let target = locations.target(&name.namespace, &name.id);
         match crate::fs::real_directory(&target) {
-            Ok(crate::fs::RealDirectory::Absent) => Installed::Absent,
+            Ok(crate::fs::RealDirectory::Absent) => (Installed::Absent, None),
             Ok(crate::fs::RealDirectory::Present(_)) => {
-                match crate::install::directory_digest(&target) {
-                    Ok(digest) => Installed::Digest(digest),
-                    Err(problem) => Installed::Unreadable(target, problem),
+                let digest = match fingerprinted {
+                    Some((opencorvus_root, packages_root)) => {
+                        let canonical =
+                            packages_root.map(|root| root.join(&name.namespace).join(&name.id));
+                        crate::install::installed_digest(
+                            opencorvus_root,
+                            &target,
+                            canonical.as_deref(),
+                        )
+                    }
+                    None => crate::install::directory_digest(&target).map(|digest| (digest, None)),
+                };
+                match digest {
+                    Ok((digest, version)) => (Installed::Digest(digest), version),
+                    Err(problem) => (Installed::Unreadable(target, problem), None),
                 }
             }
-            Ok(crate::fs::RealDirectory::Refused) => {
-                Installed::Unreadable(target, "not a directory".to_owned())
-            }
-            Err(error) => Installed::Unreadable(target, crate::error::chain(&error)),
+            Ok(crate::fs::RealDirectory::Refused) => (
+                Installed::Unreadable(target, "not a directory".to_owned()),
+                None,
+            ),
+            Err(error) => (
+                Installed::Unreadable(target, crate::error::chain(&error)),
+                None,
+            ),
         }
     }
 }
@@ -266,17 +304,27 @@ pub(crate) fn unchanged(
 fn pinned_identity(
     project: &Project,
     settings: &Settings<'_>,
-    name: &Name,
+    (name, vouched_version): (&Name, Option<&str>),
     locked: &Locked,
 ) -> Result<(), Failure> {
-    let manifest = project
-        .locations(&settings.opencorvus_root)
-        .target(&name.namespace, &name.id)
-        .join(crate::manifest::MANIFEST_FILE);
-    let declared = crate::fs::read_regular_to_string(&manifest)
-        .ok()
-        .and_then(|text| crate::manifest::declared(&text))
-        .unwrap_or_default();
+    // The install fingerprint's record of the manifest's version when it vouched for the
+    // package's bytes, else the manifest read.
+    let declared = match vouched_version {
+        Some(version) => crate::manifest::Declared {
+            version: Some(version.to_owned()),
+            ..Default::default()
+        },
+        None => {
+            let manifest = project
+                .locations(&settings.opencorvus_root)
+                .target(&name.namespace, &name.id)
+                .join(crate::manifest::MANIFEST_FILE);
+            crate::fs::read_regular_to_string(&manifest)
+                .ok()
+                .and_then(|text| crate::manifest::declared(&text))
+                .unwrap_or_default()
+        }
+    };
     if declared.version.as_deref() == Some(locked.version.as_str()) {
         return Ok(());
     }
@@ -497,16 +545,22 @@ pub fn sync(
         .collect();
     crate::env::failpoint("sync-planned");
     let entries = &files.declared.entries;
-    let installed: Vec<Installed> = run_jobs(
+    // Made canonical once: where each installed package's receipt and fingerprint are found.
+    let packages_root = locations.packages_root.canonicalize().ok();
+    let (installed, vouched_versions): (Vec<Installed>, Vec<Option<String>>) = run_jobs(
         settings.jobs,
         entries
             .iter()
             .map(|entry| {
                 let locations = &locations;
-                Box::new(move || Installed::of(locations, &entry.name)) as Task<'_, Installed>
+                let roots = (settings.opencorvus_root.as_path(), packages_root.as_deref());
+                Box::new(move || Installed::of_fingerprinted(locations, &entry.name, roots))
+                    as Task<'_, (Installed, Option<String>)>
             })
             .collect(),
-    );
+    )
+    .into_iter()
+    .unzip();
     let steps: Vec<Step> = entries
         .iter()
         .zip(&installed)
@@ -530,8 +584,10 @@ pub fn sync(
         accept: false,
     };
     let cooldown = super::cooldown::Cooldown::of(files.declared.minimum_release_age.as_ref());
+    // Local archives remembered with their stamps, so that an unchanged one is not hashed.
+    let sources = super::sources::Sources::read(&settings.opencorvus_root, &project.root);
     let ready = prepare(
-        project,
+        (project, &sources),
         settings,
         (
             &files.declared.policy,
@@ -544,8 +600,9 @@ pub fn sync(
         ),
         entries,
         &steps,
-        &installed,
+        (&installed, &vouched_versions),
     );
+    sources.write();
     let mut prepared = Vec::new();
     for (entry, result) in entries.iter().zip(ready) {
         match result {
@@ -656,7 +713,12 @@ pub fn sync(
 
 /// Whether a squad's local source (a folder or an archive) still holds the bytes locked; a
 /// remote source's bytes are fixed by their digests.
-fn local_unchanged(project: &Project, declaration: &Declaration, locked: &Locked) -> bool {
+fn local_unchanged(
+    project: &Project,
+    sources: &super::sources::Sources,
+    declaration: &Declaration,
+    locked: &Locked,
+) -> bool {
     use crate::acquire::Source;
     let local = resolve::local(project);
     match &declaration.source {
@@ -665,7 +727,9 @@ fn local_unchanged(project: &Project, declaration: &Declaration, locked: &Locked
                 .is_ok_and(|digest| digest == locked.package_digest)
         }),
         Source::Archive(path) => local.resolve(path).is_ok_and(|archive| {
-            Sha256Digest::of_file(&archive).is_ok_and(|sha| Some(sha) == locked.archive_sha256)
+            sources
+                .sha256(&archive)
+                .is_ok_and(|sha| Some(sha) == locked.archive_sha256)
         }),
         _ => true,
     }
@@ -673,7 +737,7 @@ fn local_unchanged(project: &Project, declaration: &Declaration, locked: &Locked
 
 /// Resolves or fetches every squad that needs it, on `settings.jobs` threads.
 fn prepare(
-    project: &Project,
+    (project, sources): (&Project, &super::sources::Sources),
     settings: &Settings<'_>,
     (policy, escalation, audit, lock, locked_only, index, cooldown): (
         &crate::sign::Policy,
@@ -686,14 +750,14 @@ fn prepare(
     ),
     entries: &[Entry],
     steps: &[Step],
-    installed: &[Installed],
+    (installed, vouched_versions): (&[Installed], &[Option<String>]),
 ) -> Vec<Result<Ready, Failure>> {
     let downloads = Downloads::new(settings.transfers);
     let tasks: Vec<Task<'_, Result<Ready, Failure>>> = entries
         .iter()
         .zip(steps)
-        .zip(installed)
-        .map(|((entry, step), installed)| {
+        .zip(installed.iter().zip(vouched_versions))
+        .map(|((entry, step), (installed, vouched_version))| {
             let downloads = &downloads;
             Box::new(move || {
                 let job = downloads.job();
@@ -703,8 +767,15 @@ fn prepare(
                     // Installed as locked: vouched for again over the installed digest (the
                     // policy may have changed; the lock's `signed_by` is only a record). A local
                     // source is checked still to hold the locked bytes.
-                    Step::Done(locked) if local_unchanged(project, declaration, locked) => {
-                        pinned_identity(project, settings, &entry.name, locked)?;
+                    Step::Done(locked)
+                        if local_unchanged(project, sources, declaration, locked) =>
+                    {
+                        pinned_identity(
+                            project,
+                            settings,
+                            (&entry.name, vouched_version.as_deref()),
+                            locked,
+                        )?;
                         let mut locked = locked.clone();
                         if escalation.deny {
                             let total = installed_grants(project, settings, &entry.name)?;

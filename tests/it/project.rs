@@ -1980,3 +1980,182 @@ fn a_project_refuses_a_squad_whose_audit_finds_an_error_until_that_version_is_ac
     );
     assert_ne!(project.installed("acme/release-review"), Some(digest));
 }
+
+/// The install fingerprints (install/fingerprint.rs, docs/fingerprints.md): what the file
+/// system said of each file of the installed `acme/minimal-squad`, kept beside its receipt.
+fn fingerprint_of(project: &Proj) -> PathBuf {
+    let receipts = project.sandbox.opencorvus().join("data/squad-receipts");
+    std::fs::read_dir(&receipts)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .find(|path| path.extension().is_some_and(|ext| ext == "fingerprint"))
+        .expect("the install wrote a fingerprint")
+}
+
+/// Flips one byte of `file` in place and puts its modification time back: the same size and
+/// mtime, so only its change time (which no unprivileged process can set) tells.
+fn edit_keeping_size_and_mtime(file: &Path) {
+    use std::os::unix::fs::MetadataExt;
+    let before = std::fs::metadata(file).unwrap();
+    let mut bytes = std::fs::read(file).unwrap();
+    bytes[0] ^= 0x20;
+    std::fs::write(file, &bytes).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(file)
+        .unwrap()
+        .set_modified(before.modified().unwrap())
+        .unwrap();
+    let after = std::fs::metadata(file).unwrap();
+    assert_eq!(
+        (after.len(), after.modified().unwrap(), after.ino()),
+        (before.len(), before.modified().unwrap(), before.ino())
+    );
+    assert_ne!(
+        (after.ctime(), after.ctime_nsec()),
+        (before.ctime(), before.ctime_nsec())
+    );
+}
+
+/// A project with `acme/minimal-squad` added from a folder, and its installed README.
+fn fingerprinted_project() -> (Proj, PathBuf) {
+    let project = Proj::new();
+    copy_tree(
+        &fixtures().join("valid/minimal"),
+        &project.root().join("squads/minimal"),
+    );
+    assert_ok(&project.run(&["add", "project/squads/minimal"]), "add");
+    let readme = project.target("acme/minimal-squad").join("README.md");
+    (project, readme)
+}
+
+/// The edit is noticed (by `list` and by `sync --locked`, which puts the locked bytes back).
+fn assert_edit_noticed(project: &Proj, readme: &Path, pristine: &[u8], what: &str) {
+    let output = project.run(&["list"]);
+    assert!(
+        text(&output.stdout).contains("(modified)"),
+        "{what}: list missed the edit:\n{}",
+        text(&output.stdout)
+    );
+    let output = project.run(&["sync", "--locked"]);
+    assert_ok(&output, what);
+    assert!(
+        stderr(&output).contains("1 replaced"),
+        "{what}: sync missed the edit:\n{}",
+        stderr(&output)
+    );
+    assert_eq!(std::fs::read(readme).unwrap(), pristine, "{what}");
+}
+
+#[test]
+fn a_no_op_sync_notices_an_edit_that_kept_the_size_and_the_modification_time() {
+    let (project, readme) = fingerprinted_project();
+    let pristine = std::fs::read(&readme).unwrap();
+    fingerprint_of(&project);
+    let output = project.run(&["sync", "--locked"]);
+    assert_ok(&output, "no-op sync");
+    assert!(
+        stderr(&output).contains("1 unchanged"),
+        "{}",
+        stderr(&output)
+    );
+    let output = project.run(&["list"]);
+    assert!(!text(&output.stdout).contains("(modified)"));
+
+    edit_keeping_size_and_mtime(&readme);
+    assert_edit_noticed(
+        &project,
+        &readme,
+        &pristine,
+        "an edit that kept size and mtime",
+    );
+
+    // Replaced by a file of the same size and mtime: a new inode (and change time).
+    let before = std::fs::metadata(&readme).unwrap();
+    let mut bytes = pristine.clone();
+    bytes[0] ^= 0x20;
+    let replacement = readme.with_extension("new");
+    std::fs::write(&replacement, &bytes).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&replacement)
+        .unwrap()
+        .set_modified(before.modified().unwrap())
+        .unwrap();
+    std::fs::rename(&replacement, &readme).unwrap();
+    assert_edit_noticed(&project, &readme, &pristine, "a file replaced");
+}
+
+#[test]
+fn a_tampered_fingerprint_only_causes_a_full_hash_never_a_skip() {
+    use std::os::unix::fs::MetadataExt;
+    let (project, readme) = fingerprinted_project();
+    let pristine = std::fs::read(&readme).unwrap();
+    type Tamper = fn(&[u8], &std::fs::Metadata) -> Vec<u8>;
+    let tampers: [(&str, Tamper); 4] = [
+        // The edited file's new stamp written in, the checksum line left as it was.
+        ("stamp rewritten", |bytes, now| {
+            let text = String::from_utf8(bytes.to_vec()).unwrap();
+            let (checksum, body) = text.split_once('\n').unwrap();
+            let mut body: serde_json::Value = serde_json::from_str(body).unwrap();
+            for file in body["files"].as_array_mut().unwrap() {
+                if file["path"] == "README.md" {
+                    file["stamp"]["inode"] = now.ino().into();
+                    file["stamp"]["changed"] = serde_json::json!([now.ctime(), now.ctime_nsec()]);
+                }
+            }
+            format!("{checksum}\n{body}").into_bytes()
+        }),
+        ("truncated", |bytes, _| bytes[..bytes.len() / 2].to_vec()),
+        ("garbage", |_, _| b"not a fingerprint\n{}".to_vec()),
+        ("checksum of nothing", |bytes, _| {
+            let text = String::from_utf8(bytes.to_vec()).unwrap();
+            let (_, body) = text.split_once('\n').unwrap();
+            format!("{}\n{body}", "0".repeat(64)).into_bytes()
+        }),
+    ];
+    for (what, tamper) in tampers {
+        let fingerprint = fingerprint_of(&project);
+        edit_keeping_size_and_mtime(&readme);
+        let now = std::fs::metadata(&readme).unwrap();
+        let bytes = std::fs::read(&fingerprint).unwrap();
+        std::fs::write(&fingerprint, tamper(&bytes, &now)).unwrap();
+        assert_edit_noticed(&project, &readme, &pristine, what);
+    }
+}
+
+/// project/sources.rs: a local archive remembered with its stamp is not hashed again, and one
+/// rewritten in place with the same size and modification time is still noticed (its change
+/// time moved), so `sync --locked` refuses it instead of trusting the remembered SHA-256.
+#[test]
+fn a_remembered_archive_rewritten_with_the_same_size_and_mtime_is_hashed_again() {
+    let project = Proj::new();
+    let archive = project.root().join("vendor/delivery.zip");
+    pack(&project.sandbox, &template("delivery"), &archive);
+    assert_ok(&project.run(&["add", "project/vendor/delivery.zip"]), "add");
+    // Remembered only once its change time is two seconds old.
+    std::thread::sleep(std::time::Duration::from_millis(2_100));
+    assert_ok(&project.run(&["sync", "--locked"]), "sync that remembers");
+    let remembered = project.sandbox.opencorvus().join("data/squad-sources");
+    assert_eq!(std::fs::read_dir(&remembered).unwrap().count(), 1);
+    assert_ok(
+        &project.run(&["sync", "--locked"]),
+        "sync that trusts the stamp",
+    );
+
+    // The same size and mtime, other bytes (a stored file's content, so still a readable ZIP
+    // whose checks squad applies once it hashes it).
+    let before = std::fs::metadata(&archive).unwrap();
+    let mut bytes = std::fs::read(&archive).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x01;
+    std::fs::write(&archive, &bytes).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&archive)
+        .unwrap()
+        .set_modified(before.modified().unwrap())
+        .unwrap();
+    let output = project.run(&["sync", "--locked"]);
+    assert_ne!(code(&output), Some(0), "{}", stderr(&output));
+}

@@ -515,6 +515,10 @@ pub fn parse(text: &str) -> (Declared, Vec<Diagnostic>) {
     let Kind::Object(squads) = &squads.value.kind else {
         return (declared, diagnostics);
     };
+    // The first member of each id, among those whose key is a name: one look-up per member
+    // instead of parsing every earlier key again (1,000 squads took 1,000,000 parses).
+    let mut first_of_id: std::collections::HashMap<String, usize> =
+        std::collections::HashMap::new();
     for (index, member) in squads.iter().enumerate() {
         let pointer = format!(
             "/squads/{}",
@@ -531,10 +535,8 @@ pub fn parse(text: &str) -> (Declared, Vec<Diagnostic>) {
                 continue;
             }
         };
-        if let Some(earlier) = squads[..index]
-            .iter()
-            .find(|other| Name::parse(&other.key).is_ok_and(|other| other.id == name.id))
-        {
+        let first = *first_of_id.entry(name.id.clone()).or_insert(index);
+        if let Some(earlier) = (first != index).then(|| &squads[first]) {
             let message = if earlier.key == member.key {
                 format!("`{name}` is declared twice")
             } else {
