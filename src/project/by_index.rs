@@ -9,6 +9,8 @@
 use std::path::Path;
 
 use crate::acquire::{Pins, Source};
+use crate::index::IndexError;
+use crate::index::fetch::Index;
 use crate::install::Exact;
 
 use super::cooldown::{Cooldown, HeldBack};
@@ -63,13 +65,7 @@ pub fn resolve_declared(
     version: Option<&str>,
     cooldown: Option<&Cooldown<'_>>,
 ) -> Result<(Declaration, Pins, Vec<HeldBack>), Failure> {
-    let Some(config) = config else {
-        return Err(Failure::refused(
-            name.to_string(),
-            "it is declared with `\"index\": true`, but squads.jsonc has no `index`",
-        )
-        .hint("add the index's URL as `index` in squads.jsonc (docs/index.md)"));
-    };
+    let config = required(config, &name.to_string())?;
     let found = find(config, settings, &name.to_string(), version, cooldown)?;
     // Acquired from exactly the version's location: a registry's pinned reference as it is.
     let source_text = match (
@@ -93,6 +89,46 @@ pub fn resolve_declared(
     ))
 }
 
+/// The project's index of a squad declared with `"index": true`, or the refusal that says
+/// squads.jsonc declares none.
+pub fn required<'c>(
+    config: Option<&'c IndexConfig>,
+    label: &str,
+) -> Result<&'c IndexConfig, Failure> {
+    config.ok_or_else(|| {
+        Failure::refused(
+            label,
+            "it is declared with `\"index\": true`, but squads.jsonc has no `index`",
+        )
+        .hint("add the index's URL as `index` in squads.jsonc (docs/index.md)")
+    })
+}
+
+/// An index error as the failure of the squad `label`, with the error's hint.
+pub fn failure(label: &str, error: &IndexError) -> Failure {
+    Failure {
+        hint: error.hint(),
+        ..Failure::of(label, error, error.class())
+    }
+}
+
+/// The project's index, its root fetched (or taken from the cache) and checked against the
+/// project's `index_key`, on behalf of the squad `label`.
+pub fn open<'a>(
+    config: &'a IndexConfig,
+    client: Option<&'a crate::http::Client>,
+    cache: Option<&'a crate::cache::Cache>,
+    label: &str,
+) -> Result<Index<'a>, Failure> {
+    let access = crate::index::fetch::Access {
+        client,
+        cache,
+        trust: config.key.as_ref(),
+        now: crate::env::now_utc(),
+    };
+    Index::open(&config.url, access).map_err(|error| failure(label, &error))
+}
+
 fn find(
     config: &IndexConfig,
     settings: &Settings<'_>,
@@ -100,21 +136,8 @@ fn find(
     version: Option<&str>,
     cooldown: Option<&Cooldown<'_>>,
 ) -> Result<FromIndex, Failure> {
-    let failed = |error: crate::index::IndexError| {
-        let hint = error.hint();
-        let failure = Failure::of(name, &error, error.class());
-        match hint {
-            Some(hint) => failure.hint(hint),
-            None => failure,
-        }
-    };
-    let access = crate::index::fetch::Access {
-        client: settings.client,
-        cache: Some(&settings.cache),
-        trust: config.key.as_ref(),
-        now: crate::env::now_utc(),
-    };
-    let index = crate::index::fetch::Index::open(&config.url, access).map_err(failed)?;
+    let failed = |error: IndexError| failure(name, &error);
+    let index = open(config, settings.client, Some(&settings.cache), name)?;
     let squad = index.find(name).map_err(failed)?;
     let mut held_back = Vec::new();
     let entry = match version {

@@ -300,22 +300,9 @@ pub fn records_of(
     let (Some(id), Some(namespace)) = (segments.next(), segments.next()) else {
         return Ok(None);
     };
-    let failed = |error: crate::index::IndexError| {
-        let hint = error.hint();
-        let failure = Failure::of(label, &error, error.class());
-        match hint {
-            Some(hint) => failure.hint(hint),
-            None => failure,
-        }
-    };
-    let access = crate::index::fetch::Access {
-        client,
-        cache,
-        trust: config.key.as_ref(),
-        now: crate::env::now_utc(),
-    };
-    let opened = crate::index::fetch::Index::open(&config.url, access).map_err(failed)?;
-    let Some(squad) = opened.squad(namespace, id).map_err(failed)? else {
+    let opened = super::by_index::open(config, client, cache, label)?;
+    let found = opened.squad(namespace, id);
+    let Some(squad) = found.map_err(|error| super::by_index::failure(label, &error))? else {
         return Ok(None);
     };
     let wanted = repository.repository_only().to_string();

@@ -180,29 +180,11 @@ fn in_index(
     index: Option<&IndexConfig>,
     cooldown: Option<&Cooldown<'_>>,
 ) -> Result<Row, Failure> {
-    let Some(config) = index else {
-        return Err(Failure::refused(
-            row.name.clone(),
-            "it is declared with `\"index\": true`, but squads.jsonc has no `index`",
-        )
-        .hint("add the index's URL as `index` in squads.jsonc (docs/index.md)"));
-    };
-    let failed = |error: crate::index::IndexError| {
-        let hint = error.hint();
-        let failure = Failure::of(row.name.clone(), &error, error.class());
-        match hint {
-            Some(hint) => failure.hint(hint),
-            None => failure,
-        }
-    };
-    let access = crate::index::fetch::Access {
-        client: Some(client),
-        cache,
-        trust: config.key.as_ref(),
-        now: crate::env::now_utc(),
-    };
-    let opened = crate::index::fetch::Index::open(&config.url, access).map_err(failed)?;
-    let squad = opened.find(&row.name).map_err(failed)?;
+    let config = super::by_index::required(index, &row.name)?;
+    let opened = super::by_index::open(config, Some(client), cache, &row.name)?;
+    let squad = opened
+        .find(&row.name)
+        .map_err(|error| super::by_index::failure(&row.name, &error))?;
     let taken = squad.versions.iter().filter(|entry| !entry.yanked);
     row.latest = squad.newest().map(|entry| entry.version.clone());
     let current = row
