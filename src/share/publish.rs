@@ -175,37 +175,53 @@ pub fn plan<'c>(
     prepared: Prepared,
     dry_run: bool,
 ) -> Result<Planned<'c>, ShareError> {
-    let repository = base.join(&[&prepared.identity.namespace, &prepared.identity.id]);
-    let version = prepared.identity.version.clone();
-    let access = if dry_run { Access::Pull } else { Access::Push };
-    let mut session = Repository::new(client, &repository, access, Credentials::Configured);
-    let tagged = repository.with_tag(&version);
-    let existing = match session.manifest(&version) {
-        // Registries that answer 401 or 403 to a pull from a repository that does not exist
-        // yet (Docker Hub among them): a real publish creates it, so a dry run goes on.
-        Err(OciError::Unauthorized { .. } | OciError::Denied { .. }) if dry_run => None,
-        other => other?,
-    };
-    let existing = match existing {
-        Some(existing) => {
-            let resolved = check_resolved(&mut session, &tagged, existing)?;
-            if resolved.config.package_digest != prepared.artifact.config.package_digest {
-                return Err(ShareError::Conflict {
-                    reference: tagged.to_string(),
-                    published: resolved.config.package_digest,
-                    local: prepared.artifact.config.package_digest.clone(),
-                });
-            }
-            Some(resolved)
-        }
-        None => None,
-    };
+    let (session, repository, existing) = ask_version(
+        client,
+        base,
+        &prepared.identity,
+        &prepared.artifact.config.package_digest,
+        dry_run,
+    )?;
     Ok(Planned {
         session,
         prepared,
         repository,
         existing,
     })
+}
+
+/// The registry's answer for `identity`'s version in its repository below `base`: not there
+/// (`None`), or there with `package_digest` (its resolution); there with another package digest
+/// is [`ShareError::Conflict`]. A dry run reads the tag with pull access only.
+fn ask_version<'c>(
+    client: &'c crate::http::Client,
+    base: &Reference,
+    identity: &Identity,
+    package_digest: &str,
+    dry_run: bool,
+) -> Result<(Repository<'c>, Reference, Option<Resolved>), ShareError> {
+    let repository = base.join(&[&identity.namespace, &identity.id]);
+    let access = if dry_run { Access::Pull } else { Access::Push };
+    let mut session = Repository::new(client, &repository, access, Credentials::Configured);
+    let tagged = repository.with_tag(&identity.version);
+    let existing = match session.manifest(&identity.version) {
+        // Registries that answer 401 or 403 to a pull from a repository that does not exist
+        // yet (Docker Hub among them): a real publish creates it, so a dry run goes on.
+        Err(OciError::Unauthorized { .. } | OciError::Denied { .. }) if dry_run => None,
+        other => other?,
+    };
+    let Some(existing) = existing else {
+        return Ok((session, repository, None));
+    };
+    let resolved = check_resolved(&mut session, &tagged, existing)?;
+    if resolved.config.package_digest != package_digest {
+        return Err(ShareError::Conflict {
+            reference: tagged.to_string(),
+            published: resolved.config.package_digest,
+            local: package_digest.to_owned(),
+        });
+    }
+    Ok((session, repository, Some(resolved)))
 }
 
 /// Pushes a planned package (blobs the registry lacks, then the manifest under its version)
@@ -332,29 +348,13 @@ pub fn ask<'c>(
     look: Look,
     dry_run: bool,
 ) -> Result<Asked<'c>, ShareError> {
-    let repository = base.join(&[&look.identity.namespace, &look.identity.id]);
-    let version = look.identity.version.clone();
-    let access = if dry_run { Access::Pull } else { Access::Push };
-    let mut session = Repository::new(client, &repository, access, Credentials::Configured);
-    let tagged = repository.with_tag(&version);
-    let existing = match session.manifest(&version) {
-        Err(OciError::Unauthorized { .. } | OciError::Denied { .. }) if dry_run => None,
-        other => other?,
-    };
-    let existing = match existing {
-        Some(existing) => {
-            let resolved = check_resolved(&mut session, &tagged, existing)?;
-            if resolved.config.package_digest != look.package_digest.hex() {
-                return Err(ShareError::Conflict {
-                    reference: tagged.to_string(),
-                    published: resolved.config.package_digest,
-                    local: look.package_digest.hex(),
-                });
-            }
-            Some(resolved)
-        }
-        None => None,
-    };
+    let (session, repository, existing) = ask_version(
+        client,
+        base,
+        &look.identity,
+        &look.package_digest.hex(),
+        dry_run,
+    )?;
     Ok(Asked {
         session,
         repository,
