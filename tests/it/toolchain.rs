@@ -258,3 +258,61 @@ fn only_the_support_module_reaches_for_the_data() {
         offenders.join("\n")
     );
 }
+
+/// Every Debian package a test requires (`oci_support::require(program, package)`) is one that
+/// `.ci/run` installs and that README.md names under its two commands.
+#[test]
+fn every_tool_a_test_requires_is_installed_by_ci_and_named_in_the_readme() {
+    let ci = std::fs::read_to_string(repo().join(".ci/run")).unwrap();
+    let packages_block = ci
+        .split("PACKAGES=(")
+        .nth(1)
+        .and_then(|rest| rest.split("\n)").next())
+        .expect(".ci/run lists PACKAGES=( ... )");
+    let installed: Vec<&str> = packages_block
+        .lines()
+        .flat_map(|line| line.split('#').next().unwrap_or("").split_whitespace())
+        .collect();
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let opening: String = readme.lines().take(16).collect::<Vec<_>>().join("\n");
+    let mut required = std::collections::BTreeSet::new();
+    let mut folders = vec![repo().join("tests/it")];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+                continue;
+            }
+            if path.ends_with("toolchain.rs") {
+                continue; // this test's own words
+            }
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            for call in text.split("require(\"").skip(1) {
+                // require("program", "package")
+                let mut quoted = call.split('"');
+                let (Some(_program), Some(comma), Some(package)) =
+                    (quoted.next(), quoted.next(), quoted.next())
+                else {
+                    continue;
+                };
+                if comma.trim() == "," {
+                    required.insert(package.to_owned());
+                }
+            }
+        }
+    }
+    // The LSP client's virtual environment (scripts/lsp-test-env).
+    required.insert("python3-venv".to_owned());
+    assert!(required.len() >= 7, "only {required:?} found required");
+    for package in &required {
+        assert!(
+            installed.contains(&package.as_str()),
+            ".ci/run does not install {package}: {installed:?}"
+        );
+        assert!(
+            opening.contains(&format!("`{package}`")),
+            "README.md's opening does not name {package}"
+        );
+    }
+}
