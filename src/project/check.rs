@@ -101,7 +101,14 @@ pub fn check(
             }
             Some(_) => {}
         }
-        match Installed::of(&locations, &name) {
+        // Under deny_escalation the package is read once: its copy gives the digest and,
+        // validated, the grants.
+        let (installed, copy) = if files.declared.deny_escalation {
+            read_installed(&locations, &name)
+        } else {
+            (Installed::of(&locations, &name), None)
+        };
+        match installed {
             Installed::Absent => checked.problems.push("not installed".to_owned()),
             Installed::Unreadable(target, problem) => checked.problems.push(format!(
                 "the package at `{}` cannot be read: {problem}",
@@ -114,9 +121,8 @@ pub fn check(
                         "installed package digest {digest} is not the locked {} (`squad verify {key}` names the files, `squad sync` installs the locked bytes)",
                         locked.package_digest
                     ));
-                } else if files.declared.deny_escalation {
-                    let target = locations.target(&name.namespace, &name.id);
-                    if let Some(problem) = grants_problem(&target, &name, locked) {
+                } else if let Some(report) = &copy {
+                    if let Some(problem) = grants_problem(report, &name, locked) {
                         checked.problems.push(problem);
                     }
                 }
@@ -159,32 +165,44 @@ pub fn check(
     Ok(report)
 }
 
-/// Under `deny_escalation`, the installed package must hold exactly the grants squads.lock
-/// accepted for it: the record is a claim like the rest of the lock (`sync --locked` refuses the
-/// same). The package is read once into a private copy, which is digested (it must still be the
-/// locked package) and validated for its capabilities.
-fn grants_problem(target: &Path, name: &Name, locked: &super::lockfile::Locked) -> Option<String> {
-    let judged = match crate::snapshot::read_folder(target, &crate::snapshot::scratch_parent()) {
+/// What is installed under `name`, read once into a private copy: the copy's digest, and its
+/// validation report for the grants (`None` when nothing could be read).
+fn read_installed(
+    locations: &crate::install::scope::Locations,
+    name: &Name,
+) -> (Installed, Option<crate::package::Report>) {
+    let target = locations.target(&name.namespace, &name.id);
+    if !matches!(
+        crate::fs::real_directory(&target),
+        Ok(crate::fs::RealDirectory::Present(_))
+    ) {
+        // Absent, not a directory, or not to be looked at: said as for any other check.
+        return (Installed::of(locations, name), None);
+    }
+    let judged = match crate::snapshot::read_folder(&target, &crate::snapshot::scratch_parent()) {
         Ok(judged) => judged,
         Err(error) => {
-            return Some(format!(
-                "its grants cannot be read: {}",
-                crate::error::chain(&error)
-            ));
+            return (
+                Installed::Unreadable(target, crate::error::chain(&error)),
+                None,
+            );
         }
     };
     match crate::install::directory_digest(judged.snapshot.path()) {
-        Ok(digest) if digest == locked.package_digest => {}
-        Ok(digest) => {
-            return Some(format!(
-                "the package changed while it was read (now {digest}, locked {})",
-                locked.package_digest
-            ));
-        }
-        Err(problem) => return Some(format!("its grants cannot be read: {problem}")),
+        Ok(digest) => (Installed::Digest(digest), Some(judged.report)),
+        Err(problem) => (Installed::Unreadable(target, problem), None),
     }
-    let Some(capabilities) = crate::capability::of(&judged.report, &locked.package_digest.hex())
-    else {
+}
+
+/// Under `deny_escalation`, the installed package must hold exactly the grants squads.lock
+/// accepted for it: the record is a claim like the rest of the lock (`sync --locked` refuses the
+/// same). `report` is the validation of the copy whose digest matched the lock.
+fn grants_problem(
+    report: &crate::package::Report,
+    name: &Name,
+    locked: &super::lockfile::Locked,
+) -> Option<String> {
+    let Some(capabilities) = crate::capability::of(report, &locked.package_digest.hex()) else {
         return Some("the installed package has no identity to judge its grants by".to_owned());
     };
     let policy = super::escalation::Escalation {
