@@ -18,6 +18,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+// Only some of the shared helpers are needed here.
+#[allow(dead_code)]
+#[path = "support.rs"]
+mod support;
+
 fn median(mut samples: Vec<Duration>) -> Duration {
     samples.sort();
     samples[samples.len() / 2]
@@ -82,69 +87,9 @@ fn ratio(ours: Duration, theirs: Duration) -> f64 {
     ours.as_secs_f64() / theirs.as_secs_f64()
 }
 
-/// Deterministic pseudo-random bytes that compress about as well as text (so deflate works).
-fn text_like(seed: u64, len: usize) -> Vec<u8> {
-    const WORDS: [&str; 16] = [
-        "evidence ",
-        "release ",
-        "review ",
-        "the ",
-        "agent ",
-        "skill ",
-        "of ",
-        "and ",
-        "digest ",
-        "package ",
-        "workflow\n",
-        "scheduler ",
-        "to ",
-        "a ",
-        "tool ",
-        "check ",
-    ];
-    let mut state = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    let mut out = Vec::with_capacity(len);
-    while out.len() < len {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        out.extend_from_slice(WORDS[(state >> 60) as usize].as_bytes());
-    }
-    out.truncate(len);
-    out
-}
-
 fn write_package_at_limits(root: &Path) {
     // 500 files, about 16 MiB: README, selector, manifest, 497 skill files.
-    let manifest = std::fs::read_to_string(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("registry-fixtures/valid/minimal/expert-squad.jsonc"),
-    )
-    .unwrap()
-    .replace(
-        "\"package_skill_refs\": [], \"default_tool_refs\": []",
-        "\"package_skill_refs\": [\"minimal-squad/shared/bulk\"], \"default_tool_refs\": []",
-    );
-    std::fs::create_dir_all(root.join("agents/worker")).unwrap();
-    std::fs::create_dir_all(root.join("skills/bulk/references")).unwrap();
-    std::fs::write(root.join("expert-squad.jsonc"), manifest).unwrap();
-    std::fs::write(root.join("README.md"), "# Bulk\n").unwrap();
-    std::fs::write(root.join("selector.md"), "Bulk.\n").unwrap();
-    std::fs::write(root.join("agents/worker/system.md"), "Work.\n").unwrap();
-    std::fs::write(
-        root.join("skills/bulk/SKILL.md"),
-        "---\nname: bulk\ndescription: Bulk data.\n---\nBulk.\n",
-    )
-    .unwrap();
-    for index in 0..494u64 {
-        std::fs::write(
-            root.join(format!("skills/bulk/references/r{index:03}.md")),
-            text_like(index, 33_000),
-        )
-        .unwrap();
-    }
+    support::write_bulk_package(root, &support::bulk_manifest(), 33_000, |index| index);
 }
 
 /// The two files the tree contract requires (ROOT-2), so `squad digest` accepts the folder.
@@ -260,7 +205,7 @@ fn main() {
         }
         std::fs::write(
             directory.join(format!("f{index:06}.md")),
-            text_like(index, 200 + (index % 1800) as usize),
+            support::text_like(index, 200 + (index % 1800) as usize),
         )
         .unwrap();
     }

@@ -75,54 +75,12 @@ fn packages(corpus: &Path) -> Vec<PathBuf> {
     support::corpus_packages(corpus, 102)
 }
 
-/// Deterministic bytes that compress about as well as text (as benches/digest_pack.rs makes).
-fn text_like(seed: u64, len: usize) -> Vec<u8> {
-    const WORDS: [&str; 16] = [
-        "evidence ",
-        "release ",
-        "review ",
-        "the ",
-        "agent ",
-        "skill ",
-        "of ",
-        "and ",
-        "digest ",
-        "package ",
-        "workflow\n",
-        "scheduler ",
-        "to ",
-        "a ",
-        "tool ",
-        "check ",
-    ];
-    let mut state = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    let mut out = Vec::with_capacity(len);
-    while out.len() < len {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        out.extend_from_slice(WORDS[(state >> 60) as usize].as_bytes());
-    }
-    out.truncate(len);
-    out
-}
-
 /// A package at the import limits, as benches/digest_pack.rs writes it but filled to just under
 /// the 16 MiB in all (LIM-2): 500 files (README, selector, manifest, prompt, skill and 494 skill
 /// references of 33,950 bytes). With `newer`,
 /// the next version: 50 references rewritten and `bash` granted to the agent.
 fn package_at_limits(root: &Path, newer: bool) {
-    let mut manifest = std::fs::read_to_string(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("registry-fixtures/valid/minimal/expert-squad.jsonc"),
-    )
-    .unwrap()
-    .replace(
-        "\"package_skill_refs\": [], \"default_tool_refs\": []",
-        "\"package_skill_refs\": [\"minimal-squad/shared/bulk\"], \"default_tool_refs\": []",
-    );
+    let mut manifest = support::bulk_manifest();
     if newer {
         let worker = "\"prompt\": \"agents/worker/system.md\",\n        \"inherit_base_tools\": false, \"built_in_tool_ids\": []";
         assert!(
@@ -139,29 +97,14 @@ fn package_at_limits(root: &Path, newer: bool) {
             )
             .replace("2026.08.20.1", "2026.08.20.2");
     }
-    std::fs::create_dir_all(root.join("agents/worker")).unwrap();
-    std::fs::create_dir_all(root.join("skills/bulk/references")).unwrap();
-    std::fs::write(root.join("expert-squad.jsonc"), manifest).unwrap();
-    std::fs::write(root.join("README.md"), "# Bulk\n").unwrap();
-    std::fs::write(root.join("selector.md"), "Bulk.\n").unwrap();
-    std::fs::write(root.join("agents/worker/system.md"), "Work.\n").unwrap();
-    std::fs::write(
-        root.join("skills/bulk/SKILL.md"),
-        "---\nname: bulk\ndescription: Bulk data.\n---\nBulk.\n",
-    )
-    .unwrap();
-    for index in 0..494u64 {
-        let seed = if newer && index % 10 == 0 {
+    let seed = |index: u64| {
+        if newer && index.is_multiple_of(10) {
             index + 1_000
         } else {
             index
-        };
-        std::fs::write(
-            root.join(format!("skills/bulk/references/r{index:03}.md")),
-            text_like(seed, 33_950),
-        )
-        .unwrap();
-    }
+        }
+    };
+    support::write_bulk_package(root, &manifest, 33_950, seed);
 }
 
 fn bytes_under(root: &Path) -> u64 {

@@ -1,6 +1,6 @@
-//! What the registry benchmarks share: Debian's `docker-registry` started on 127.0.0.1 with a
-//! free port, a temporary storage directory and a config of its own, stopped by PID on drop;
-//! the corpus; medians.
+//! What the benchmarks share: Debian's `docker-registry` started on 127.0.0.1 with a free port,
+//! a temporary storage directory and a config of its own, stopped by PID on drop; the corpus;
+//! medians; the generated packages (a large manifest, a package at the import limits).
 
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -147,4 +147,84 @@ pub fn synthetic_manifest(count: usize) -> String {
         agents.join(","),
         nodes.join(",")
     )
+}
+
+/// Deterministic pseudo-random bytes that compress about as well as text (so deflate works).
+#[allow(dead_code)] // for the digest_pack and show_diff benchmarks
+pub fn text_like(seed: u64, len: usize) -> Vec<u8> {
+    const WORDS: [&str; 16] = [
+        "evidence ",
+        "release ",
+        "review ",
+        "the ",
+        "agent ",
+        "skill ",
+        "of ",
+        "and ",
+        "digest ",
+        "package ",
+        "workflow\n",
+        "scheduler ",
+        "to ",
+        "a ",
+        "tool ",
+        "check ",
+    ];
+    let mut state = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    let mut out = Vec::with_capacity(len);
+    while out.len() < len {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        out.extend_from_slice(WORDS[(state >> 60) as usize].as_bytes());
+    }
+    out.truncate(len);
+    out
+}
+
+/// The minimal fixture's manifest, its agent granted the package skill `bulk`: the manifest of
+/// the packages at the import limits that [`write_bulk_package`] writes.
+#[allow(dead_code)] // for the digest_pack and show_diff benchmarks
+pub fn bulk_manifest() -> String {
+    std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("registry-fixtures/valid/minimal/expert-squad.jsonc"),
+    )
+    .unwrap()
+    .replace(
+        "\"package_skill_refs\": [], \"default_tool_refs\": []",
+        "\"package_skill_refs\": [\"minimal-squad/shared/bulk\"], \"default_tool_refs\": []",
+    )
+}
+
+/// A package at the import limits (LIM-1, LIM-2): `manifest`, README, selector, a prompt, the
+/// skill `bulk` and its 494 references of `reference_bytes` each, reference `i` made from seed
+/// `seed(i)`.
+#[allow(dead_code)] // for the digest_pack and show_diff benchmarks
+pub fn write_bulk_package(
+    root: &Path,
+    manifest: &str,
+    reference_bytes: usize,
+    seed: impl Fn(u64) -> u64,
+) {
+    std::fs::create_dir_all(root.join("agents/worker")).unwrap();
+    std::fs::create_dir_all(root.join("skills/bulk/references")).unwrap();
+    std::fs::write(root.join("expert-squad.jsonc"), manifest).unwrap();
+    std::fs::write(root.join("README.md"), "# Bulk\n").unwrap();
+    std::fs::write(root.join("selector.md"), "Bulk.\n").unwrap();
+    std::fs::write(root.join("agents/worker/system.md"), "Work.\n").unwrap();
+    std::fs::write(
+        root.join("skills/bulk/SKILL.md"),
+        "---\nname: bulk\ndescription: Bulk data.\n---\nBulk.\n",
+    )
+    .unwrap();
+    for index in 0..494u64 {
+        std::fs::write(
+            root.join(format!("skills/bulk/references/r{index:03}.md")),
+            text_like(seed(index), reference_bytes),
+        )
+        .unwrap();
+    }
 }
