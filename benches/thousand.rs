@@ -141,8 +141,12 @@ fn main() {
     let target = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target");
     std::fs::create_dir_all(&target).unwrap();
     let scratch = tempfile::tempdir_in(&target).unwrap();
-    let home = scratch.path().join("home");
-    make_project(&corpus, scratch.path(), &home);
+    // SQUAD_BENCH_KEEP=<folder> keeps the project there for a profiler (`perf record`).
+    let scratch_path = std::env::var_os("SQUAD_BENCH_KEEP")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| scratch.path().to_owned());
+    let home = scratch_path.join("home");
+    make_project(&corpus, &scratch_path, &home);
     let (cold, output) = squad(&["sync", "--project", "project"], &home);
     let summary = String::from_utf8_lossy(&output.stderr);
     assert!(
@@ -155,7 +159,7 @@ fn main() {
     let floor = timed(&["--version"], &home, RUNS);
     let noop = timed(&sync, &home, RUNS);
     let listed = timed(&list, &home, RUNS);
-    let aside = scratch.path().join("fingerprints");
+    let aside = scratch_path.join("fingerprints");
     let moved = move_fingerprints(&receipts, &aside);
     assert_eq!(moved, SQUADS, "every install wrote a fingerprint");
     let noop_hashed = timed(&sync, &home, HASHED_RUNS);

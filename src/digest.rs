@@ -33,25 +33,31 @@ pub struct Sha256Digest(pub [u8; 32]);
 
 impl Sha256Digest {
     pub fn hex(&self) -> String {
+        const DIGITS: &[u8; 16] = b"0123456789abcdef";
         let mut text = String::with_capacity(64);
         for byte in self.0 {
-            text.push_str(&format!("{byte:02x}"));
+            text.push(DIGITS[usize::from(byte >> 4)] as char);
+            text.push(DIGITS[usize::from(byte & 0x0f)] as char);
         }
         text
     }
 
     /// Parses 64 lowercase hex characters (`^[a-f0-9]{64}$`, as the reference enforces).
     pub fn parse(text: &str) -> Option<Sha256Digest> {
-        if text.len() != 64
-            || !text
-                .bytes()
-                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-        {
+        fn nibble(digit: u8) -> Option<u8> {
+            match digit {
+                b'0'..=b'9' => Some(digit - b'0'),
+                b'a'..=b'f' => Some(digit - b'a' + 10),
+                _ => None,
+            }
+        }
+        let text = text.as_bytes();
+        if text.len() != 64 {
             return None;
         }
         let mut bytes = [0u8; 32];
-        for (index, byte) in bytes.iter_mut().enumerate() {
-            *byte = u8::from_str_radix(&text[index * 2..index * 2 + 2], 16).ok()?;
+        for (byte, pair) in bytes.iter_mut().zip(text.chunks_exact(2)) {
+            *byte = nibble(pair[0])? << 4 | nibble(pair[1])?;
         }
         Some(Sha256Digest(bytes))
     }
@@ -90,12 +96,22 @@ impl serde::Serialize for Sha256Digest {
 
 impl<'de> serde::Deserialize<'de> for Sha256Digest {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let text = String::deserialize(deserializer)?;
-        Sha256Digest::parse(&text).ok_or_else(|| {
-            serde::de::Error::custom(format!(
-                "`{text}` is not a SHA-256: 64 lowercase hex characters"
-            ))
-        })
+        // Read in place, not into a `String` first: a lock holds thousands.
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = Sha256Digest;
+            fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                formatter.write_str("a SHA-256: 64 lowercase hex characters")
+            }
+            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Sha256Digest, E> {
+                Sha256Digest::parse(text).ok_or_else(|| {
+                    E::custom(format!(
+                        "`{text}` is not a SHA-256: 64 lowercase hex characters"
+                    ))
+                })
+            }
+        }
+        deserializer.deserialize_str(Visitor)
     }
 }
 

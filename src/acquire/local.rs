@@ -17,12 +17,15 @@ pub struct Local {
     /// A local source must stay inside this folder, links and `..` resolved: `None` for a
     /// path the user typed, which squad takes as given.
     pub boundary: Option<PathBuf>,
+    /// `base` with links and `..` resolved, when there is a boundary.
+    resolved_base: PathBuf,
 }
 
 impl Local {
     /// Paths as the user gave them on the command line.
     pub fn given(base: PathBuf) -> Local {
         Local {
+            resolved_base: base.clone(),
             base,
             shown: String::new(),
             boundary: None,
@@ -44,6 +47,7 @@ impl Local {
             base: root,
             shown,
             boundary: Some(boundary),
+            resolved_base: resolved,
         }
     }
 
@@ -61,13 +65,14 @@ impl Local {
         let Some(boundary) = &self.boundary else {
             return Ok(joined);
         };
-        let base = crate::fs::canonicalize(&self.base).unwrap_or_else(|_| self.base.clone());
-        let resolved =
-            crate::fs::canonicalize(&joined).unwrap_or_else(|_| lexically_normal(&base.join(path)));
+        let base = &self.resolved_base;
+        let resolved = canonical_below(base, path)
+            .or_else(|| crate::fs::canonicalize(&joined).ok())
+            .unwrap_or_else(|| lexically_normal(&base.join(path)));
         if resolved.starts_with(boundary) {
             return Ok(joined);
         }
-        let within = if *boundary == base {
+        let within = if boundary == base {
             format!("the project `{}`", boundary.display())
         } else {
             format!("the repository `{}`", boundary.display())
@@ -86,6 +91,28 @@ impl Local {
     }
 }
 
+/// `base.join(relative)` with links resolved, for a canonical `base` and a `relative` path of
+/// plain names none of which is a link: a look at each name below `base` instead of one at
+/// every folder from the root (what `canonicalize` does, for each of a project's squads).
+/// `None` when a name is `.`, `..`, a link or absent: then the caller canonicalizes.
+fn canonical_below(base: &Path, relative: &str) -> Option<PathBuf> {
+    let mut path = base.to_path_buf();
+    for component in Path::new(relative).components() {
+        let std::path::Component::Normal(name) = component else {
+            return None;
+        };
+        path.push(name);
+        if crate::fs::symlink_metadata(&path)
+            .ok()?
+            .file_type()
+            .is_symlink()
+        {
+            return None;
+        }
+    }
+    Some(path)
+}
+
 /// `path` with `.` and `..` taken away as written (no link followed): where a path that does
 /// not exist would lead.
 fn lexically_normal(path: &Path) -> PathBuf {
@@ -100,4 +127,31 @@ fn lexically_normal(path: &Path) -> PathBuf {
         }
     }
     normal
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_path_of_plain_names_is_canonical_below_a_canonical_base_and_a_link_is_left_to_canonicalize()
+     {
+        let scratch = tempfile::tempdir().unwrap();
+        let base = scratch.path().canonicalize().unwrap();
+        std::fs::create_dir_all(base.join("archives")).unwrap();
+        std::fs::write(base.join("archives/a.zip"), b"").unwrap();
+        std::os::unix::fs::symlink("/", base.join("out")).unwrap();
+        assert_eq!(
+            canonical_below(&base, "archives/a.zip"),
+            Some(base.join("archives/a.zip"))
+        );
+        assert_eq!(canonical_below(&base, "out/etc"), None);
+        assert_eq!(canonical_below(&base, "archives/../out"), None);
+        assert_eq!(canonical_below(&base, "archives/absent.zip"), None);
+        let local = Local::project(base.clone(), ".".to_owned());
+        assert!(local.resolve("archives/a.zip").is_ok());
+        assert!(local.resolve("out/etc").is_err());
+        assert!(local.resolve("archives/../out/etc").is_err());
+    }
 }

@@ -42,6 +42,11 @@ pub enum Links {
 /// open itself never blocks on a FIFO swapped in meanwhile (`O_NONBLOCK`, then `fstat`); with
 /// [`Links::Refuse`] a link is refused (`lstat`, then `O_NOFOLLOW`).
 pub fn open_regular(path: &Path, links: Links) -> io::Result<std::fs::File> {
+    open_regular_sized(path, links).map(|(file, _)| file)
+}
+
+/// [`open_regular`], with the size the opened file had.
+fn open_regular_sized(path: &Path, links: Links) -> io::Result<(std::fs::File, u64)> {
     let path = entry_path(path);
     let metadata = match links {
         Links::Refuse => std::fs::symlink_metadata(&path)?,
@@ -50,7 +55,7 @@ pub fn open_regular(path: &Path, links: Links) -> io::Result<std::fs::File> {
     if !metadata.file_type().is_file() {
         return Err(dir::not_a_regular_file());
     }
-    open_checked(&path, links)
+    open_checked_sized(&path, links)
 }
 
 /// [`open_regular`] without the look before the open, for a file a tree walk has just seen
@@ -62,6 +67,11 @@ pub fn open_regular_seen(path: &Path) -> io::Result<std::fs::File> {
 }
 
 fn open_checked(path: &Path, links: Links) -> io::Result<std::fs::File> {
+    open_checked_sized(path, links).map(|(file, _)| file)
+}
+
+/// [`open_checked`], with the size the opened file had.
+fn open_checked_sized(path: &Path, links: Links) -> io::Result<(std::fs::File, u64)> {
     // Outside Unix there is no flag for either; the checks after the open remain.
     #[cfg(not(unix))]
     let _ = links;
@@ -84,18 +94,22 @@ fn open_checked(path: &Path, links: Links) -> io::Result<std::fs::File> {
         }
         error
     })?;
-    if !file.metadata()?.file_type().is_file() {
+    let metadata = file.metadata()?;
+    if !metadata.file_type().is_file() {
         return Err(dir::not_a_regular_file());
     }
-    Ok(file)
+    Ok((file, metadata.len()))
 }
 
 /// The bytes of the regular file at `path` ([`open_regular`], links refused).
 pub fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
     use std::io::Read;
-    let mut file = open_regular(path, Links::Refuse)?;
-    let mut bytes = Vec::new();
-    file.read_to_end(&mut bytes)?;
+    let (file, size) = open_regular_sized(path, Links::Refuse)?;
+    // Room for the size the open saw and one byte more, so that the read ends without asking
+    // the file's size again (`File::read_to_end` would, with two more system calls); a file
+    // that grew meanwhile is still read to its end.
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0).saturating_add(1));
+    (&file).take(u64::MAX).read_to_end(&mut bytes)?;
     Ok(bytes)
 }
 

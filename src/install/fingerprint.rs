@@ -13,10 +13,11 @@
 //! clock without its stamp moving, so it is *racy* and its bytes are hashed whenever it is
 //! checked (git's "racy clean" entries).
 //!
-//! Directories are stamped too, after the publishing rename (stamp, clock, then a full walk
-//! that lists them): adding, removing or renaming an entry changes its directory's stamp, so a
-//! check lists only the package's root (where OpenCorvus may write `.opencorvus-meta.json`)
-//! and stats every other directory and every file, one system call each.
+//! Directories are stamped too, the root with them, after the publishing rename (stamp, clock,
+//! then a full walk that lists them): adding, removing or renaming an entry changes its
+//! directory's stamp, so a check stats every directory and every file, one system call each,
+//! and lists the root only when its stamp moved (OpenCorvus may write `.opencorvus-meta.json`
+//! there, which the digest leaves out).
 //!
 //! Reading one back trusts nothing it cannot check: a fingerprint that is absent, of another
 //! version, for another target or digest, or whose checksum line does not match its body is
@@ -31,15 +32,17 @@ use crate::digest::{FileRecord, Sha256Digest, TreeDigest, sort_for_digest};
 use crate::fs::dir::{Dir, Kind, Stamp, Tree};
 use crate::package::tree::{METADATA_FILE, VCS_METADATA};
 
-/// The format of the fingerprint file; any other is ignored.
-const VERSION: u32 = 2;
+/// The format of the fingerprint file; any other is ignored (version 2 was JSON, which took
+/// most of a no-op `sync`'s time to parse: the text of [`Fingerprint::encode`] reads several
+/// times faster).
+const VERSION: u32 = 3;
+
+/// The first line of a fingerprint's body.
+const MAGIC: &str = "squad-fingerprint";
 
 /// What was known of an installed package's files.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fingerprint {
-    version: u32,
-    /// The canonical path of the installed package, as its receipt names it.
-    target: String,
     package_digest: Sha256Digest,
     /// The package's version, as validation read it from the bytes hashed.
     package_version: String,
@@ -51,10 +54,13 @@ pub struct Fingerprint {
     /// The names at the package's root (the root's version-control metadata and
     /// `.opencorvus-meta.json` left out), sorted.
     top: Vec<String>,
+    /// The root's own stamp, taken with the directories' when it was not racy: while it
+    /// holds, no name was added to or taken from the root, which need not be listed.
+    root: Option<Stamp>,
 }
 
 /// A directory of the package and its stamp.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 struct DirectoryEntry {
     path: String,
     stamp: Stamp,
@@ -63,7 +69,7 @@ struct DirectoryEntry {
 }
 
 /// One file: where it is, its bytes' SHA-256 and the stamp it had when they were hashed.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 struct Entry {
     path: String,
     sha256: Sha256Digest,
@@ -116,13 +122,12 @@ impl Stamps {
             })
             .collect::<Option<Vec<Entry>>>()?;
         Some(Fingerprint {
-            version: VERSION,
-            target: String::new(),
             package_digest: tree.package_digest,
             package_version: version.to_owned(),
             files,
             directories: Vec::new(),
             top: Vec::new(),
+            root: None,
         })
     }
 }
@@ -165,7 +170,14 @@ impl Fingerprint {
     /// same names at its root, every directory and file below with the same stamp (a racy
     /// directory listed, a racy file hashed).
     pub fn vouches_for(&self, package: &Dir) -> bool {
-        if self.top.is_empty() || self.top_names(package).as_ref() != Some(&self.top) {
+        if self.top.is_empty() {
+            return false;
+        }
+        // Listing a directory costs several times a look at it (ext4 hashes every name).
+        let root_unchanged = self
+            .root
+            .is_some_and(|stamp| package.own_stamp().is_ok_and(|now| now == stamp));
+        if !root_unchanged && self.top_names(package).as_ref() != Some(&self.top) {
             return false;
         }
         for directory in &self.directories {
@@ -228,6 +240,9 @@ impl Fingerprint {
     /// then hash), so that a fingerprint taken within one clock tick of the files' writing is
     /// a proof once written. `clock` must be on the package's file system.
     pub fn confirm(&mut self, package: &Dir, clock: &Dir) -> bool {
+        let Ok(root) = package.own_stamp() else {
+            return false;
+        };
         let mut directories = Vec::new();
         for path in self.directory_paths() {
             match package.stamp_below(&path) {
@@ -246,6 +261,7 @@ impl Fingerprint {
             return false;
         };
         self.top = top;
+        self.root = (root.changed < now).then_some(root);
         self.directories = directories
             .into_iter()
             .map(|(path, stamp)| DirectoryEntry {
@@ -350,15 +366,16 @@ pub fn path_beside(receipt: &Path) -> PathBuf {
 }
 
 /// Writes `fingerprint` for `target` (the receipt's path of the package) at `path`: a line
-/// with the SHA-256 of the body, then the body. Not synced: a fingerprint lost or torn in a
-/// crash only means a full hash next time.
+/// with the SHA-256 of the body, then the body (`Fingerprint::encode`). Not synced: a
+/// fingerprint lost or torn in a crash only means a full hash next time. A package whose
+/// names a line cannot hold gets none.
 pub fn write(path: &Path, target: &str, fingerprint: &Fingerprint) -> std::io::Result<()> {
-    let mut fingerprint = fingerprint.clone();
-    fingerprint.target = target.to_owned();
-    let body = serde_json::to_vec(&fingerprint).map_err(std::io::Error::other)?;
-    let mut bytes = Sha256Digest::of(&body).hex().into_bytes();
+    let body = fingerprint
+        .encode(target)
+        .ok_or_else(|| std::io::Error::other("a name holds a line break"))?;
+    let mut bytes = Sha256Digest::of(body.as_bytes()).hex().into_bytes();
     bytes.push(b'\n');
-    bytes.extend(body);
+    bytes.extend(body.into_bytes());
     crate::fs::replace_file_unsynced(path, &bytes)
 }
 
@@ -371,6 +388,302 @@ pub fn read(path: &Path, target: &str) -> Option<Fingerprint> {
     if Sha256Digest::of(body).hex().as_bytes() != checksum {
         return None;
     }
-    let fingerprint: Fingerprint = serde_json::from_slice(body).ok()?;
-    (fingerprint.version == VERSION && fingerprint.target == target).then_some(fingerprint)
+    Fingerprint::decode(std::str::from_utf8(body).ok()?, target)
+}
+
+impl Fingerprint {
+    /// The body of the fingerprint file, a line each:
+    ///
+    /// ```text
+    /// squad-fingerprint 3
+    /// target <the package's canonical path>
+    /// digest <package digest>
+    /// version <the manifest's version>
+    /// root <stamp> .                                (when it was not racy)
+    /// top <name>                                    (each name at the root)
+    /// dir <r|-> <stamp> <path>                      (each directory below it)
+    /// file <r|-> <sha256> <stamp> <path>            (each file, in digest order)
+    /// ```
+    ///
+    /// where `<stamp>` is the device, inode, mode, size, modification and change times
+    /// (seconds, nanoseconds) in decimal, and `r` marks a racy entry. `None` when a name or the
+    /// version holds a line break.
+    fn encode(&self, target: &str) -> Option<String> {
+        use std::fmt::Write;
+        let texts = [target, self.package_version.as_str()].into_iter();
+        let names = self.top.iter().map(String::as_str);
+        let paths = self.directories.iter().map(|entry| entry.path.as_str());
+        let files = self.files.iter().map(|entry| entry.path.as_str());
+        if texts
+            .chain(names)
+            .chain(paths)
+            .chain(files)
+            .any(|text| text.contains(['\n', '\r']))
+        {
+            return None;
+        }
+        let mut body = String::with_capacity(128 + 160 * self.files.len());
+        let _ = write!(
+            body,
+            "{MAGIC} {VERSION}\ntarget {target}\ndigest {}\nversion {}\n",
+            self.package_digest.hex(),
+            self.package_version
+        );
+        if let Some(root) = &self.root {
+            let _ = writeln!(body, "root {} .", StampText(root));
+        }
+        for name in &self.top {
+            let _ = writeln!(body, "top {name}");
+        }
+        let racy = |racy: bool| if racy { 'r' } else { '-' };
+        for entry in &self.directories {
+            let _ = writeln!(
+                body,
+                "dir {} {} {}",
+                racy(entry.racy),
+                StampText(&entry.stamp),
+                entry.path
+            );
+        }
+        for entry in &self.files {
+            let _ = writeln!(
+                body,
+                "file {} {} {} {}",
+                racy(entry.racy),
+                entry.sha256.hex(),
+                StampText(&entry.stamp),
+                entry.path
+            );
+        }
+        Some(body)
+    }
+
+    /// The fingerprint [`Fingerprint::encode`] wrote for `target`; `None` for anything else.
+    fn decode(body: &str, target: &str) -> Option<Fingerprint> {
+        let mut lines = body.strip_suffix('\n')?.split('\n').peekable();
+        if lines.next()? != format!("{MAGIC} {VERSION}")
+            || lines.next()?.strip_prefix("target ")? != target
+        {
+            return None;
+        }
+        let package_digest = Sha256Digest::parse(lines.next()?.strip_prefix("digest ")?)?;
+        let package_version = lines.next()?.strip_prefix("version ")?.to_owned();
+        let mut fingerprint = Fingerprint {
+            package_digest,
+            package_version,
+            files: Vec::new(),
+            directories: Vec::new(),
+            top: Vec::new(),
+            root: None,
+        };
+        if let Some(rest) = lines.peek().and_then(|line| line.strip_prefix("root ")) {
+            match stamp_of(rest)? {
+                (stamp, ".") => fingerprint.root = Some(stamp),
+                _ => return None,
+            }
+            lines.next();
+        }
+        while let Some(name) = lines.peek().and_then(|line| line.strip_prefix("top ")) {
+            fingerprint.top.push(name.to_owned());
+            lines.next();
+        }
+        while let Some(rest) = lines.peek().and_then(|line| line.strip_prefix("dir ")) {
+            let (racy, rest) = racy_of(rest)?;
+            let (stamp, path) = stamp_of(rest)?;
+            fingerprint.directories.push(DirectoryEntry {
+                path: path.to_owned(),
+                stamp,
+                racy,
+            });
+            lines.next();
+        }
+        for line in lines {
+            let (racy, rest) = racy_of(line.strip_prefix("file ")?)?;
+            let (sha256, rest) = rest.split_once(' ')?;
+            let (stamp, path) = stamp_of(rest)?;
+            fingerprint.files.push(Entry {
+                path: path.to_owned(),
+                sha256: Sha256Digest::parse(sha256)?,
+                stamp,
+                racy,
+            });
+        }
+        Some(fingerprint)
+    }
+}
+
+/// A stamp as [`Fingerprint::encode`] writes it.
+struct StampText<'a>(&'a Stamp);
+
+impl std::fmt::Display for StampText<'_> {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let stamp = self.0;
+        write!(
+            formatter,
+            "{} {} {} {} {} {} {} {}",
+            stamp.device,
+            stamp.inode,
+            stamp.mode,
+            stamp.size,
+            stamp.modified.0,
+            stamp.modified.1,
+            stamp.changed.0,
+            stamp.changed.1
+        )
+    }
+}
+
+/// `r ` or `- ` at the start of `text`, and the rest.
+fn racy_of(text: &str) -> Option<(bool, &str)> {
+    match text.as_bytes() {
+        [b'r', b' ', ..] => Some((true, &text[2..])),
+        [b'-', b' ', ..] => Some((false, &text[2..])),
+        _ => None,
+    }
+}
+
+/// The stamp at the start of `text` ([`StampText`]), and the non-empty rest after its space.
+fn stamp_of(text: &str) -> Option<(Stamp, &str)> {
+    let mut fields = Fields(text.as_bytes());
+    let stamp = Stamp {
+        device: fields.unsigned()?,
+        inode: fields.unsigned()?,
+        mode: u32::try_from(fields.unsigned()?).ok()?,
+        size: fields.unsigned()?,
+        modified: (fields.signed()?, fields.signed()?),
+        changed: (fields.signed()?, fields.signed()?),
+    };
+    let path = &text[text.len() - fields.0.len()..];
+    (!path.is_empty()).then_some((stamp, path))
+}
+
+/// Decimal fields, each followed by one space, read from the front. A fingerprint has eight
+/// per line and thousands of lines: read byte by byte, not split and parsed.
+struct Fields<'a>(&'a [u8]);
+
+impl Fields<'_> {
+    /// Digits as Rust writes a `u64` (no sign, no leading zero but in `0`), then a space.
+    fn unsigned(&mut self) -> Option<u64> {
+        let digits = self.0.iter().position(|&byte| byte == b' ')?;
+        let (number, rest) = self.0.split_at(digits);
+        if number.is_empty() || number.len() > 20 || (number[0] == b'0' && number.len() > 1) {
+            return None;
+        }
+        let mut value: u64 = 0;
+        for &digit in number {
+            if !digit.is_ascii_digit() {
+                return None;
+            }
+            value = value
+                .checked_mul(10)?
+                .checked_add(u64::from(digit - b'0'))?;
+        }
+        self.0 = &rest[1..];
+        Some(value)
+    }
+
+    /// An `i64` as Rust writes one (`-` for a negative, never `-0`), then a space.
+    fn signed(&mut self) -> Option<i64> {
+        match self.0.strip_prefix(b"-") {
+            Some(rest) => {
+                self.0 = rest;
+                let magnitude = self.unsigned()?;
+                (magnitude != 0)
+                    .then(|| 0i64.checked_sub_unsigned(magnitude))
+                    .flatten()
+            }
+            None => i64::try_from(self.unsigned()?).ok(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stamp(inode: u64) -> Stamp {
+        Stamp {
+            device: 65024,
+            inode,
+            mode: 0o100644,
+            size: 12,
+            modified: (1_796_430_478, 899_335_548),
+            changed: (-1, 0),
+        }
+    }
+
+    fn fingerprint() -> Fingerprint {
+        Fingerprint {
+            package_digest: Sha256Digest([7; 32]),
+            package_version: "2026.12.01.1".to_owned(),
+            files: vec![
+                Entry {
+                    path: "README.md".to_owned(),
+                    sha256: Sha256Digest([1; 32]),
+                    stamp: stamp(1),
+                    racy: false,
+                },
+                Entry {
+                    path: "skills/a b/SKILL.md".to_owned(),
+                    sha256: Sha256Digest([2; 32]),
+                    stamp: stamp(2),
+                    racy: true,
+                },
+            ],
+            directories: vec![DirectoryEntry {
+                path: "skills/a b".to_owned(),
+                stamp: stamp(3),
+                racy: false,
+            }],
+            top: vec!["README.md".to_owned(), "skills".to_owned()],
+            root: Some(stamp(4)),
+        }
+    }
+
+    #[test]
+    fn a_fingerprint_reads_back_as_written_for_its_target_only() {
+        let written = fingerprint();
+        let body = written.encode("/p/acme/a").unwrap();
+        assert_eq!(
+            Fingerprint::decode(&body, "/p/acme/a"),
+            Some(written.clone())
+        );
+        assert_eq!(Fingerprint::decode(&body, "/p/acme/b"), None);
+        let without_root = Fingerprint {
+            root: None,
+            ..written.clone()
+        };
+        let body = without_root.encode("/p/acme/a").unwrap();
+        assert_eq!(Fingerprint::decode(&body, "/p/acme/a"), Some(without_root));
+    }
+
+    #[test]
+    fn anything_but_what_encode_writes_is_refused() {
+        let body = fingerprint().encode("/p").unwrap();
+        let edits = [
+            body.replace("squad-fingerprint 3", "squad-fingerprint 2"),
+            body.replace("file - ", "file x "),
+            body.replace(" 65024 1 ", " +65024 1 "),
+            body.replace(" 65024 1 ", " 65024 -1 "),
+            body.replace(" 33188 ", " 4294967296 "),
+            body.replace("top skills\n", "top skills\nbottom x\n"),
+            body.replace("\ndir ", "\nfile "),
+            body.replace("README.md\n", "\n"),
+            body.trim_end().to_owned(),
+            format!("{body}\n"),
+            body.replace(&Sha256Digest([1; 32]).hex(), &"1".repeat(63)),
+        ];
+        for (index, edited) in edits.iter().enumerate() {
+            assert_ne!(&body, edited, "edit {index} changed nothing");
+            assert_eq!(Fingerprint::decode(edited, "/p"), None, "edit {index}");
+        }
+    }
+
+    #[test]
+    fn a_name_with_a_line_break_gets_no_fingerprint() {
+        let mut broken = fingerprint();
+        broken.files[0].path = "READ\nME.md".to_owned();
+        assert_eq!(broken.encode("/p"), None);
+        assert_eq!(fingerprint().encode("/p\r"), None);
+    }
 }

@@ -171,9 +171,70 @@ fn newer(span: Range<usize>, message: impl Into<String>) -> Diagnostic {
     Diagnostic::new(Code::SquadsLockInvalid, FILE, message).span(span)
 }
 
+/// A lock read in one pass, its squads refused when one is named twice (serde keeps the last).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SoundDocument {
+    lock_version: u32,
+    squads: UniqueSquads,
+}
+
+struct UniqueSquads(BTreeMap<String, Locked>);
+
+impl<'de> Deserialize<'de> for UniqueSquads {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = UniqueSquads;
+            fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                formatter.write_str("squads by name")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<UniqueSquads, A::Error> {
+                let mut squads = BTreeMap::new();
+                while let Some((name, locked)) = map.next_entry::<String, Locked>()? {
+                    if squads.insert(name, locked).is_some() {
+                        return Err(serde::de::Error::custom("a squad appears twice"));
+                    }
+                }
+                Ok(UniqueSquads(squads))
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 impl Lock {
     /// Reads a lock's text; the diagnostic points at what is wrong.
     pub fn parse(text: &str) -> Result<Lock, Box<Diagnostic>> {
+        // Every `sync` reads the lock: a sound one is read in one pass, and the syntax tree
+        // that places a diagnostic is built only for a lock with something wrong.
+        match Lock::parse_sound(text) {
+            Some(lock) => Ok(lock),
+            None => Lock::parse_reporting(text),
+        }
+    }
+
+    /// The lock when nothing in it is wrong, by the checks of [`Lock::parse_reporting`].
+    fn parse_sound(text: &str) -> Option<Lock> {
+        let document: SoundDocument = serde_json::from_str(text).ok()?;
+        let squads = document.squads.0;
+        let sound = (1..=LOCK_VERSION).contains(&document.lock_version)
+            && squads.iter().all(|(name, locked)| {
+                Name::parse(name).is_ok()
+                    && locked
+                        .capabilities
+                        .as_ref()
+                        .is_none_or(|accepted| accepted.is_consistent())
+                    && crate::version::Version::parse(&locked.version).is_ok()
+            });
+        sound.then_some(Lock { squads })
+    }
+
+    /// [`Lock::parse`], the diagnostic placed where the text is wrong.
+    fn parse_reporting(text: &str) -> Result<Lock, Box<Diagnostic>> {
         let root = crate::jsonc::parse(text).map_err(|error| {
             Box::new(invalid(
                 error.span.clone(),
@@ -386,6 +447,41 @@ mod tests {
             Some(format!("sha256:{}", "c".repeat(64)).as_str())
         );
         assert_eq!(lock.squads["acme/a"].manifest_digest(), None);
+    }
+
+    /// The one-pass read accepts a lock only where the reporting read does, and gives the same.
+    #[test]
+    fn the_sound_read_and_the_reporting_read_agree() {
+        let mut lock = Lock::default();
+        lock.squads
+            .insert("acme/a".to_owned(), locked("oci://r.example/s/acme/a"));
+        lock.squads
+            .insert("acme/b".to_owned(), locked("oci://r.example/s/acme/b"));
+        let text = lock.render();
+        let entry_start = text.find("    \"acme/a\"").unwrap();
+        let entry_end = text[entry_start..].find("    }").unwrap() + entry_start + 5;
+        let entry = &text[entry_start..entry_end];
+        let cases = [
+            text.clone(),
+            text.replace(entry, &format!("{entry},\n{entry}")),
+            text.replacen("\"squads\"", "\"squads\": {},\n  \"squads\"", 1),
+            text.replace("2026.12.01.1", "1\\nerror: forged"),
+            text.replace("\"lock_version\": 1", "\"lock_version\": 0"),
+            text.replace("\"lock_version\": 1", "\"lock_version\": 4"),
+            text.replace("\"acme/a\"", "\"Acme\""),
+            text.replace("\"source\"", "\"extra\": 1, \"source\""),
+            text.replacen("{", "{\"extra\": 1, ", 1),
+            text.replace("\"squads\": {", "\"squads\": { // a comment\n"),
+            "{\"lock_version\": 1, \"squads\": {}}".to_owned(),
+            "{\"lock_version\": 1, \"squads\": []}".to_owned(),
+            String::new(),
+        ];
+        for (index, case) in cases.iter().enumerate() {
+            let reporting = Lock::parse_reporting(case).ok();
+            assert_eq!(Lock::parse_sound(case), reporting, "case {index}: {case}");
+        }
+        assert!(Lock::parse_sound(&cases[0]).is_some());
+        assert!(Lock::parse_sound(&cases[10]).is_some());
     }
 
     #[test]

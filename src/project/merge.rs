@@ -55,6 +55,10 @@ fn is_marker(line: &str, marker: &str) -> bool {
 
 /// The two sides of `text`, or `None` when it holds no conflict marker.
 pub fn sides(text: &str) -> Option<Sides> {
+    // Most files hold no conflict: one search of the text instead of copying it line by line.
+    if !text.contains("<<<<<<<") {
+        return None;
+    }
     let mut sides = Sides {
         conflicts: Vec::new(),
         ours: String::new(),

@@ -49,6 +49,9 @@ pub struct Project {
     pub root: PathBuf,
     /// The directory as the user gave it (`.` by default), for messages and diagnostics.
     pub shown: String,
+    /// How its local sources are read ([`Project::local`]): found once per process, since
+    /// finding the repository's root stats every folder above the project.
+    local: std::sync::OnceLock<crate::acquire::Local>,
 }
 
 /// The project's two files as read, with their text.
@@ -235,7 +238,7 @@ pub fn list(
         let (declared, problems) = declared::parse(&text);
         (merge::sides(&text).is_none() && !crate::diag::has_errors(&problems)).then_some(declared)
     });
-    let undeclared = match &declared {
+    let undeclared = match declared.as_ref().map(Declared::names) {
         Some(declared) => listing
             .packages
             .iter()
@@ -244,7 +247,7 @@ pub fn list(
                 namespace: listed.package.installed.namespace.clone(),
                 id: listed.package.installed.id.clone(),
             })
-            .filter(|name| declared.get(name).is_none())
+            .filter(|name| !declared.contains(name))
             .map(|name| name.to_string())
             .collect(),
         None => Default::default(),
@@ -273,7 +276,15 @@ impl Project {
         Project {
             root,
             shown: shown.into(),
+            local: std::sync::OnceLock::new(),
         }
+    }
+
+    /// How the local sources `squads.jsonc` names are read: relative to the project, kept
+    /// within its repository.
+    pub fn local(&self) -> &crate::acquire::Local {
+        self.local
+            .get_or_init(|| crate::acquire::Local::project(self.root.clone(), self.shown.clone()))
     }
 
     /// `<project>/.opencorvus`.
@@ -311,16 +322,31 @@ impl Project {
     /// [`Project::read`]; with `merge_lock`, a `squads.lock` with merge conflicts is read as
     /// what its sides agree on ([`merge::merge_lock`]) instead of being refused.
     fn read_merging(&self, merge_lock: bool) -> Result<Files, ProjectError> {
+        let (declared_text, lock_text) = self.read_texts()?;
+        Self::parse_merging(declared_text, lock_text, merge_lock)
+    }
+
+    /// The texts of `squads.jsonc` and `squads.lock`, `None` where absent.
+    fn read_texts(&self) -> Result<(Option<String>, Option<String>), ProjectError> {
+        Ok((
+            read_optional(&self.declared_path())?,
+            read_optional(&self.lock_path())?,
+        ))
+    }
+
+    /// [`Project::read_merging`] of texts read.
+    fn parse_merging(
+        declared_text: Option<String>,
+        lock_text: Option<String>,
+        merge_lock: bool,
+    ) -> Result<Files, ProjectError> {
         use crate::diag::Code;
-        let declared_text = read_optional(&self.declared_path())?;
-        let lock_text = read_optional(&self.lock_path())?;
         let mut files = Files {
             declared_text,
             lock_text,
             ..Files::default()
         };
         let mut diagnostics = Vec::new();
-        let mut sources = HashMap::new();
         if let Some(text) = &files.declared_text {
             match merge::sides(text) {
                 Some(sides) => diagnostics.extend(sides.conflicts.iter().map(|conflict| {
@@ -338,7 +364,6 @@ impl Project {
                     diagnostics.extend(found);
                 }
             }
-            sources.insert(declared::FILE.to_owned(), SourceFile::new(text.clone()));
         }
         if let Some(text) = &files.lock_text {
             match merge::sides(text) {
@@ -374,9 +399,18 @@ impl Project {
                     Err(diagnostic) => diagnostics.push(*diagnostic),
                 },
             }
-            sources.insert(lockfile::FILE.to_owned(), SourceFile::new(text.clone()));
         }
         if crate::diag::has_errors(&diagnostics) {
+            // Lines are counted only to show a diagnostic.
+            let mut sources = HashMap::new();
+            for (file, text) in [
+                (declared::FILE, &files.declared_text),
+                (lockfile::FILE, &files.lock_text),
+            ] {
+                if let Some(text) = text {
+                    sources.insert(file.to_owned(), SourceFile::new(text.clone()));
+                }
+            }
             return Err(ProjectError::Invalid {
                 diagnostics,
                 sources,
@@ -410,13 +444,20 @@ impl Project {
             .map_err(|error| ProjectError::Io(config_root.clone(), error))?
             .map_err(ProjectError::OutsideProject)?;
         let undeclared = |files: &Files| declared_only && files.declared_text.is_none();
-        if undeclared(&self.read_merging(merge_lock)?) {
+        let before = self.read_merging(merge_lock)?;
+        if undeclared(&before) {
             return Err(ProjectError::Undeclared(self.declared_path()));
         }
         let guard = guard::ProjectGuard::acquire(&config_root, on_wait)
             .map_err(|error| ProjectError::Io(guard::path(&config_root), error))?;
         remove_stale_temporaries(&config_root);
-        let files = self.read_merging(merge_lock)?;
+        // The same bytes read the same: parsed again only when another command changed them.
+        let (declared_text, lock_text) = self.read_texts()?;
+        let files = if declared_text == before.declared_text && lock_text == before.lock_text {
+            before
+        } else {
+            Self::parse_merging(declared_text, lock_text, merge_lock)?
+        };
         if undeclared(&files) {
             return Err(ProjectError::Undeclared(self.declared_path()));
         }

@@ -49,11 +49,6 @@ pub fn failure(label: &str, error: AcquireError) -> Failure {
     failure
 }
 
-/// How a project's local sources are read: relative to it, within its repository.
-pub fn local(project: &Project) -> Local {
-    Local::project(project.root.clone(), project.shown.clone())
-}
-
 /// The pins of a locked squad: its identity, version, package digest, archive and manifest
 /// digests. The bytes acquired must be these; none of them is evidence of a signature.
 pub fn pins(name: &Name, locked: &Locked) -> Pins {
@@ -159,9 +154,9 @@ impl Acquirer<'_> {
         pins: &Pins,
         newest: bool,
     ) -> Result<Acquired, Failure> {
-        let local = local(self.project);
+        let local = self.project.local();
         let temporary = self.settings.opencorvus_root.join("tmp");
-        self.context(transfers, &local, &temporary)
+        self.context(transfers, local, &temporary)
             .acquire(&Request {
                 label,
                 source: &declaration.source,
@@ -174,9 +169,9 @@ impl Acquirer<'_> {
 
     /// The package installed at `root`, read into a private copy and validated.
     pub fn installed(&self, label: &str, root: &std::path::Path) -> Result<Acquired, Failure> {
-        let local = local(self.project);
+        let local = self.project.local();
         let temporary = self.settings.opencorvus_root.join("tmp");
-        self.context(&crate::share::Silent, &local, &temporary)
+        self.context(&crate::share::Silent, local, &temporary)
             .installed(root)
             .map_err(|error| failure(label, error))
     }
@@ -191,14 +186,14 @@ impl Acquirer<'_> {
         declaration: &Declaration,
         locked: &Locked,
     ) -> Result<Option<String>, Failure> {
-        let local = local(self.project);
+        let local = self.project.local();
         let temporary = self.settings.opencorvus_root.join("tmp");
         let identity = Identity {
             namespace: name.namespace.clone(),
             id: name.id.clone(),
             version: locked.version.clone(),
         };
-        self.context(&crate::share::Silent, &local, &temporary)
+        self.context(&crate::share::Silent, local, &temporary)
             .vouch(
                 &declaration.source,
                 &identity,

@@ -2086,6 +2086,33 @@ fn a_no_op_sync_notices_an_edit_that_kept_the_size_and_the_modification_time() {
     assert_edit_noticed(&project, &readme, &pristine, "a file replaced");
 }
 
+/// The root is listed on every check: OpenCorvus's own `.opencorvus-meta.json` written there
+/// changes nothing (the digest leaves it out), a file added is noticed.
+#[test]
+fn a_file_added_at_the_root_is_noticed_and_the_metadata_file_is_not_a_change() {
+    let (project, readme) = fingerprinted_project();
+    let pristine = std::fs::read(&readme).unwrap();
+    let root = readme.parent().unwrap();
+    std::fs::write(root.join(".opencorvus-meta.json"), b"{}").unwrap();
+    let output = project.run(&["sync", "--locked"]);
+    assert_ok(&output, "sync after the metadata file");
+    assert!(
+        stderr(&output).contains("1 unchanged"),
+        "{}",
+        stderr(&output)
+    );
+    std::fs::write(root.join("notes.md"), b"added\n").unwrap();
+    let output = project.run(&["sync", "--locked"]);
+    assert_ok(&output, "sync after a file added");
+    assert!(
+        stderr(&output).contains("1 replaced"),
+        "sync missed the added file:\n{}",
+        stderr(&output)
+    );
+    assert!(!root.join("notes.md").exists());
+    assert_eq!(std::fs::read(&readme).unwrap(), pristine);
+}
+
 #[test]
 fn a_tampered_fingerprint_only_causes_a_full_hash_never_a_skip() {
     use std::os::unix::fs::MetadataExt;
@@ -2094,17 +2121,25 @@ fn a_tampered_fingerprint_only_causes_a_full_hash_never_a_skip() {
     type Tamper = fn(&[u8], &std::fs::Metadata) -> Vec<u8>;
     let tampers: [(&str, Tamper); 4] = [
         // The edited file's new stamp written in, the checksum line left as it was.
+        // (`file <racy> <sha256> <device> <inode> <mode> <size> <mtime s ns> <ctime s ns> <path>`)
         ("stamp rewritten", |bytes, now| {
             let text = String::from_utf8(bytes.to_vec()).unwrap();
-            let (checksum, body) = text.split_once('\n').unwrap();
-            let mut body: serde_json::Value = serde_json::from_str(body).unwrap();
-            for file in body["files"].as_array_mut().unwrap() {
-                if file["path"] == "README.md" {
-                    file["stamp"]["inode"] = now.ino().into();
-                    file["stamp"]["changed"] = serde_json::json!([now.ctime(), now.ctime_nsec()]);
-                }
-            }
-            format!("{checksum}\n{body}").into_bytes()
+            let mut rewritten = 0;
+            let lines: Vec<String> = text
+                .lines()
+                .map(|line| {
+                    let mut fields: Vec<String> = line.split(' ').map(str::to_owned).collect();
+                    if fields[0] == "file" && fields.last().unwrap() == "README.md" {
+                        fields[4] = now.ino().to_string();
+                        fields[9] = now.ctime().to_string();
+                        fields[10] = now.ctime_nsec().to_string();
+                        rewritten += 1;
+                    }
+                    fields.join(" ")
+                })
+                .collect();
+            assert_eq!(rewritten, 1, "{text}");
+            format!("{}\n", lines.join("\n")).into_bytes()
         }),
         ("truncated", |bytes, _| bytes[..bytes.len() / 2].to_vec()),
         ("garbage", |_, _| b"not a fingerprint\n{}".to_vec()),

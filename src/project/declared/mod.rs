@@ -351,6 +351,12 @@ impl Declared {
         self.entries.iter().find(|entry| entry.name == *name)
     }
 
+    /// The names declared, for asking of many names whether each is declared ([`Declared::get`]
+    /// looks through every entry: a project of 1,000 squads asked it a million times).
+    pub fn names(&self) -> std::collections::HashSet<&Name> {
+        self.entries.iter().map(|entry| &entry.name).collect()
+    }
+
     /// The entry a command-line name means: `<namespace>/<id>`, or an id alone.
     pub fn find(&self, text: &str) -> Option<&Entry> {
         self.entries.iter().find(|entry| {
