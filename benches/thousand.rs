@@ -10,7 +10,10 @@
 //! declared from local archives in the project, so no registry is needed. Scratch data goes to
 //! a temporary directory under `target/` (a real disk), removed afterwards.
 //!
-//! Run with `SQUAD_CORPUS=<corpus folder> cargo bench --bench thousand`.
+//! Run with `SQUAD_CORPUS=<corpus folder> cargo bench --bench thousand`; with
+//! `SQUAD_BENCH_KEEP=<folder>` the project is made there and kept, for a profiler
+//! (`perf record … squad sync --locked --project project`, run in `<folder>/home` with the
+//! environment `support::squad` gives).
 
 #[path = "support.rs"]
 #[allow(dead_code)] // the registry is not needed here

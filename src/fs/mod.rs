@@ -103,14 +103,28 @@ fn open_checked_sized(path: &Path, links: Links) -> io::Result<(std::fs::File, u
 
 /// The bytes of the regular file at `path` ([`open_regular`], links refused).
 pub fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
-    use std::io::Read;
     let (file, size) = open_regular_sized(path, Links::Refuse)?;
-    // Room for the size the open saw and one byte more, so that the read ends without asking
-    // the file's size again (`File::read_to_end` would, with two more system calls); a file
-    // that grew meanwhile is still read to its end.
+    read_opened(&file, size)
+}
+
+/// The bytes of `file`, opened with `size` bytes: room for them and one byte more, so that the
+/// read ends without asking the file's size again (`File::read_to_end` would, with two more
+/// system calls); a file that grew meanwhile is still read to its end.
+fn read_opened(file: &std::fs::File, size: u64) -> io::Result<Vec<u8>> {
+    use std::io::Read;
     let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0).saturating_add(1));
-    (&file).take(u64::MAX).read_to_end(&mut bytes)?;
+    file.take(u64::MAX).read_to_end(&mut bytes)?;
     Ok(bytes)
+}
+
+/// [`read_regular`] of a file squad keeps itself under its data directory (a fingerprint read
+/// for every installed squad by a no-op `sync`): without the look before the open, which is
+/// there against a device put where a file is read, and a device in squad's own data is put
+/// there by someone who can write squad's files (src/install/mod.rs, "threat model"). The open
+/// still neither follows a link nor blocks, and what it opened must be a regular file.
+pub fn read_own(path: &Path) -> io::Result<Vec<u8>> {
+    let (file, size) = open_checked_sized(path, Links::Refuse)?;
+    read_opened(&file, size)
 }
 
 /// The text of the regular file at `path` (links refused); `InvalidData` when it is not UTF-8.

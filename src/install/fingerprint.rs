@@ -382,7 +382,7 @@ pub fn write(path: &Path, target: &str, fingerprint: &Fingerprint) -> std::io::R
 /// The fingerprint at `path` for the package at `target`, when it can be used at all: its
 /// checksum matches its body, it is of this version and of this target.
 pub fn read(path: &Path, target: &str) -> Option<Fingerprint> {
-    let bytes = crate::fs::read_regular(path).ok()?;
+    let bytes = crate::fs::read_own(path).ok()?;
     let newline = bytes.iter().position(|&byte| byte == b'\n')?;
     let (checksum, body) = (&bytes[..newline], &bytes[newline + 1..]);
     if Sha256Digest::of(body).hex().as_bytes() != checksum {
