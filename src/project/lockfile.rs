@@ -206,6 +206,39 @@ impl<'de> Deserialize<'de> for UniqueSquads {
     }
 }
 
+/// What is wrong with a lock that reads as JSON: a name that is not one, a record of accepted
+/// grants that was edited, a version that is not one.
+enum Fault {
+    Name,
+    Capabilities,
+    Version,
+}
+
+/// The first fault of `squads`, looked for in that order (every name, then every record, then
+/// every version), with the squad it is in: what both reads of a lock refuse.
+fn first_fault(squads: &BTreeMap<String, Locked>) -> Option<(&str, Fault)> {
+    let find = |fault: Fault, faulty: &dyn Fn(&String, &Locked) -> bool| {
+        squads
+            .iter()
+            .find(|(name, locked)| faulty(name, locked))
+            .map(|(name, _)| (name.as_str(), fault))
+    };
+    find(Fault::Name, &|name, _| Name::parse(name).is_err())
+        .or_else(|| {
+            find(Fault::Capabilities, &|_, locked| {
+                locked
+                    .capabilities
+                    .as_ref()
+                    .is_some_and(|accepted| !accepted.is_consistent())
+            })
+        })
+        .or_else(|| {
+            find(Fault::Version, &|_, locked| {
+                crate::version::Version::parse(&locked.version).is_err()
+            })
+        })
+}
+
 impl Lock {
     /// Reads a lock's text; the diagnostic points at what is wrong.
     pub fn parse(text: &str) -> Result<Lock, Box<Diagnostic>> {
@@ -221,15 +254,8 @@ impl Lock {
     fn parse_sound(text: &str) -> Option<Lock> {
         let document: SoundDocument = serde_json::from_str(text).ok()?;
         let squads = document.squads.0;
-        let sound = (1..=LOCK_VERSION).contains(&document.lock_version)
-            && squads.iter().all(|(name, locked)| {
-                Name::parse(name).is_ok()
-                    && locked
-                        .capabilities
-                        .as_ref()
-                        .is_none_or(|accepted| accepted.is_consistent())
-                    && crate::version::Version::parse(&locked.version).is_ok()
-            });
+        let sound =
+            (1..=LOCK_VERSION).contains(&document.lock_version) && first_fault(&squads).is_none();
         sound.then_some(Lock { squads })
     }
 
@@ -291,61 +317,49 @@ impl Lock {
                 format!("squads.lock: {message}"),
             ))
         })?;
-        if let Some(name) = document
-            .squads
-            .keys()
-            .find(|name| Name::parse(name).is_err())
-        {
-            let span = match &root.kind {
-                crate::jsonc::Kind::Object(_) => crate::jsonc::edit::member(&root, "squads")
-                    .and_then(|squads| crate::jsonc::edit::member(&squads.value, name))
-                    .map_or(whole.clone(), |member| member.key_span.clone()),
-                _ => whole.clone(),
-            };
-            return Err(Box::new(invalid(
-                span,
-                format!("`{name}` is not a squad name (`<namespace>/<id>`)"),
-            )));
-        }
-        // A record of accepted grants whose digest is not its set's was edited by hand.
-        if let Some((name, _)) = document.squads.iter().find(|(_, locked)| {
-            locked
-                .capabilities
-                .as_ref()
-                .is_some_and(|accepted| !accepted.is_consistent())
-        }) {
-            let span = crate::jsonc::edit::member(&root, "squads")
+        let Some((name, fault)) = first_fault(&document.squads) else {
+            return Ok(Lock {
+                squads: document.squads,
+            });
+        };
+        let entry = || {
+            crate::jsonc::edit::member(&root, "squads")
                 .and_then(|squads| crate::jsonc::edit::member(&squads.value, name))
-                .and_then(|entry| crate::jsonc::edit::member(&entry.value, "capabilities"))
-                .map_or(whole.clone(), |member| member.key_span.clone());
-            return Err(Box::new(invalid(
-                span,
+        };
+        let diagnostic = match fault {
+            Fault::Name => {
+                let span = match &root.kind {
+                    crate::jsonc::Kind::Object(_) => {
+                        entry().map_or(whole.clone(), |member| member.key_span.clone())
+                    }
+                    _ => whole.clone(),
+                };
+                invalid(
+                    span,
+                    format!("`{name}` is not a squad name (`<namespace>/<id>`)"),
+                )
+            }
+            // A record of accepted grants whose digest is not its set's was edited by hand.
+            Fault::Capabilities => invalid(
+                entry()
+                    .and_then(|entry| crate::jsonc::edit::member(&entry.value, "capabilities"))
+                    .map_or(whole.clone(), |member| member.key_span.clone()),
                 format!(
                     "the capabilities accepted for `{name}` are not the set their sha256 names: the record was edited"
                 ),
-            )));
-        }
-        // A version is shown, compared and used as a registry tag: it must be one.
-        if let Some((name, locked)) = document
-            .squads
-            .iter()
-            .find(|(_, locked)| crate::version::Version::parse(&locked.version).is_err())
-        {
-            let span = crate::jsonc::edit::member(&root, "squads")
-                .and_then(|squads| crate::jsonc::edit::member(&squads.value, name))
-                .and_then(|entry| crate::jsonc::edit::member(&entry.value, "version"))
-                .map_or(whole.clone(), |member| member.value.span.clone());
-            return Err(Box::new(invalid(
-                span,
+            ),
+            // A version is shown, compared and used as a registry tag: it must be one.
+            Fault::Version => invalid(
+                entry()
+                    .and_then(|entry| crate::jsonc::edit::member(&entry.value, "version"))
+                    .map_or(whole.clone(), |member| member.value.span.clone()),
                 format!(
                     "the version locked for `{name}` is not a version (`YYYY.MM.DD.N`): {}",
-                    crate::text::remote(&locked.version, 80)
+                    crate::text::remote(&document.squads[name].version, 80)
                 ),
-            )));
-        }
-        Ok(Lock {
-            squads: document.squads,
-        })
+            ),
+        };
+        Err(Box::new(diagnostic))
     }
 
     /// The lock's text: pretty JSON, sorted, with a final newline.
