@@ -205,6 +205,22 @@ pub struct Settings<'a> {
     pub lock_timeout: Option<Duration>,
 }
 
+impl Settings<'_> {
+    /// How squad installs into and removes from `project`'s scope, expecting nothing of what
+    /// is there and pinning nothing: callers that do set those fields.
+    pub fn install_options(&self, project: &Project) -> crate::install::Options {
+        crate::install::Options {
+            scope: project.scope(),
+            opencorvus_root: self.opencorvus_root.clone(),
+            expect: None,
+            replace: false,
+            lock_timeout: self.lock_timeout,
+            exact: Default::default(),
+            origin: None,
+        }
+    }
+}
+
 /// The project a command run in `start` works on when none is named: the nearest folder at or
 /// above `start` (made absolute) whose `.opencorvus/squads.jsonc` exists, as cargo, npm, uv
 /// and git find theirs; the walk stops at the file-system root. `None` when there is none.

@@ -112,15 +112,7 @@ fn remove_undeclared(
             )));
             continue;
         }
-        let options = Options {
-            scope: project.scope(),
-            opencorvus_root: settings.opencorvus_root.clone(),
-            expect: None,
-            replace: false,
-            lock_timeout: settings.lock_timeout,
-            exact: Default::default(),
-            origin: None,
-        };
+        let options = settings.install_options(project);
         let package = crate::install::PackageName {
             namespace: Some(name.namespace.clone()),
             id: name.id.clone(),
@@ -250,16 +242,13 @@ pub(crate) fn install(
 ) -> Result<Outcome, Failure> {
     let (name, declaration) = entry;
     let options = Options {
-        scope: project.scope(),
-        opencorvus_root: settings.opencorvus_root.clone(),
         expect: before,
-        replace: false,
-        lock_timeout: settings.lock_timeout,
         exact: acquired.exact(),
         origin: acquired
             .origin
             .clone()
             .or_else(|| resolve::origin(declaration, locked)),
+        ..settings.install_options(project)
     };
     let receipt = install_ready(acquired.ready, &options, on_wait)
         .map_err(|error| install_failure(&name.to_string(), error))?;

@@ -6,7 +6,6 @@
 use std::path::{Path, PathBuf};
 
 use crate::digest::Sha256Digest;
-use crate::install::Options;
 
 use super::cooldown::{self, Cooldown, HeldBack};
 use super::declared::{self, Declaration, Name};
@@ -396,15 +395,7 @@ pub fn remove(
     let mut reset = Vec::new();
     let mut warnings = Vec::new();
     let uninstalled = if installed {
-        let options = Options {
-            scope: project.scope(),
-            opencorvus_root: settings.opencorvus_root.clone(),
-            expect: None,
-            replace: false,
-            lock_timeout: settings.lock_timeout,
-            exact: Default::default(),
-            origin: None,
-        };
+        let options = settings.install_options(project);
         // Local changes to the installed files are kept, as `squad uninstall` keeps them,
         // unless `force`.
         let removal = crate::install::Removal { force };
