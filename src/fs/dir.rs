@@ -68,20 +68,30 @@ pub fn not_a_regular_file() -> io::Error {
 }
 
 fn check_name(name: &str) -> io::Result<()> {
-    if name.is_empty() || name == "." || name == ".." || name.contains(['/', '\0']) {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!("`{name}` is not a single file name"),
-        ));
+    if !is_single_name(name.as_bytes()) {
+        return Err(not_a_single_name(name));
     }
     #[cfg(windows)]
     if name.contains(['\\', ':']) {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!("`{name}` is not a single file name"),
-        ));
+        return Err(not_a_single_name(name));
     }
     Ok(())
+}
+
+/// Whether `name` is one file name: not empty, `.` or `..`, and holding neither `/` nor NUL.
+/// Byte by byte: a no-op `sync` asks it of every name of every installed package.
+fn is_single_name(name: &[u8]) -> bool {
+    !(name.is_empty()
+        || name == b"."
+        || name == b".."
+        || name.iter().any(|&byte| byte == b'/' || byte == 0))
+}
+
+fn not_a_single_name(name: &str) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("`{name}` is not a single file name"),
+    )
 }
 
 /// An open directory. `path` is where it was when opened, for messages only: it is never used
@@ -332,6 +342,21 @@ mod unix {
             })
         }
 
+        /// Opens the directory at `path` when it is one, its last name not followed: `None`
+        /// when absent, an error when it is a link or not a directory. One system call where a
+        /// look, then an open, would take two (a no-op `sync` opens every installed package).
+        pub fn open_real(path: &Path) -> io::Result<Option<Dir>> {
+            match rustix::fs::open(path, directory_flags(), Mode::empty()) {
+                Ok(fd) => Ok(Some(Dir {
+                    fd,
+                    path: path.to_path_buf(),
+                })),
+                Err(Errno::NOENT) => Ok(None),
+                Err(Errno::LOOP | Errno::NOTDIR) => Err(not_a_directory()),
+                Err(error) => Err(error.into()),
+            }
+        }
+
         /// Opens the child directory `name`; `None` when absent, an error when it is a link
         /// or not a directory.
         pub fn open_dir(&self, name: &str) -> io::Result<Option<Dir>> {
@@ -389,15 +414,9 @@ mod unix {
         /// The names on the way are resolved by the kernel, so a caller that must not pass
         /// through a link checks each directory on the way itself (its own stamp says so).
         pub fn stamp_below(&self, relative: &str) -> io::Result<Option<(Kind, Stamp)>> {
-            // `check_name` of each name, byte by byte: a no-op `sync` asks this of every file
-            // of every installed package.
-            let names = relative.as_bytes().split(|&byte| byte == b'/');
-            for name in names {
-                if name.is_empty() || name == b"." || name == b".." || name.contains(&0) {
-                    return Err(io::Error::new(
-                        io::ErrorKind::InvalidInput,
-                        format!("`{relative}` is not a relative path of file names"),
-                    ));
+            for name in relative.as_bytes().split(|&byte| byte == b'/') {
+                if !is_single_name(name) {
+                    return Err(not_a_single_name(&String::from_utf8_lossy(name)));
                 }
             }
             match rustix::fs::statat(&self.fd, relative, AtFlags::SYMLINK_NOFOLLOW) {
@@ -589,6 +608,17 @@ mod portable {
             Ok(Dir {
                 path: path.to_path_buf(),
             })
+        }
+
+        pub fn open_real(path: &Path) -> io::Result<Option<Dir>> {
+            match std::fs::symlink_metadata(path) {
+                Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
+                Err(error) => Err(error),
+                Ok(metadata) if metadata.is_dir() => Ok(Some(Dir {
+                    path: path.to_path_buf(),
+                })),
+                Ok(_) => Err(not_a_directory()),
+            }
         }
 
         pub fn open_dir(&self, name: &str) -> io::Result<Option<Dir>> {

@@ -476,28 +476,29 @@ pub fn directory_digest(root: &Path) -> Result<Sha256Digest, String> {
     tree_at_path(root, false).map(|tree| tree.package_digest)
 }
 
-/// [`directory_digest`] of an installed package, told by its fingerprint when one vouches for
-/// it (install/fingerprint.rs), else hashed. What a no-op `sync` compares with its lock.
-/// `canonical` is `root` made canonical (where the receipt is found), when known; with the
-/// version the manifest declares when the fingerprint vouched for the package.
+/// [`directory_digest`] of the installed package open at `package`, told by its fingerprint
+/// when one vouches for it (install/fingerprint.rs), else hashed. What a no-op `sync` compares
+/// with its lock. `canonical` is the package's path made canonical (where the receipt is
+/// found), when known; with the version the manifest declares when the fingerprint vouched for
+/// the package.
 pub fn installed_digest(
     opencorvus_root: &Path,
-    root: &Path,
+    package: &Dir,
     canonical: Option<&Path>,
 ) -> Result<(Sha256Digest, Option<String>), String> {
     let fingerprint = match canonical {
         Some(canonical) => receipts::fingerprint_at(opencorvus_root, canonical),
-        None => receipts::fingerprint(opencorvus_root, root),
+        None => receipts::fingerprint(opencorvus_root, package.path()),
     };
     if let Some(fingerprint) = fingerprint {
-        if Dir::open(root).is_ok_and(|package| fingerprint.vouches_for(&package)) {
+        if fingerprint.vouches_for(package) {
             return Ok((
                 fingerprint.package_digest(),
                 Some(fingerprint.package_version().to_owned()),
             ));
         }
     }
-    directory_digest(root).map(|digest| (digest, None))
+    tree_at(package, false).map(|tree| (tree.package_digest, None))
 }
 
 fn tree_at_path(root: &Path, with_files: bool) -> Result<TreeDigest, String> {

@@ -182,34 +182,26 @@ impl Installed {
         fingerprinted: Option<(&Path, Option<&Path>)>,
     ) -> (Installed, Option<String>) {
         let target = locations.target(&name.namespace, &name.id);
-        match crate::fs::real_directory(&target) {
-            Ok(crate::fs::RealDirectory::Absent) => (Installed::Absent, None),
-            Ok(crate::fs::RealDirectory::Present(_)) => {
-                let digest = match fingerprinted {
-                    Some((opencorvus_root, packages_root)) => {
-                        let canonical =
-                            packages_root.map(|root| root.join(&name.namespace).join(&name.id));
-                        crate::install::installed_digest(
-                            opencorvus_root,
-                            &target,
-                            canonical.as_deref(),
-                        )
-                    }
-                    None => crate::install::directory_digest(&target).map(|digest| (digest, None)),
-                };
-                match digest {
-                    Ok((digest, version)) => (Installed::Digest(digest), version),
-                    Err(problem) => (Installed::Unreadable(target, problem), None),
-                }
+        let package = match crate::fs::dir::Dir::open_real(&target) {
+            Ok(None) => return (Installed::Absent, None),
+            Ok(Some(package)) => package,
+            Err(error) => {
+                return (
+                    Installed::Unreadable(target, crate::error::chain(&error)),
+                    None,
+                );
             }
-            Ok(crate::fs::RealDirectory::Refused) => (
-                Installed::Unreadable(target, "not a directory".to_owned()),
-                None,
-            ),
-            Err(error) => (
-                Installed::Unreadable(target, crate::error::chain(&error)),
-                None,
-            ),
+        };
+        let digest = match fingerprinted {
+            Some((opencorvus_root, packages_root)) => {
+                let canonical = packages_root.map(|root| root.join(&name.namespace).join(&name.id));
+                crate::install::installed_digest(opencorvus_root, &package, canonical.as_deref())
+            }
+            None => crate::install::directory_digest(&target).map(|digest| (digest, None)),
+        };
+        match digest {
+            Ok((digest, version)) => (Installed::Digest(digest), version),
+            Err(problem) => (Installed::Unreadable(target, problem), None),
         }
     }
 }
