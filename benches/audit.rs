@@ -23,7 +23,7 @@
 mod support;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use support::{median, ms};
@@ -31,19 +31,7 @@ use support::{median, ms};
 const RUNS: usize = 15;
 
 fn run(args: &[&str]) -> Duration {
-    let start = Instant::now();
-    let status = Command::new(env!("CARGO_BIN_EXE_squad"))
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .expect("squad runs");
-    let elapsed = start.elapsed();
-    assert!(
-        status.code().is_some_and(|code| code <= 1),
-        "squad {args:?} failed"
-    );
-    elapsed
+    support::time_quiet(Command::new(env!("CARGO_BIN_EXE_squad")).args(args), 1)
 }
 
 /// Medians of `validate` and `audit`, each run alternating with the other.

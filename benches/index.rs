@@ -39,15 +39,7 @@ fn archives(dir: &Path) -> std::path::PathBuf {
     let manifest = std::fs::read_to_string(template.join("expert-squad.jsonc")).unwrap();
     for number in 0..ARCHIVES {
         let package = tree.join(format!("squad-{number:04}"));
-        for entry in walkdir::WalkDir::new(&template) {
-            let entry = entry.unwrap();
-            let to = package.join(entry.path().strip_prefix(&template).unwrap());
-            if entry.file_type().is_dir() {
-                std::fs::create_dir_all(&to).unwrap();
-            } else {
-                std::fs::copy(entry.path(), &to).unwrap();
-            }
-        }
+        support::copy_tree(&template, &package);
         std::fs::write(
             package.join("expert-squad.jsonc"),
             manifest.replacen(

@@ -9,36 +9,22 @@
 //!
 //! Run with `cargo bench --bench interop`. Each figure is the median of several runs.
 
+#[path = "support.rs"]
+#[allow(dead_code)] // neither the registry nor the corpus is needed here
+mod support;
+
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
+
+use support::median;
 
 const RUNS: usize = 9;
-
-fn median(mut samples: Vec<Duration>) -> Duration {
-    samples.sort();
-    samples[samples.len() / 2]
-}
 
 fn time(program: &str, args: &[&str], cwd: &Path) -> Duration {
     median(
         (0..RUNS)
-            .map(|_| {
-                let start = Instant::now();
-                let status = Command::new(program)
-                    .args(args)
-                    .current_dir(cwd)
-                    .stdout(Stdio::null())
-                    .stderr(Stdio::null())
-                    .status()
-                    .expect("command runs");
-                let elapsed = start.elapsed();
-                assert!(
-                    status.code().is_some_and(|code| code <= 1),
-                    "{program} failed"
-                );
-                elapsed
-            })
+            .map(|_| support::time_quiet(Command::new(program).args(args).current_dir(cwd), 1))
             .collect(),
     )
 }

@@ -25,7 +25,7 @@
 mod support;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use support::{median, ms};
@@ -36,22 +36,14 @@ const DIFF_RUNS: usize = 9;
 
 /// Runs squad with a private home and times it; exit 0 or 1 (a diff that widens) is success.
 fn run(args: &[&str], home: &Path) -> Duration {
-    let start = Instant::now();
-    let status = Command::new(env!("CARGO_BIN_EXE_squad"))
-        .args(args)
-        .env("HOME", home)
-        .env("OPENCORVUS_HOME", home.join("opencorvus"))
-        .env("SQUAD_CACHE_DIR", home.join("cache"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .expect("squad runs");
-    let elapsed = start.elapsed();
-    assert!(
-        status.code().is_some_and(|code| code <= 1),
-        "squad {args:?} failed"
-    );
-    elapsed
+    support::time_quiet(
+        Command::new(env!("CARGO_BIN_EXE_squad"))
+            .args(args)
+            .env("HOME", home)
+            .env("OPENCORVUS_HOME", home.join("opencorvus"))
+            .env("SQUAD_CACHE_DIR", home.join("cache")),
+        1,
+    )
 }
 
 /// Medians of each of `work`, run in turn `runs` times so that all see the same machine.

@@ -12,8 +12,8 @@
 mod support;
 
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 use support::median;
 
@@ -24,16 +24,7 @@ fn ms(duration: Duration) -> String {
 const RUNS: usize = 201;
 
 fn run(program: &Path, args: &[&str]) -> Duration {
-    let start = Instant::now();
-    let status = Command::new(program)
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .unwrap();
-    let elapsed = start.elapsed();
-    assert!(status.success(), "{} {args:?} failed", program.display());
-    elapsed
+    support::time_quiet(Command::new(program).args(args), 0)
 }
 
 fn main() {

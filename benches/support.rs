@@ -26,7 +26,16 @@ pub fn corpus() -> PathBuf {
 }
 
 /// The first `count` packages of the corpus by name, leaving out the built-in ids.
+#[allow(dead_code)] // not for every benchmark that shares this file
 pub fn corpus_packages(corpus: &Path, count: usize) -> Vec<PathBuf> {
+    let mut packages = every_corpus_package(corpus);
+    packages.truncate(count);
+    assert_eq!(packages.len(), count, "the corpus has {count} packages");
+    packages
+}
+
+/// Every package of the corpus by name, leaving out the built-in ids.
+pub fn every_corpus_package(corpus: &Path) -> Vec<PathBuf> {
     let mut packages: Vec<PathBuf> = std::fs::read_dir(corpus)
         .unwrap_or_else(|error| panic!("no corpus at {}: {error}", corpus.display()))
         .map(|entry| entry.unwrap().path())
@@ -37,9 +46,42 @@ pub fn corpus_packages(corpus: &Path, count: usize) -> Vec<PathBuf> {
         })
         .collect();
     packages.sort();
-    packages.truncate(count);
-    assert_eq!(packages.len(), count, "the corpus has {count} packages");
     packages
+}
+
+/// Copies the folder `from` to `to`, whole.
+#[allow(dead_code)] // not for every benchmark that shares this file
+pub fn copy_tree(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.unwrap();
+        let target = to.join(entry.path().strip_prefix(from).unwrap());
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// Runs `command` with its output thrown away and times it; an exit code above `highest`, or
+/// none, stops the benchmark (squad exits 1 for a package with errors or a diff that widens,
+/// which some benchmarks measure).
+#[allow(dead_code)] // not for every benchmark that shares this file
+pub fn time_quiet(command: &mut Command, highest: i32) -> Duration {
+    let start = Instant::now();
+    let status = command
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap_or_else(|error| panic!("{command:?} does not run: {error}"));
+    let elapsed = start.elapsed();
+    assert!(
+        status
+            .code()
+            .is_some_and(|code| (0..=highest).contains(&code)),
+        "{command:?} failed: {status}"
+    );
+    elapsed
 }
 
 /// Runs squad with `home` as its home, OpenCorvus root and download cache (its project is

@@ -28,33 +28,6 @@ const SQUADS: usize = 1_000;
 const RUNS: usize = 11;
 const HASHED_RUNS: usize = 3;
 
-/// Every corpus package but the built-in ids, by name.
-fn corpus_packages(corpus: &Path) -> Vec<PathBuf> {
-    let mut packages: Vec<PathBuf> = std::fs::read_dir(corpus)
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.join("expert-squad.jsonc").is_file())
-        .filter(|path| {
-            let name = path.file_name().unwrap().to_string_lossy();
-            !["base", "advanced", "research-studio", "squad-sdk"].contains(&name.as_ref())
-        })
-        .collect();
-    packages.sort();
-    packages
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    for entry in walkdir::WalkDir::new(from) {
-        let entry = entry.unwrap();
-        let target = to.join(entry.path().strip_prefix(from).unwrap());
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&target).unwrap();
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
 /// The value of the first `"key": "…"` of a manifest's text.
 fn string_field(text: &str, key: &str) -> String {
     let start = text.find(&format!("\"{key}\": \"")).unwrap() + key.len() + 5;
@@ -64,7 +37,7 @@ fn string_field(text: &str, key: &str) -> String {
 /// 1,000 renamed copies of the corpus, packed into `project/archives`, and the project's
 /// `squads.jsonc` declaring every one.
 fn make_project(corpus: &Path, scratch: &Path, home: &Path) {
-    let packages = corpus_packages(corpus);
+    let packages = support::every_corpus_package(corpus);
     let tree = scratch.join("tree");
     let mut declared = Vec::new();
     for number in 0..SQUADS {
@@ -76,7 +49,7 @@ fn make_project(corpus: &Path, scratch: &Path, home: &Path) {
         );
         let new_id = format!("{id}-{number:04}");
         let copy = tree.join(&new_id);
-        copy_tree(package, &copy);
+        support::copy_tree(package, &copy);
         std::fs::write(
             copy.join("expert-squad.jsonc"),
             manifest

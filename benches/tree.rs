@@ -31,16 +31,7 @@ fn main() {
     let base = format!("oci://127.0.0.1:{port}/squads");
     let tree = scratch.path().join("tree");
     for package in &packages {
-        let target = tree.join(package.file_name().unwrap());
-        for entry in walkdir::WalkDir::new(package) {
-            let entry = entry.unwrap();
-            let to = target.join(entry.path().strip_prefix(package).unwrap());
-            if entry.file_type().is_dir() {
-                std::fs::create_dir_all(&to).unwrap();
-            } else {
-                std::fs::copy(entry.path(), &to).unwrap();
-            }
-        }
+        support::copy_tree(package, &tree.join(package.file_name().unwrap()));
     }
     let tree_arg = tree.to_str().unwrap().to_owned();
     let home = scratch.path().join("home");

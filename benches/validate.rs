@@ -37,21 +37,7 @@ fn median(mut samples: Vec<Duration>) -> Duration {
 fn time_command(program: &str, args: &[String]) -> Duration {
     median(
         (0..RUNS)
-            .map(|_| {
-                let start = Instant::now();
-                let status = Command::new(program)
-                    .args(args)
-                    .stdout(Stdio::null())
-                    .stderr(Stdio::null())
-                    .status()
-                    .expect("command runs");
-                let elapsed = start.elapsed();
-                assert!(
-                    status.code().is_some_and(|code| code <= 1),
-                    "{program} failed"
-                );
-                elapsed
-            })
+            .map(|_| support::time_quiet(Command::new(program).args(args), 1))
             .collect(),
     )
 }
