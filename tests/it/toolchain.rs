@@ -6,6 +6,7 @@
 //! same field), and the dependencies' own `rust-version`, checked here. deny.toml's licences,
 //! bans and sources are checked here too, against the lock file.
 
+use std::path::PathBuf;
 use std::process::Command;
 
 use crate::support::{repo, text};
@@ -228,25 +229,17 @@ fn only_the_support_module_reaches_for_the_data() {
     ];
     let mut seen = 0;
     let mut offenders = Vec::new();
-    let mut folders = vec![repo().join("src"), repo().join("tests")];
-    while let Some(folder) = folders.pop() {
-        for entry in std::fs::read_dir(&folder).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                folders.push(path);
-                continue;
-            }
-            let Ok(content) = std::fs::read_to_string(&path) else {
-                continue; // not text: a fixture's binary asset
-            };
-            seen += 1;
-            if allowed.contains(&path) {
-                continue;
-            }
-            for needle in needles {
-                if content.contains(needle) {
-                    offenders.push(format!("{} names {needle}", path.display()));
-                }
+    for path in files_below(&[repo().join("src"), repo().join("tests")]) {
+        let Ok(content) = std::fs::read_to_string(&path) else {
+            continue; // not text: a fixture's binary asset
+        };
+        seen += 1;
+        if allowed.contains(&path) {
+            continue;
+        }
+        for needle in needles {
+            if content.contains(needle) {
+                offenders.push(format!("{} names {needle}", path.display()));
             }
         }
     }
@@ -257,6 +250,23 @@ fn only_the_support_module_reaches_for_the_data() {
          reads it:\n{}",
         offenders.join("\n")
     );
+}
+
+/// Every file below `folders`, at any depth.
+fn files_below(folders: &[PathBuf]) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut folders = folders.to_vec();
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    files
 }
 
 /// Every Debian package a test requires (`oci_support::require(program, package)`) is one that
@@ -276,29 +286,21 @@ fn every_tool_a_test_requires_is_installed_by_ci_and_named_in_the_readme() {
     let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
     let opening: String = readme.lines().take(16).collect::<Vec<_>>().join("\n");
     let mut required = std::collections::BTreeSet::new();
-    let mut folders = vec![repo().join("tests/it")];
-    while let Some(folder) = folders.pop() {
-        for entry in std::fs::read_dir(&folder).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                folders.push(path);
+    for path in files_below(&[repo().join("tests/it")]) {
+        if path.ends_with("toolchain.rs") {
+            continue; // this test's own words
+        }
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        for call in text.split("require(\"").skip(1) {
+            // require("program", "package")
+            let mut quoted = call.split('"');
+            let (Some(_program), Some(comma), Some(package)) =
+                (quoted.next(), quoted.next(), quoted.next())
+            else {
                 continue;
-            }
-            if path.ends_with("toolchain.rs") {
-                continue; // this test's own words
-            }
-            let text = std::fs::read_to_string(&path).unwrap_or_default();
-            for call in text.split("require(\"").skip(1) {
-                // require("program", "package")
-                let mut quoted = call.split('"');
-                let (Some(_program), Some(comma), Some(package)) =
-                    (quoted.next(), quoted.next(), quoted.next())
-                else {
-                    continue;
-                };
-                if comma.trim() == "," {
-                    required.insert(package.to_owned());
-                }
+            };
+            if comma.trim() == "," {
+                required.insert(package.to_owned());
             }
         }
     }
