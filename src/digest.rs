@@ -121,6 +121,27 @@ impl std::fmt::Display for Sha256Digest {
     }
 }
 
+/// Writes a cache file squad keeps for itself: a line with the SHA-256 of `body`, then `body`.
+/// Not synced: lost or torn in a crash, it no longer matches its line and is only rebuilt.
+pub fn write_sealed(path: &Path, body: &[u8]) -> std::io::Result<()> {
+    let mut bytes = Sha256Digest::of(body).hex().into_bytes();
+    bytes.push(b'\n');
+    bytes.extend_from_slice(body);
+    crate::fs::replace_file_unsynced(path, &bytes)
+}
+
+/// The body of a file [`write_sealed`] wrote; `None` when it is absent, unreadable, or its
+/// first line is not the SHA-256 of the rest (truncated, garbled or edited).
+pub fn read_sealed(path: &Path) -> Option<Vec<u8>> {
+    let mut bytes = crate::fs::read_own(path).ok()?;
+    let newline = bytes.iter().position(|&byte| byte == b'\n')?;
+    if Sha256Digest::of(&bytes[newline + 1..]).hex().as_bytes() != &bytes[..newline] {
+        return None;
+    }
+    bytes.drain(..=newline);
+    Some(bytes)
+}
+
 /// One file's own digest, for `--files` and drift reports.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FileRecord {

@@ -373,22 +373,14 @@ pub fn write(path: &Path, target: &str, fingerprint: &Fingerprint) -> std::io::R
     let body = fingerprint
         .encode(target)
         .ok_or_else(|| std::io::Error::other("a name holds a line break"))?;
-    let mut bytes = Sha256Digest::of(body.as_bytes()).hex().into_bytes();
-    bytes.push(b'\n');
-    bytes.extend(body.into_bytes());
-    crate::fs::replace_file_unsynced(path, &bytes)
+    crate::digest::write_sealed(path, body.as_bytes())
 }
 
 /// The fingerprint at `path` for the package at `target`, when it can be used at all: its
 /// checksum matches its body, it is of this version and of this target.
 pub fn read(path: &Path, target: &str) -> Option<Fingerprint> {
-    let bytes = crate::fs::read_own(path).ok()?;
-    let newline = bytes.iter().position(|&byte| byte == b'\n')?;
-    let (checksum, body) = (&bytes[..newline], &bytes[newline + 1..]);
-    if Sha256Digest::of(body).hex().as_bytes() != checksum {
-        return None;
-    }
-    Fingerprint::decode(std::str::from_utf8(body).ok()?, target)
+    let body = crate::digest::read_sealed(path)?;
+    Fingerprint::decode(std::str::from_utf8(&body).ok()?, target)
 }
 
 impl Fingerprint {

@@ -45,15 +45,8 @@ impl Sources {
                 "{}.json",
                 Sha256Digest::of(project_root.to_string_lossy().as_bytes()).hex()
             ));
-        let known = crate::fs::read_regular(&path)
-            .ok()
-            .and_then(|bytes| {
-                let newline = bytes.iter().position(|&byte| byte == b'\n')?;
-                let (checksum, body) = (&bytes[..newline], &bytes[newline + 1..]);
-                (Sha256Digest::of(body).hex().as_bytes() == checksum)
-                    .then(|| serde_json::from_slice(body).ok())
-                    .flatten()
-            })
+        let known = crate::digest::read_sealed(&path)
+            .and_then(|body| serde_json::from_slice(&body).ok())
             .unwrap_or_default();
         Sources {
             path,
@@ -107,10 +100,7 @@ impl Sources {
         let Ok(body) = serde_json::to_vec(&known) else {
             return;
         };
-        let mut bytes = Sha256Digest::of(&body).hex().into_bytes();
-        bytes.push(b'\n');
-        bytes.extend(body);
         let _ = crate::fs::create_dir_all(crate::fs::parent_directory(&self.path))
-            .and_then(|()| crate::fs::replace_file_unsynced(&self.path, &bytes));
+            .and_then(|()| crate::digest::write_sealed(&self.path, &body));
     }
 }
