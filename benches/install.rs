@@ -6,8 +6,9 @@
 //!
 //! - the ways to make a staged package durable before the publishing rename, all keeping the
 //!   same promise (every file and directory on disk first): `fsync` of each file and directory,
-//!   the same from several threads, and one `syncfs` of the file system. install/mod.rs keeps
-//!   the fastest and says why;
+//!   the same from several threads, and one `syncfs` of the file system, with 0 to 64 MiB of
+//!   another process's data unwritten on the same disk. fs::sync_all_at_once keeps the fastest
+//!   and says when;
 //! - taking and dropping the install lock (its refresher thread must stop at once).
 //!
 //! Run with `SQUAD_CORPUS=<…/corpus/opencorvus> cargo bench --bench install`. The package is
@@ -247,46 +248,69 @@ fn main() {
     );
     println!("(starting a process that does nothing: {})", ms(spawn));
 
-    // Durability of a staged copy: the same files written, then made durable three ways.
+    // Durability of a staged copy: the same files written, then made durable several ways,
+    // with more and more of another process's data written (not synced) on the same file
+    // system just before: `syncfs` waits for that too (fs::sync_all_at_once).
     let items = files.len() + 8;
     let strategies = [
         Durability::EachFile,
         Durability::EachFileThreads(4),
         Durability::EachFileThreads(16),
-        // One thread per file and directory, as install does (fs::sync_all_at_once).
+        // One thread per file and directory.
         Durability::EachFileThreads(items),
         Durability::Syncfs,
     ];
-    let mut samples: Vec<Vec<Duration>> = vec![Vec::new(); strategies.len()];
-    let mut written = Vec::new();
-    for round in 0..=RUNS {
-        for (index, how) in strategies.iter().enumerate() {
-            let staged = dir.join(format!("staged-{index}"));
-            let _ = std::fs::remove_dir_all(&staged);
-            let start = Instant::now();
-            let directories = write_tree(&files, &staged);
-            let wrote = start.elapsed();
-            make_durable(&staged, &files, &directories, *how);
-            if round > 0 {
-                samples[index].push(start.elapsed());
-                written.push(wrote);
+    let foreign_file = dir.join("foreign");
+    for foreign_mib in [0usize, 1, 16, 64] {
+        let foreign = vec![b'x'; foreign_mib << 20];
+        // Fewer rounds with much foreign data: each writes it once per strategy.
+        let rounds = if foreign_mib > 1 { 9 } else { RUNS };
+        let mut samples: Vec<Vec<Duration>> = vec![Vec::new(); strategies.len()];
+        let mut written = Vec::new();
+        for round in 0..=rounds {
+            for (index, how) in strategies.iter().enumerate() {
+                if foreign_mib > 0
+                    && matches!(how, Durability::EachFile | Durability::EachFileThreads(4))
+                {
+                    continue;
+                }
+                let staged = dir.join(format!("staged-{index}"));
+                let _ = std::fs::remove_dir_all(&staged);
+                if foreign_mib > 0 {
+                    rustix::fs::syncfs(std::fs::File::open(dir).unwrap()).unwrap();
+                    std::fs::write(&foreign_file, &foreign).unwrap();
+                }
+                let start = Instant::now();
+                let directories = write_tree(&files, &staged);
+                let wrote = start.elapsed();
+                make_durable(&staged, &files, &directories, *how);
+                if round > 0 {
+                    samples[index].push(start.elapsed());
+                    written.push(wrote);
+                }
             }
         }
-    }
-    println!(
-        "durable staging of the same files (writing them takes {}):",
-        ms(median(written))
-    );
-    let fastest = samples.iter().map(|s| median(s.clone())).min().unwrap();
-    for (how, samples) in strategies.iter().zip(samples) {
-        let took = median(samples);
         println!(
-            "  {:<22} {}   {:.2}x the fastest",
-            format!("{how:?}"),
-            ms(took),
-            ratio(took, fastest)
+            "durable staging of the same files, {foreign_mib} MiB of other data unwritten (writing the files takes {}):",
+            ms(median(written))
         );
+        let measured: Vec<(Durability, Duration)> = strategies
+            .iter()
+            .zip(samples)
+            .filter(|(_, samples)| !samples.is_empty())
+            .map(|(how, samples)| (*how, median(samples)))
+            .collect();
+        let fastest = measured.iter().map(|(_, took)| *took).min().unwrap();
+        for (how, took) in measured {
+            println!(
+                "  {:<22} {}   {:.2}x the fastest",
+                format!("{how:?}"),
+                ms(took),
+                ratio(took, fastest)
+            );
+        }
     }
+    let _ = std::fs::remove_file(&foreign_file);
 
     // The install lock: taken and dropped (the refresher thread stops at once).
     let locks = dir.join("locks");

@@ -560,6 +560,11 @@ mod unix {
             Ok(())
         }
 
+        /// The descriptor, for what works on any open file (the file system it is on).
+        pub fn descriptor(&self) -> std::os::fd::BorrowedFd<'_> {
+            self.fd.as_fd()
+        }
+
         /// Sets the directory's mtime to now and returns what the file system recorded.
         pub fn touch(&self) -> io::Result<SystemTime> {
             let file = File::from(self.fd.try_clone()?);

@@ -1,5 +1,5 @@
 //! What the install transaction does with files below the directories it holds open: copy a
-//! snapshot's files into staging, and open every staged file and directory to sync them.
+//! snapshot's files into staging, and open the staged directories and files to sync them.
 
 use std::io;
 
@@ -17,13 +17,18 @@ pub fn copy_files(from: &Dir, files: &[String], to: &Dir) -> io::Result<()> {
     Ok(())
 }
 
-/// Opens `files` under `root` and every directory on their way (for syncing them): regular
-/// files only, never through a link.
-pub fn open_tree(root: &Dir, files: &[String]) -> io::Result<(Vec<std::fs::File>, Vec<Dir>)> {
+/// Opens every directory on the way to `files` under `root` (for syncing them), never through
+/// a link.
+pub fn open_directories(root: &Dir, files: &[String]) -> io::Result<Vec<Dir>> {
     let mut reader = Tree::reading(root);
-    let mut opened = Vec::with_capacity(files.len());
     for file in files {
-        opened.push(reader.open_file(file)?);
+        reader.directory(file.rsplit_once('/').map_or("", |(parent, _)| parent))?;
     }
-    Ok((opened, reader.into_directories()))
+    Ok(reader.into_directories())
+}
+
+/// Opens `files` under `root` (for syncing them): regular files only, never through a link.
+pub fn open_files(root: &Dir, files: &[String]) -> io::Result<Vec<std::fs::File>> {
+    let mut reader = Tree::reading(root);
+    files.iter().map(|file| reader.open_file(file)).collect()
 }

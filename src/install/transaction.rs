@@ -173,6 +173,7 @@ pub(super) fn publish(
             names: &names,
             staged: &staged,
             files,
+            bytes: tree.files.iter().map(|file| file.size).sum(),
             before,
             after: digest,
             options,
@@ -309,6 +310,8 @@ struct Commit<'a> {
     names: &'a Names,
     staged: &'a Dir,
     files: &'a [String],
+    /// The staged files' bytes in all.
+    bytes: u64,
     before: Option<Sha256Digest>,
     after: Sha256Digest,
     options: &'a Options,
@@ -320,11 +323,11 @@ struct Commit<'a> {
 
 /// Makes the staged package durable before the first rename that touches the target: every
 /// file and directory of it, the scratch directory that holds it, and the journal and the
-/// receipt's temporary file when there are, synced all at once (`fs::sync_all_at_once`).
+/// receipt's temporary file when there are, synced all at once (`fs::sync_tree_at_once`: the
+/// staged files are opened only when they are synced one by one).
 fn durable(commit: &Commit, scratch: &Dir, journal: Option<&str>) -> Result<(), InstallError> {
     let staged = commit.staged;
-    let (mut files, directories) =
-        super::source::open_tree(staged, commit.files).map_err(io(staged.path()))?;
+    let mut files = Vec::new();
     if let Some(journal) = journal {
         files.push(
             scratch
@@ -336,9 +339,13 @@ fn durable(commit: &Commit, scratch: &Dir, journal: Option<&str>) -> Result<(), 
     if let Some(receipt) = &commit.receipt {
         files.push(receipt.file());
     }
-    let mut directories: Vec<&Dir> = directories.iter().collect();
+    let tree = super::source::open_directories(staged, commit.files).map_err(io(staged.path()))?;
+    let mut directories: Vec<&Dir> = tree.iter().collect();
     directories.extend([staged, scratch]);
-    crate::fs::sync_all_at_once(&files, &directories).map_err(io(staged.path()))
+    crate::fs::sync_tree_at_once(&files, &directories, commit.bytes, || {
+        super::source::open_files(staged, commit.files)
+    })
+    .map_err(io(staged.path()))
 }
 
 /// Stages are synced in this order, each before the next step can be seen after a crash
