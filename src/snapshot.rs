@@ -154,6 +154,8 @@ pub struct Snapshot {
     /// The parent, when this copy created it: removed again when empty, so that a refused
     /// command leaves no trace.
     created_parent: Option<PathBuf>,
+    /// The regular files squad wrote into the copy, package-relative.
+    files: Vec<String>,
 }
 
 impl Snapshot {
@@ -197,6 +199,7 @@ impl Snapshot {
             dir,
             moved: false,
             created_parent,
+            files: Vec::new(),
         })
     }
 
@@ -207,6 +210,13 @@ impl Snapshot {
 
     pub fn dir(&self) -> &Dir {
         &self.dir
+    }
+
+    /// The regular files written into the copy, package-relative, in the order written: what
+    /// can be digested before the copy's validation says which files it holds (the two must
+    /// agree).
+    pub fn files(&self) -> &[String] {
+        &self.files
     }
 
     /// Moves the copy to `to`/`name`; `Ok(false)` when `to` is on another file system (the
@@ -269,7 +279,8 @@ pub fn of_folder(source: &Path, parent: &Path) -> Result<Snapshot, SnapshotError
     if !diagnostics.into_sorted().is_empty() {
         return invalid();
     }
-    let copy = Snapshot::create(parent)?;
+    let mut copy = Snapshot::create(parent)?;
+    let mut files = Vec::new();
     let mut writer = Tree::writing(copy.dir());
     for entry in &tree.entries {
         let from = source.join(&entry.path);
@@ -285,7 +296,10 @@ pub fn of_folder(source: &Path, parent: &Path) -> Result<Snapshot, SnapshotError
         };
         let mut to = writer.create_file(&entry.path).map_err(io(&from))?;
         std::io::copy(&mut file, &mut to).map_err(io(&from))?;
+        files.push(entry.path.clone());
     }
+    drop(writer);
+    copy.files = files;
     crate::env::failpoint("package-read");
     Ok(copy)
 }
@@ -299,7 +313,7 @@ pub fn of_archive(archive: &Path, parent: &Path) -> Result<Snapshot, SnapshotErr
 /// [`of_archive`] for the bytes of an archive.
 pub fn of_archive_bytes(bytes: &[u8], parent: &Path) -> Result<Snapshot, SnapshotError> {
     let package = read_package(bytes, &Limits::REFERENCE).map_err(SnapshotError::Archive)?;
-    let copy = Snapshot::create(parent)?;
+    let mut copy = Snapshot::create(parent)?;
     let mut writer = Tree::writing(copy.dir());
     for (path, content) in &package.files {
         let shown = copy.path().join(path);
@@ -309,6 +323,8 @@ pub fn of_archive_bytes(bytes: &[u8], parent: &Path) -> Result<Snapshot, Snapsho
             .and_then(|mut file| file.write_all(content))
             .map_err(io(&shown))?;
     }
+    drop(writer);
+    copy.files = package.files.into_iter().map(|(path, _)| path).collect();
     Ok(copy)
 }
 

@@ -62,9 +62,11 @@
 //!
 //! Before the first rename that touches the target, the staged package — every file and
 //! directory — the scratch directory holding it, and for a replacement the journal, are on
-//! disk: each is `fsync`ed, concurrently from up to 16 threads (`fs::sync_all_at_once`;
-//! concurrent `fsync`s share journal commits). So a directory that appears at the target path
-//! after a crash is always complete, and JNL-3 can always resolve an interrupted replacement.
+//! disk (`fs::sync_tree_at_once`): on a quiet Linux machine by one `syncfs` of each file
+//! system they are on, what `sync -f` does, else each `fsync`ed, concurrently from up to 16
+//! threads (concurrent `fsync`s share journal commits). So a directory that appears at the
+//! target path after a crash is always complete, and JNL-3 can always resolve an interrupted
+//! replacement.
 //! A replacement then syncs the old package's move aside, and the new package's arrival before
 //! the backup goes (its commit point). At the end the namespace directory (and the packages root
 //! when the namespace was created), the scratch directory and the receipts directory are
@@ -72,9 +74,6 @@
 //! the old one back. The receipt for `squad verify` is written before the sync of the package
 //! and renamed into place with it; if it is lost, the directory tree stays the truth. An
 //! uninstall syncs once, after the package is gone.
-//!
-//! Before the `fsync`s wait, every file's writeback is started (`fs::sync_all_at_once`,
-//! `fadvise(DONTNEED)`): for 499 files of 33 KB that took the files' sync from 34 to 21 ms.
 //!
 //! # Hashing: each byte of an install hashed once per digest
 //!
@@ -87,13 +86,16 @@
 //! within the clock tick it was written in is hashed again. A package that had to be copied to
 //! another file system is stamped again there, and read back (VFY-2) as before.
 //!
-//! benches/install.rs measures the ways to keep that promise for a 22-file corpus package. On
-//! a shared, loaded ext4 disk, two runs gave: one `fsync` after the other 164 and 91 ms; from 4
-//! threads 24 and 20 ms; from 16 threads 11.5 and 9.1 ms; one thread per item (30) 13.0 and
-//! 10.8 ms; one `syncfs` of the file system 39.7 and 7.9 ms. `syncfs` also flushes every other
-//! process's unwritten data, so its cost follows the machine's load rather than the package;
-//! 16 concurrent `fsync`s were fastest or within 15% of it in every run, and only wait for this
-//! package's data.
+//! Validation and the digest read the private copy at the same time, on two cores ([`ready`]).
+//!
+//! benches/install.rs measures the ways to keep the durability promise for a 22-file corpus
+//! package, with more and more of another process's data unwritten on the same disk. An
+//! earlier stop, on a shared and loaded disk, kept 16 concurrent `fsync`s: one `syncfs` took
+//! 39.7 ms in one of two runs, as it waits for every other process's writes to the file
+//! system too. On this project's disk since, `syncfs` was the fastest with 0 to 64 MiB of
+//! other data unwritten (1.0 ms against 1.9 ms for the 16 threads with none, 26.5 against 28.0
+//! ms with 64 MiB), so `fs::sync_all_at_once` takes it while the machine's unwritten data is
+//! at most 64 MiB beyond the package's own, and the `fsync`s otherwise.
 
 pub mod activate;
 pub mod config;
@@ -616,13 +618,29 @@ impl Ready {
 
 /// Validates and digests a private copy (reported as `shown`; `folder` is the source folder
 /// whose location VAL rules check).
+///
+/// The two read the same private copy at once, on two cores: the digest takes the files the
+/// copy was written with ([`crate::snapshot::Snapshot::files`]), validation finds the files it
+/// holds, and the package is ready only when the two lists agree. Squad's own directory, which
+/// nothing else writes, so the bytes validated are the bytes hashed (for 499 files of 33 KB
+/// the two took 24 and 18 ms one after the other).
 pub fn ready(
     copy: crate::snapshot::Snapshot,
     shown: &Path,
     folder: Option<&Path>,
 ) -> Result<Ready, InstallError> {
-    let report = crate::package::validate_copy(copy.path(), shown, folder)
-        .map_err(|error| InstallError::Unreadable(shown.to_path_buf(), error))?;
+    let (validated, digested) = std::thread::scope(|scope| {
+        let validation = scope.spawn(|| crate::package::validate_copy(copy.path(), shown, folder));
+        let digested = stamp_and_digest(&copy);
+        let validated = validation.join().unwrap_or_else(|_| {
+            Err(crate::package::ValidateError::Io(
+                copy.path().to_path_buf(),
+                std::io::Error::other("the validation thread panicked"),
+            ))
+        });
+        (validated, digested)
+    });
+    let report = validated.map_err(|error| InstallError::Unreadable(shown.to_path_buf(), error))?;
     if !report.is_valid() {
         return Err(InstallError::Invalid(Box::new(report)));
     }
@@ -637,14 +655,15 @@ pub fn ready(
         .files()
         .map(|entry| entry.path.clone())
         .collect();
-    // Stamped before they are hashed (install/fingerprint.rs): a file changed after its stamp
-    // is told by its stamp, whatever the hash saw.
-    let stamps = fingerprint::stamp(copy.dir(), &files).ok();
-    // The digest of the very bytes that were validated, with each file's record for the
-    // receipt.
-    let tree = crate::digest::digest_folder(copy.path(), &files, true).map_err(|error| {
-        InstallError::Io(error.path.clone(), std::io::Error::other(error.message))
-    })?;
+    let (stamps, tree) = digested?;
+    let mut written: Vec<&String> = copy.files().iter().collect();
+    written.sort();
+    if !files.iter().eq(written.iter().copied()) {
+        return Err(InstallError::Recovery(format!(
+            "`{}` does not hold the files written into it; nothing was installed",
+            copy.path().display()
+        )));
+    }
     let fingerprint = stamps.and_then(|stamps| stamps.seal(&tree, &identity.version));
     Ok(Ready {
         copy,
@@ -654,6 +673,19 @@ pub fn ready(
         tree,
         fingerprint,
     })
+}
+
+/// The copy's files stamped, then hashed (install/fingerprint.rs): a file changed after its
+/// stamp is told by its stamp, whatever the hash saw. The digest is of the very bytes
+/// validation reads, with each file's record for the receipt.
+fn stamp_and_digest(
+    copy: &crate::snapshot::Snapshot,
+) -> Result<(Option<fingerprint::Stamps>, TreeDigest), InstallError> {
+    let stamps = fingerprint::stamp(copy.dir(), copy.files()).ok();
+    let tree = crate::digest::digest_folder(copy.path(), copy.files(), true).map_err(|error| {
+        InstallError::Io(error.path.clone(), std::io::Error::other(error.message))
+    })?;
+    Ok((stamps, tree))
 }
 
 /// Installs a package made [`Ready`]: the expectations are checked against what was validated
