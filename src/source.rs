@@ -19,7 +19,9 @@ pub struct SourceFile {
 
 #[derive(Debug, Clone)]
 struct Index {
-    line_starts: Vec<usize>,
+    /// Where each line starts. Built the first time a position is asked for: most files a
+    /// validation or an audit reads (every skill reference) never have one to show.
+    line_starts: OnceLock<Vec<usize>>,
     /// How many characters precede each `BLOCK`-byte boundary of the text. Built the first time
     /// a column is asked for far into a line, so that the columns of thousands of diagnostics on
     /// one long line (a minified manifest) cost a block each instead of the line each.
@@ -36,16 +38,21 @@ pub struct Position {
 
 impl SourceFile {
     pub fn new(text: String) -> Self {
-        let line_starts = std::iter::once(0)
-            .chain(text.match_indices('\n').map(|(index, _)| index + 1))
-            .collect();
         SourceFile {
             text,
             index: Box::new(Index {
-                line_starts,
+                line_starts: OnceLock::new(),
                 chars: OnceLock::new(),
             }),
         }
+    }
+
+    fn line_starts(&self) -> &[usize] {
+        self.index.line_starts.get_or_init(|| {
+            std::iter::once(0)
+                .chain(self.text.match_indices('\n').map(|(index, _)| index + 1))
+                .collect()
+        })
     }
 
     /// The position of a byte offset; offsets past the end or inside a character are clamped.
@@ -54,11 +61,12 @@ impl SourceFile {
         while !self.text.is_char_boundary(offset) {
             offset -= 1;
         }
-        let line_index = match self.index.line_starts.binary_search(&offset) {
+        let line_starts = self.line_starts();
+        let line_index = match line_starts.binary_search(&offset) {
             Ok(index) => index,
             Err(index) => index - 1,
         };
-        let line_start = self.index.line_starts[line_index];
+        let line_start = line_starts[line_index];
         let column = if offset - line_start <= 2 * BLOCK {
             count_chars(&self.text.as_bytes()[line_start..offset])
         } else {
@@ -73,8 +81,7 @@ impl SourceFile {
 
     /// The 1-based line of a byte offset (clamped to the text).
     pub fn line_of(&self, offset: usize) -> usize {
-        self.index
-            .line_starts
+        self.line_starts()
             .partition_point(|start| *start <= offset.min(self.text.len()))
     }
 
@@ -97,10 +104,9 @@ impl SourceFile {
 
     /// The byte range of 1-based line `line`, without its line terminator (`\n` or `\r\n`).
     pub fn line_range(&self, line: usize) -> Range<usize> {
-        let start = self.index.line_starts[line - 1];
-        let mut end = self
-            .index
-            .line_starts
+        let line_starts = self.line_starts();
+        let start = line_starts[line - 1];
+        let mut end = line_starts
             .get(line)
             .map_or(self.text.len(), |next| next - 1);
         if end > start && self.text.as_bytes()[end - 1] == b'\r' {
@@ -132,6 +138,15 @@ pub fn decode_lossy(bytes: &[u8]) -> (String, bool) {
     match String::from_utf8_lossy(bytes) {
         std::borrow::Cow::Borrowed(text) => (text.to_owned(), false),
         std::borrow::Cow::Owned(text) => (text, true),
+    }
+}
+
+/// [`decode_lossy`] of bytes read for this: valid UTF-8 (nearly always) becomes the text
+/// without a copy.
+pub fn decode_lossy_owned(bytes: Vec<u8>) -> (String, bool) {
+    match String::from_utf8(bytes) {
+        Ok(text) => (text, false),
+        Err(error) => (String::from_utf8_lossy(error.as_bytes()).into_owned(), true),
     }
 }
 

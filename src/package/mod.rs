@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 use crate::diag::{Code, Diagnostic, Diagnostics, Severity};
 use crate::digest::{DigestError, Progress, TreeDigest, digest_folder_with_progress};
 use crate::manifest::{self, MANIFEST_FILE, Manifest};
-use crate::source::{SourceFile, decode_lossy};
+use crate::source::{SourceFile, decode_lossy_owned};
 
 pub use crate::path_rules::{fold as fold_path, length_problem, path_problem};
 pub use resources::{CapabilityKind, Declared, Discovered};
@@ -212,7 +212,7 @@ impl Context<'_> {
             std::io::Read::read_to_end(&mut file, &mut bytes).map(|_| bytes)
         });
         if let Ok(bytes) = read {
-            let (text, _) = decode_lossy(&bytes);
+            let (text, _) = decode_lossy_owned(bytes);
             self.sources.insert(path.to_owned(), SourceFile::new(text));
         }
     }
@@ -221,7 +221,7 @@ impl Context<'_> {
     /// when bytes had to be replaced.
     pub fn read_lossy(&mut self, path: &str) -> Option<String> {
         let bytes = self.read(path)?;
-        let (text, replaced) = decode_lossy(&bytes);
+        let (text, replaced) = decode_lossy_owned(bytes);
         if replaced {
             self.diagnostics.push(
                 Diagnostic::new(
