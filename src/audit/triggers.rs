@@ -114,6 +114,11 @@ pub struct Triggers {
     pub invisible: Vec<Range<usize>>,
 }
 
+/// Builds the automaton now if no one has: see [`super::prepare`].
+pub fn prepare() {
+    automaton();
+}
+
 fn automaton() -> &'static (AhoCorasick, Vec<Kind>) {
     static BUILT: OnceLock<(AhoCorasick, Vec<Kind>)> = OnceLock::new();
     BUILT.get_or_init(|| {

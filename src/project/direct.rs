@@ -187,6 +187,9 @@ pub fn install(
     let source = Source::argument(direct.source).map_err(DirectError::Usage)?;
     check_sha256(&source, direct.sha256)?;
     let policies = policies_of(&direct.options.scope).map_err(DirectError::Policy)?;
+    if policies.audit.is_some() {
+        crate::audit::prepare();
+    }
     let policy = policies.signatures.clone();
     let mut pins = Pins {
         exact: direct.exact.clone(),

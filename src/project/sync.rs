@@ -738,6 +738,9 @@ fn prepare(
     steps: &[Step],
     (installed, vouched_versions): (&[Installed], &[Option<String>]),
 ) -> Vec<Result<Ready, Failure>> {
+    if steps.iter().any(|step| !matches!(step, Step::Done(_))) {
+        crate::audit::prepare();
+    }
     let downloads = Downloads::new(settings.transfers);
     let tasks: Vec<Task<'_, Result<Ready, Failure>>> = entries
         .iter()
