@@ -288,14 +288,16 @@ pub fn of_folder(source: &Path, parent: &Path) -> Result<Snapshot, SnapshotError
             writer.directory(&entry.path).map_err(io(&from))?;
             continue;
         }
-        let mut file = match crate::fs::open_regular(&from, crate::fs::Links::Refuse) {
+        // Just seen as a regular file by the walk: opened without a second look, and still
+        // checked to be one.
+        let mut file = match crate::fs::open_regular_seen(&from) {
             Ok(file) => file,
             // Replaced since the walk (by a link, a FIFO…): the validator says what it is now.
             Err(error) if error.kind() == io::ErrorKind::InvalidInput => return invalid(),
             Err(error) => return Err(SnapshotError::Io(from, error)),
         };
         let mut to = writer.create_file(&entry.path).map_err(io(&from))?;
-        std::io::copy(&mut file, &mut to).map_err(io(&from))?;
+        crate::fs::copy_contents(&mut file, &mut to).map_err(io(&from))?;
         files.push(entry.path.clone());
     }
     drop(writer);

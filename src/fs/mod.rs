@@ -101,6 +101,36 @@ fn open_checked_sized(path: &Path, links: Links) -> io::Result<(std::fs::File, u
     Ok((file, metadata.len()))
 }
 
+/// Copies what is left of `from` to the end of `to`, both regular files, and returns how many
+/// bytes: by `copy_file_range` on Linux (in the kernel, as `std::io::copy` does, without its
+/// two looks at the files first: a package's copy opens and checks both itself), else by
+/// `std::io::copy`.
+pub fn copy_contents(from: &mut std::fs::File, to: &mut std::fs::File) -> io::Result<u64> {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    {
+        let mut copied: u64 = 0;
+        loop {
+            match rustix::fs::copy_file_range(&*from, None, &*to, None, 1 << 30) {
+                Ok(0) => return Ok(copied),
+                Ok(count) => copied += count as u64,
+                Err(rustix::io::Errno::INTR) => {}
+                // Where the kernel cannot (another file system before Linux 5.19, a file
+                // system without it): the rest through user space.
+                Err(
+                    rustix::io::Errno::XDEV
+                    | rustix::io::Errno::NOSYS
+                    | rustix::io::Errno::OPNOTSUPP
+                    | rustix::io::Errno::INVAL
+                    | rustix::io::Errno::PERM,
+                ) => return Ok(copied + std::io::copy(from, to)?),
+                Err(error) => return Err(error.into()),
+            }
+        }
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    std::io::copy(from, to)
+}
+
 /// The bytes of the regular file at `path` ([`open_regular`], links refused).
 pub fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
     let (file, size) = open_regular_sized(path, Links::Refuse)?;
@@ -582,6 +612,36 @@ mod tests {
         assert_eq!(parse_unwritten("Dirty: 5 kB\n"), None);
         assert_eq!(parse_unwritten("Dirty: 5 MB\nWriteback: 0 kB\n"), None);
         assert!(unwritten_bytes().is_some(), "this machine's /proc/meminfo");
+    }
+
+    #[test]
+    fn contents_are_copied_whole_from_where_the_reader_is() {
+        let scratch = ScratchDirectory::new("copy-contents").unwrap();
+        for (index, size) in [0usize, 1, 4095, 4096, 200_001].into_iter().enumerate() {
+            let bytes: Vec<u8> = (0..size).map(|at| (at % 251) as u8).collect();
+            let from = format!("from-{index}");
+            scratch.write(&from, &bytes).unwrap();
+            let mut reader = std::fs::File::open(scratch.path().join(&from)).unwrap();
+            let mut writer =
+                std::fs::File::create(scratch.path().join(format!("to-{index}"))).unwrap();
+            assert_eq!(
+                copy_contents(&mut reader, &mut writer).unwrap(),
+                size as u64
+            );
+            drop(writer);
+            assert_eq!(
+                std::fs::read(scratch.path().join(format!("to-{index}"))).unwrap(),
+                bytes
+            );
+        }
+        // From where the reader stands, after what it has read.
+        let mut reader = std::fs::File::open(scratch.path().join("from-4")).unwrap();
+        std::io::Read::read_exact(&mut reader, &mut [0; 10]).unwrap();
+        let mut writer = std::fs::File::create(scratch.path().join("rest")).unwrap();
+        assert_eq!(
+            copy_contents(&mut reader, &mut writer).unwrap(),
+            200_001 - 10
+        );
     }
 
     #[test]

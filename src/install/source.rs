@@ -12,7 +12,7 @@ pub fn copy_files(from: &Dir, files: &[String], to: &Dir) -> io::Result<()> {
     for file in files {
         let mut source = reader.open_file(file)?;
         let mut target = writer.create_file(file)?;
-        std::io::copy(&mut source, &mut target)?;
+        crate::fs::copy_contents(&mut source, &mut target)?;
     }
     Ok(())
 }
