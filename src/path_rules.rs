@@ -109,6 +109,10 @@ pub fn length_problem(path: &str) -> Option<String> {
 /// The key two paths collide under: NFC, then lower case, then the full case foldings that
 /// lower-casing leaves out (`ß` → `ss`, final sigma, long s), so `Straße` and `STRASSE` collide.
 pub fn fold(path: &str) -> String {
+    // ASCII is its own NFC and has no folding beyond lower case: nearly every path.
+    if path.is_ascii() {
+        return path.to_ascii_lowercase();
+    }
     let lower = path.nfc().collect::<String>().to_lowercase();
     if lower.is_ascii() {
         return lower;
@@ -162,6 +166,8 @@ mod tests {
     #[test]
     fn folding_catches_case_and_normalisation() {
         assert_eq!(fold("Tool.ts"), fold("tool.ts"));
+        assert_eq!(fold("Agents/Lead/SYSTEM.md"), "agents/lead/system.md");
+        assert_eq!(fold("Agents/É.md"), fold("agents/e\u{301}.MD"));
         assert_eq!(fold("É"), fold("e\u{301}"));
         assert_eq!(fold("Straße.md"), fold("STRASSE.md"));
         assert_ne!(fold("a~1"), fold("a-1"));

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::io::Read;
 
-use flate2::read::DeflateDecoder;
+use flate2::bufread::DeflateDecoder;
 
 use crate::manifest::MANIFEST_FILE;
 use crate::path_rules::fold as fold_path;
