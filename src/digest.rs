@@ -44,22 +44,34 @@ impl Sha256Digest {
 
     /// Parses 64 lowercase hex characters (`^[a-f0-9]{64}$`, as the reference enforces).
     pub fn parse(text: &str) -> Option<Sha256Digest> {
-        fn nibble(digit: u8) -> Option<u8> {
-            match digit {
-                b'0'..=b'9' => Some(digit - b'0'),
-                b'a'..=b'f' => Some(digit - b'a' + 10),
-                _ => None,
+        // Each byte's value as a lower-case hex digit, 0xff for any other byte: a fingerprint
+        // holds one digest per file, and a no-op sync of 1,000 squads reads 22,000 of them.
+        const NIBBLES: [u8; 256] = {
+            let mut table = [0xff; 256];
+            let mut digit = 0;
+            while digit < 10 {
+                table[b'0' as usize + digit] = digit as u8;
+                digit += 1;
             }
-        }
+            let mut letter = 0;
+            while letter < 6 {
+                table[b'a' as usize + letter] = 10 + letter as u8;
+                letter += 1;
+            }
+            table
+        };
         let text = text.as_bytes();
         if text.len() != 64 {
             return None;
         }
         let mut bytes = [0u8; 32];
+        let mut invalid = 0;
         for (byte, pair) in bytes.iter_mut().zip(text.chunks_exact(2)) {
-            *byte = nibble(pair[0])? << 4 | nibble(pair[1])?;
+            let (high, low) = (NIBBLES[usize::from(pair[0])], NIBBLES[usize::from(pair[1])]);
+            invalid |= high | low;
+            *byte = high << 4 | (low & 0x0f);
         }
-        Some(Sha256Digest(bytes))
+        (invalid & 0xf0 == 0).then_some(Sha256Digest(bytes))
     }
 
     pub fn of(bytes: &[u8]) -> Sha256Digest {
@@ -620,5 +632,11 @@ mod tests {
         assert_eq!(Sha256Digest::parse(&digest.hex()), Some(digest));
         assert_eq!(Sha256Digest::parse(&digest.hex().to_uppercase()), None);
         assert_eq!(Sha256Digest::parse("abc"), None);
+        // 64 bytes, one pair of them not two lower-case hex digits.
+        for stray in ["0g", ":0", "/0", "`0", "@0", " 0", "\u{e9}"] {
+            let text = format!("{}{stray}", &digest.hex()[..62]);
+            assert_eq!(text.len(), 64);
+            assert_eq!(Sha256Digest::parse(&text), None, "{text:?}");
+        }
     }
 }
