@@ -248,7 +248,8 @@ const FOREIGN_UNWRITTEN_LIMIT: u64 = 64 << 20;
 /// of such data, `fsync`s from 16 threads took 1.9, 2.0, 6.8 and 29.7 ms, and `syncfs` 1.0,
 /// 1.1, 5.7 and 28.4 ms (a Python test of the same gave 4.1, 3.6, 7.0 and 26.8 against 0.4,
 /// 0.5, 4.5 and 24.8 ms). Since Linux 5.8 `syncfs` reports a write error of any file on the
-/// file system that no one has seen.
+/// file system that no one has seen: one in another program's file fails the install too,
+/// which on a disk that loses writes is the safe answer.
 ///
 /// Otherwise (more unwritten data, another system, `syncfs` refused) each item is `fsync`ed,
 /// from up to 16 threads: each `fsync` waits for a journal commit or a device flush, and

@@ -379,8 +379,8 @@ pub fn write(path: &Path, target: &str, fingerprint: &Fingerprint) -> std::io::R
 /// The fingerprint at `path` for the package at `target`, when it can be used at all: its
 /// checksum matches its body, it is of this version and of this target.
 pub fn read(path: &Path, target: &str) -> Option<Fingerprint> {
-    let body = crate::digest::read_sealed(path)?;
-    Fingerprint::decode(std::str::from_utf8(&body).ok()?, target)
+    let sealed = crate::digest::read_sealed(path)?;
+    Fingerprint::decode(std::str::from_utf8(sealed.body()).ok()?, target)
 }
 
 impl Fingerprint {

@@ -46,7 +46,7 @@ impl Sources {
                 Sha256Digest::of(project_root.to_string_lossy().as_bytes()).hex()
             ));
         let known = crate::digest::read_sealed(&path)
-            .and_then(|body| serde_json::from_slice(&body).ok())
+            .and_then(|sealed| serde_json::from_slice(sealed.body()).ok())
             .unwrap_or_default();
         Sources {
             path,
