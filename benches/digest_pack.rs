@@ -9,7 +9,8 @@
 //! - digest of 100,000 small files: `find | xargs sha256sum`;
 //! - pack of a package at the reference's import limits (about 16 MiB in 500 files) and of every
 //!   corpus package (`SQUAD_CORPUS`; skipped, and said, when unset): Info-ZIP `zip -r -X -6`.
-//! - `squad install` of the package at the limits: `cp -r` of the same tree + `sync -f`.
+//! - `squad install` of the package at the limits: `cp -r` of the same tree + `sync -f`, the two
+//!   alternating, nine rounds each after a warm-up.
 //!
 //! Run with `cargo bench --bench digest_pack`. Needs `openssl`, `sha256sum` and `zip` on PATH.
 //! Scratch data goes to a temporary directory that is removed afterwards.
@@ -239,48 +240,50 @@ fn main() {
         ratio(zip_pack, squad_pack)
     );
 
-    // Install the package at the import limits: squad validates, stages, re-digests, fsyncs
-    // and renames; the baseline copies the same tree and syncs its filesystem.
+    // Install the package at the import limits: squad validates, stages, digests, syncs and
+    // renames; the baseline copies the same tree and syncs its file system. Alternating, so
+    // that a slow moment of the machine weighs on both (one warm-up round first).
     let project = dir.join("project");
     std::fs::create_dir_all(&project).unwrap();
     let home = dir.join("home");
-    let squad_install = median(
-        (0..5)
-            .map(|_| {
-                let _ = std::fs::remove_dir_all(project.join(".opencorvus"));
-                let start = Instant::now();
-                let status = Command::new(squad)
-                    .args(["install", limits.to_str().unwrap(), "--scope", "project"])
-                    .current_dir(&project)
-                    .env("OPENCORVUS_HOME", &home)
-                    .stdout(Stdio::null())
-                    .stderr(Stdio::null())
-                    .status()
-                    .unwrap();
-                let elapsed = start.elapsed();
-                assert!(status.success(), "squad install failed");
-                elapsed
-            })
-            .collect(),
-    );
     let copy = dir.join("copy");
-    let cp_sync = time_process(
-        "sh",
-        &[
-            "-c",
-            &format!(
-                "cp -r {} {} && sync -f {}",
-                limits.display(),
-                copy.display(),
-                copy.display()
-            ),
-        ],
-        dir,
-        5,
-        &|| {
-            let _ = std::fs::remove_dir_all(&copy);
-        },
-    );
+    let (mut squad_runs, mut cp_runs) = (Vec::new(), Vec::new());
+    for round in 0..=9 {
+        let _ = std::fs::remove_dir_all(project.join(".opencorvus"));
+        let start = Instant::now();
+        let status = Command::new(squad)
+            .args(["install", limits.to_str().unwrap(), "--scope", "project"])
+            .current_dir(&project)
+            .env("OPENCORVUS_HOME", &home)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .unwrap();
+        let squad_took = start.elapsed();
+        assert!(status.success(), "squad install failed");
+        let _ = std::fs::remove_dir_all(&copy);
+        let start = Instant::now();
+        let status = Command::new("sh")
+            .args([
+                "-c",
+                &format!(
+                    "cp -r {} {} && sync -f {}",
+                    limits.display(),
+                    copy.display(),
+                    copy.display()
+                ),
+            ])
+            .current_dir(dir)
+            .status()
+            .unwrap();
+        let cp_took = start.elapsed();
+        assert!(status.success(), "cp -r + sync -f failed");
+        if round > 0 {
+            squad_runs.push(squad_took);
+            cp_runs.push(cp_took);
+        }
+    }
+    let (squad_install, cp_sync) = (median(squad_runs), median(cp_runs));
     println!(
         "install, package at the import limits: squad {}   cp -r + sync -f {}   squad/cp {:.2}x (goal <= 1.5x)",
         ms(squad_install),
