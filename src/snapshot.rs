@@ -212,7 +212,8 @@ impl Snapshot {
         &self.dir
     }
 
-    /// The regular files written into the copy, package-relative, in the order written: what
+    /// The package's regular files written into the copy, package-relative, in the order
+    /// written (version-control files at the root left out, as the tree walk leaves them): what
     /// can be digested before the copy's validation says which files it holds (the two must
     /// agree).
     pub fn files(&self) -> &[String] {
@@ -326,7 +327,17 @@ pub fn of_archive_bytes(bytes: &[u8], parent: &Path) -> Result<Snapshot, Snapsho
             .map_err(io(&shown))?;
     }
     drop(writer);
-    copy.files = package.files.into_iter().map(|(path, _)| path).collect();
+    // Version-control files at the root are written but are not the package's: the tree walk
+    // of validation and of every digest leaves them out, and so does this list.
+    copy.files = package
+        .files
+        .into_iter()
+        .map(|(path, _)| path)
+        .filter(|path| {
+            let top = path.split('/').next().unwrap_or_default();
+            !crate::package::tree::VCS_METADATA.contains(&top)
+        })
+        .collect();
     Ok(copy)
 }
 

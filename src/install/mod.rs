@@ -629,8 +629,12 @@ pub fn ready(
     shown: &Path,
     folder: Option<&Path>,
 ) -> Result<Ready, InstallError> {
+    let validate = || crate::package::validate_copy(copy.path(), shown, folder);
     let (validated, digested) = std::thread::scope(|scope| {
-        let validation = scope.spawn(|| crate::package::validate_copy(copy.path(), shown, folder));
+        // Where no thread can be started, one after the other.
+        let Ok(validation) = std::thread::Builder::new().spawn_scoped(scope, validate) else {
+            return (validate(), stamp_and_digest(&copy));
+        };
         let digested = stamp_and_digest(&copy);
         let validated = validation.join().unwrap_or_else(|_| {
             Err(crate::package::ValidateError::Io(
@@ -718,4 +722,58 @@ fn install_copy(
     on_wait: &mut dyn FnMut(&Path),
 ) -> Result<Receipt, InstallError> {
     install_ready(ready(copy, shown, folder)?, options, on_wait)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An archive made from a git checkout (`zip -r` of it) carries `.gitignore` and `.git/` at
+    /// its root: written into the copy, left out of the package's files, its digest and its
+    /// validation alike, so it installs as the same package.
+    #[test]
+    fn version_control_files_at_an_archive_root_are_not_the_package_s() {
+        let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("registry-fixtures/valid/release-review");
+        let mut files: Vec<(String, Vec<u8>)> = walkdir::WalkDir::new(&fixture)
+            .into_iter()
+            .map(Result::unwrap)
+            .filter(|entry| entry.file_type().is_file())
+            .map(|entry| {
+                let relative = entry.path().strip_prefix(&fixture).unwrap();
+                (
+                    format!("acme/release-review/{}", relative.to_string_lossy()),
+                    std::fs::read(entry.path()).unwrap(),
+                )
+            })
+            .collect();
+        let entries = |files: &[(String, Vec<u8>)]| {
+            crate::archive::writer::archive_of(
+                &files
+                    .iter()
+                    .map(|(name, bytes)| (name.as_str(), bytes.as_slice()))
+                    .collect::<Vec<_>>(),
+            )
+        };
+        let plain = entries(&files);
+        files.push((
+            "acme/release-review/.gitignore".to_owned(),
+            b"target/\n".to_vec(),
+        ));
+        files.push((
+            "acme/release-review/.git/HEAD".to_owned(),
+            b"ref: refs/heads/main\n".to_vec(),
+        ));
+        let with_git = entries(&files);
+        let scratch = crate::fs::ScratchDirectory::new("vcs-archive").unwrap();
+        let ready = |bytes: &[u8]| {
+            let copy = crate::snapshot::of_archive_bytes(bytes, scratch.path()).unwrap();
+            ready(copy, Path::new("release-review.zip"), None)
+        };
+        let plain = ready(&plain).unwrap();
+        let with_git = ready(&with_git).unwrap();
+        assert!(with_git.copy.path().join(".gitignore").is_file());
+        assert!(!with_git.files.iter().any(|file| file.starts_with(".git")));
+        assert_eq!(with_git.package_digest(), plain.package_digest());
+    }
 }
