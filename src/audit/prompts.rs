@@ -106,21 +106,26 @@ fn check_on(report: &Report, files: &[&str], threads: usize, findings: &mut Diag
         let workers: Vec<_> = files
             .chunks(per_thread)
             .map(|chunk| {
-                scope.spawn(move || {
+                let work = move || {
                     let mut found = Diagnostics::default();
                     for path in chunk {
                         check_file(report, path, &mut found);
                     }
                     found
-                })
+                };
+                // A chunk no thread could be started for is read here, after the others.
+                std::thread::Builder::new()
+                    .spawn_scoped(scope, work)
+                    .map_err(|_| work)
             })
             .collect();
         workers
             .into_iter()
-            .map(|worker| {
-                worker
+            .map(|worker| match worker {
+                Ok(worker) => worker
                     .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                Err(work) => work(),
             })
             .collect()
     });

@@ -111,6 +111,9 @@ pub fn copy_contents(from: &mut std::fs::File, to: &mut std::fs::File) -> io::Re
         let mut copied: u64 = 0;
         loop {
             match rustix::fs::copy_file_range(&*from, None, &*to, None, 1 << 30) {
+                // Nothing at all copied may mean a file system that cannot say (procfs, some
+                // FUSE ones): the standard library reads it instead, and so does this.
+                Ok(0) if copied == 0 => return std::io::copy(from, to),
                 Ok(0) => return Ok(copied),
                 Ok(count) => copied += count as u64,
                 Err(rustix::io::Errno::INTR) => {}
@@ -238,8 +241,10 @@ const FOREIGN_UNWRITTEN_LIMIT: u64 = 64 << 20;
 
 /// Flushes every file and directory given to disk, all at once.
 ///
-/// On Linux, while the machine holds little unwritten data besides the items' own (the
-/// `Dirty` and `Writeback` of `/proc/meminfo`, at most [`FOREIGN_UNWRITTEN_LIMIT`] more), with
+/// On Linux 5.8 and later (whose `syncfs` reports write errors), for items on ext4, XFS,
+/// Btrfs, F2FS or tmpfs (whose `syncfs` writes what `fsync` of each item would), and while the
+/// machine holds little unwritten data besides the items' own (the
+/// `Dirty` and `Writeback` of `/proc/meminfo`, at most `FOREIGN_UNWRITTEN_LIMIT` more), with
 /// one `syncfs` of each file system the items are on: what `sync -f` does, one pass and one
 /// cache flush of the device instead of one per item. It waits for other processes' writes to
 /// that file system too, which is why it is kept to a quiet machine. benches/install.rs, the
@@ -283,6 +288,8 @@ pub fn sync_tree_at_once(
     if let Some(synced) = sync_file_systems(files, directories, left_out_bytes) {
         return synced;
     }
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    let _ = left_out_bytes;
     let left_out = open_left_out()?;
     let files: Vec<&std::fs::File> = files.iter().copied().chain(&left_out).collect();
     if files.is_empty() && directories.is_empty() {
@@ -306,6 +313,9 @@ fn sync_file_systems(
         .iter()
         .map(|file| file.as_fd())
         .chain(directories.iter().map(|directory| directory.descriptor()));
+    if !syncfs_reports_errors() {
+        return None;
+    }
     let mut own = left_out_bytes;
     let mut file_systems = Vec::new();
     for descriptor in descriptors {
@@ -317,6 +327,9 @@ fn sync_file_systems(
         #[allow(clippy::useless_conversion)] // `st_dev`'s type differs between targets
         let device = u64::from(status.st_dev);
         if !file_systems.iter().any(|(seen, _)| *seen == device) {
+            if !syncfs_is_fsync_of_all(descriptor) {
+                return None;
+            }
             file_systems.push((device, descriptor));
         }
     }
@@ -333,6 +346,49 @@ fn sync_file_systems(
         }
     }
     Some(Ok(()))
+}
+
+/// Whether the running kernel's `syncfs` reports write errors (Linux 5.8 and later): before,
+/// it returned success whatever writeback found, where each file's `fsync` failed.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn syncfs_reports_errors() -> bool {
+    static REPORTS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *REPORTS.get_or_init(|| {
+        std::fs::read_to_string("/proc/sys/kernel/osrelease")
+            .ok()
+            .and_then(|release| kernel_at_least(&release, (5, 8)))
+            .unwrap_or(false)
+    })
+}
+
+/// Whether a kernel release (`6.18.44-fc-v1252`) is `at_least` major.minor; `None` when it
+/// cannot be read.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn kernel_at_least(release: &str, at_least: (u32, u32)) -> Option<bool> {
+    let mut numbers = release.trim().split(['.', '-']);
+    let major: u32 = numbers.next()?.parse().ok()?;
+    let minor: u32 = numbers.next()?.parse().ok()?;
+    Some((major, minor) >= at_least)
+}
+
+/// Whether the file system `descriptor` is on writes every file's data and metadata to the
+/// device on `syncfs`, as `fsync` of each would: ext2/3/4, XFS, Btrfs and F2FS, and tmpfs
+/// (where neither has anything to write). Not FUSE, whose `syncfs` asks nothing of the daemon,
+/// nor stacked file systems such as eCryptfs, whose `syncfs` leaves the lower one unsynced:
+/// there each item is `fsync`ed.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn syncfs_is_fsync_of_all(descriptor: std::os::fd::BorrowedFd<'_>) -> bool {
+    const SYNCFS_FILE_SYSTEMS: [i64; 5] = [
+        0xEF53,      // ext2, ext3, ext4
+        0x5846_5342, // XFS
+        0x9123_683E, // Btrfs
+        0xF2F5_2010, // F2FS
+        0x0102_1994, // tmpfs
+    ];
+    // `f_type`'s width and sign differ between targets; the magic numbers are 32 bits.
+    #[allow(clippy::unnecessary_cast, clippy::useless_conversion)]
+    rustix::fs::fstatfs(descriptor)
+        .is_ok_and(|status| SYNCFS_FILE_SYSTEMS.contains(&((status.f_type as i64) & 0xFFFF_FFFF)))
 }
 
 /// The machine's data written but not yet on disk: `Dirty` plus `Writeback` of
@@ -643,6 +699,25 @@ mod tests {
             copy_contents(&mut reader, &mut writer).unwrap(),
             200_001 - 10
         );
+    }
+
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    #[test]
+    fn syncfs_is_trusted_from_linux_5_8_on_the_file_systems_that_write_everything() {
+        assert_eq!(kernel_at_least("6.18.44-fc-v1252", (5, 8)), Some(true));
+        assert_eq!(kernel_at_least("5.8.0", (5, 8)), Some(true));
+        assert_eq!(kernel_at_least("5.4.0-150-generic\n", (5, 8)), Some(false));
+        assert_eq!(
+            kernel_at_least("4.18.0-553.el8_10.x86_64", (5, 8)),
+            Some(false)
+        );
+        assert_eq!(kernel_at_least("", (5, 8)), None);
+        // The file system of this very directory: whatever it is, the answer is a fast bool.
+        let scratch = ScratchDirectory::new("syncfs-kind").unwrap();
+        let directory = dir::Dir::open(scratch.path()).unwrap();
+        let _ = syncfs_is_fsync_of_all(directory.descriptor());
+        let proc = dir::Dir::open(Path::new("/proc")).unwrap();
+        assert!(!syncfs_is_fsync_of_all(proc.descriptor()), "procfs");
     }
 
     #[test]
