@@ -1,7 +1,13 @@
 //! Work spread over a bounded number of threads, results kept in task order: what `sync`
 //! downloads, what `publish` of a tree of squads checks and pushes, what `index build` reads
-//! from a registry and the packages `list` reads all run through [`run_jobs`], so every
-//! parallel loop of squad has one bound and one way of keeping its order.
+//! from a registry, the packages `list` reads and the packages of a folder `validate` and
+//! `audit` check all run through [`run_jobs`], so every parallel loop of squad has one bound
+//! and one way of keeping its order.
+
+/// The cores this process may run on: how many packages of a folder are checked at once.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
 
 /// One unit of work for [`run_jobs`].
 pub type Task<'t, T> = Box<dyn FnOnce() -> T + Send + 't>;

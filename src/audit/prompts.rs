@@ -87,7 +87,7 @@ pub fn check(report: &Report, findings: &mut Diagnostics) {
     let threads = if bytes < PARALLEL_FROM {
         1
     } else {
-        std::thread::available_parallelism().map_or(1, |n| n.get().min(8))
+        crate::jobs::cores().min(8)
     };
     check_on(report, &files, threads, findings);
 }

@@ -97,7 +97,13 @@ pub fn run(args: &AuditArgs, printer: &Printer) -> ExitStatus {
     } else {
         args.paths.clone()
     };
-    let mut inputs = Vec::new();
+    // What each input is, said in order; then each package is audited on its own, on every
+    // core at once, reported in order.
+    enum Audit {
+        Package(PathBuf),
+        NotAPackage(PathBuf),
+    }
+    let mut audits = Vec::new();
     for path in &paths {
         // A manifest names its package, as for validate.
         let path = match path.file_name() {
@@ -109,27 +115,39 @@ pub fn run(args: &AuditArgs, printer: &Printer) -> ExitStatus {
             _ => path.clone(),
         };
         match package::locate(&path) {
-            Located::Package => inputs.push(audit_one(&path)),
+            Located::Package => audits.push(Audit::Package(path)),
             Located::Packages(children) => {
                 printer.detail(&format!(
                     "`{}` holds no {MANIFEST_FILE}; auditing the {} packages in it",
                     path.display(),
                     children.len()
                 ));
-                inputs.extend(children.iter().map(|child| audit_one(child)));
+                audits.extend(children.into_iter().map(Audit::Package));
             }
-            Located::NotAPackage => inputs.push(Input {
-                shown: path.display().to_string(),
-                result: Err((
-                    Failure {
-                        message: not_a_package(&path),
-                        hint: None,
-                    },
-                    Class::Failed,
-                )),
-            }),
+            Located::NotAPackage => audits.push(Audit::NotAPackage(path)),
         }
     }
+    let inputs: Vec<Input> = crate::jobs::run_jobs(
+        crate::jobs::cores(),
+        audits
+            .iter()
+            .map(|audit| {
+                Box::new(move || match audit {
+                    Audit::Package(path) => audit_one(path),
+                    Audit::NotAPackage(path) => Input {
+                        shown: path.display().to_string(),
+                        result: Err((
+                            Failure {
+                                message: not_a_package(path),
+                                hint: None,
+                            },
+                            Class::Failed,
+                        )),
+                    },
+                }) as crate::jobs::Task<'_, Input>
+            })
+            .collect(),
+    );
     report(printer, args, &inputs)
 }
 

@@ -35,8 +35,13 @@ pub fn validate(
     } else {
         paths.to_vec()
     };
-    let mut schema = schema.map(ExternalSchema::new);
-    let mut results = Vec::new();
+    // What each input is, said in order; then each is checked on its own.
+    enum Check {
+        Path(PathBuf),
+        Package(PathBuf),
+        NotAPackage(PathBuf),
+    }
+    let mut checks = Vec::new();
     for path in &paths {
         // A folder without a manifest is a folder of packages, or no package at all.
         let located = match kind {
@@ -44,29 +49,54 @@ pub fn validate(
             Some(_) => package::Located::Package,
         };
         match located {
-            package::Located::Package => results.push((
-                path.display().to_string(),
-                check_path(path, kind, options, schema.as_mut()),
-            )),
+            package::Located::Package => checks.push(Check::Path(path.clone())),
             package::Located::Packages(children) => {
                 printer.detail(&format!(
                     "`{}` holds no {MANIFEST_FILE}; validating the {} packages in it",
                     path.display(),
                     children.len()
                 ));
-                for child in children {
-                    results.push((child.display().to_string(), check_package(&child)));
-                }
+                checks.extend(children.into_iter().map(Check::Package));
             }
-            package::Located::NotAPackage => results.push((
-                path.display().to_string(),
-                Err(Failure {
-                    message: not_a_package(path),
-                    hint: None,
-                }),
-            )),
+            package::Located::NotAPackage => checks.push(Check::NotAPackage(path.clone())),
         }
     }
+    let check = |check: &Check, schema: Option<&mut ExternalSchema>| match check {
+        Check::Path(path) => (
+            path.display().to_string(),
+            check_path(path, kind, options, schema),
+        ),
+        Check::Package(path) => (path.display().to_string(), check_package(path)),
+        Check::NotAPackage(path) => (
+            path.display().to_string(),
+            Err(Failure {
+                message: not_a_package(path),
+                hint: None,
+            }),
+        ),
+    };
+    let results: Vec<(String, Result<Inspected, Failure>)> = match schema {
+        // An external schema is compiled once and kept: one input after the other.
+        Some(schema) => {
+            let mut schema = ExternalSchema::new(schema);
+            checks
+                .iter()
+                .map(|one| check(one, Some(&mut schema)))
+                .collect()
+        }
+        // On every core at once, reported in order.
+        None => crate::jobs::run_jobs(
+            crate::jobs::cores(),
+            checks
+                .iter()
+                .map(|one| {
+                    let check = &check;
+                    Box::new(move || check(one, None))
+                        as crate::jobs::Task<'_, (String, Result<Inspected, Failure>)>
+                })
+                .collect(),
+        ),
+    };
     for (shown, result) in &results {
         if let Ok(inspected) = result {
             describe(printer, shown, inspected);
