@@ -24,24 +24,28 @@ pub fn run_jobs<'t, T: Send>(jobs: usize, tasks: Vec<Task<'t, T>>) -> Vec<T> {
     let results: Vec<Mutex<Option<T>>> = (0..count).map(|_| Mutex::new(None)).collect();
     let next = AtomicUsize::new(0);
     let workers = jobs.clamp(1, count.max(1));
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| {
-                loop {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    if index >= count {
-                        return;
-                    }
-                    let task = slots[index].lock().ok().and_then(|mut slot| slot.take());
-                    if let Some(task) = task {
-                        let result = task();
-                        if let Ok(mut slot) = results[index].lock() {
-                            *slot = Some(result);
-                        }
-                    }
+    let work = || {
+        loop {
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            if index >= count {
+                return;
+            }
+            let task = slots[index].lock().ok().and_then(|mut slot| slot.take());
+            if let Some(task) = task {
+                let result = task();
+                if let Ok(mut slot) = results[index].lock() {
+                    *slot = Some(result);
                 }
-            });
+            }
         }
+    };
+    std::thread::scope(|scope| {
+        // The calling thread is one of the workers, so one worker needs no thread of its own;
+        // a thread the system refuses leaves its share to those that started and to it.
+        for _ in 1..workers {
+            let _ = std::thread::Builder::new().spawn_scoped(scope, work);
+        }
+        work();
     });
     results
         .into_iter()
@@ -52,6 +56,29 @@ pub fn run_jobs<'t, T: Send>(jobs: usize, tasks: Vec<Task<'t, T>>) -> Vec<T> {
                 .expect("every task ran to completion")
         })
         .collect()
+}
+
+/// `first` on a thread of its own while the calling thread does `second`, and both results;
+/// one after the other where no thread can be started. A panic in either is the caller's.
+pub fn join<A: Send, B>(first: impl FnOnce() -> A + Send, second: impl FnOnce() -> B) -> (A, B) {
+    let first = std::sync::Mutex::new(Some(first));
+    let run_first = || {
+        let first = first.lock().ok().and_then(|mut slot| slot.take());
+        first.map(|first| first())
+    };
+    std::thread::scope(|scope| {
+        let started = std::thread::Builder::new()
+            .spawn_scoped(scope, run_first)
+            .ok();
+        let second = second();
+        let first = match started {
+            Some(thread) => thread
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            None => run_first(),
+        };
+        (first.expect("the first work runs exactly once"), second)
+    })
 }
 
 /// [`run_jobs`] over the items of a slice: `work` runs once per item, at most `jobs` at once.
@@ -93,6 +120,32 @@ mod tests {
         assert_eq!(results, (0..12).map(|index| index * 2).collect::<Vec<_>>());
         let most = most.load(std::sync::atomic::Ordering::SeqCst);
         assert!((2..=4).contains(&most), "{most} at once");
+    }
+
+    #[test]
+    fn join_runs_both_at_once_and_gives_both_results() {
+        let barrier = std::sync::Barrier::new(2);
+        // Both sides wait for each other: this returns only if they ran at the same time.
+        let (first, second) = join(
+            || {
+                barrier.wait();
+                "first"
+            },
+            || {
+                barrier.wait();
+                2
+            },
+        );
+        assert_eq!((first, second), ("first", 2));
+    }
+
+    #[test]
+    fn one_job_runs_on_the_calling_thread() {
+        let caller = std::thread::current().id();
+        let tasks: Vec<Task<'_, bool>> = (0..3)
+            .map(|_| Box::new(move || std::thread::current().id() == caller) as Task<'_, bool>)
+            .collect();
+        assert_eq!(run_jobs(1, tasks), vec![true, true, true]);
     }
 
     #[test]

@@ -94,43 +94,14 @@ pub fn check(report: &Report, findings: &mut Diagnostics) {
 
 /// The findings of `files`, read on up to `threads` threads.
 fn check_on(report: &Report, files: &[&str], threads: usize, findings: &mut Diagnostics) {
-    if threads <= 1 {
-        for path in files {
-            check_file(report, path, findings);
-        }
-        return;
-    }
+    let read = |path: &&str| {
+        let mut found = Diagnostics::default();
+        check_file(report, path, &mut found);
+        found
+    };
     // Each file's findings are its own; they are sorted once all are in.
-    let per_thread = files.len().div_ceil(threads);
-    let found: Vec<Diagnostics> = std::thread::scope(|scope| {
-        let workers: Vec<_> = files
-            .chunks(per_thread)
-            .map(|chunk| {
-                let work = move || {
-                    let mut found = Diagnostics::default();
-                    for path in chunk {
-                        check_file(report, path, &mut found);
-                    }
-                    found
-                };
-                // A chunk no thread could be started for is read here, after the others.
-                std::thread::Builder::new()
-                    .spawn_scoped(scope, work)
-                    .map_err(|_| work)
-            })
-            .collect();
-        workers
-            .into_iter()
-            .map(|worker| match worker {
-                Ok(worker) => worker
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                Err(work) => work(),
-            })
-            .collect()
-    });
-    for diagnostics in found {
-        for diagnostic in diagnostics.into_sorted() {
+    for found in crate::jobs::map_jobs(threads, files, &read) {
+        for diagnostic in found.into_sorted() {
             findings.push(diagnostic);
         }
     }

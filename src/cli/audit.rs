@@ -127,27 +127,20 @@ pub fn run(args: &AuditArgs, printer: &Printer) -> ExitStatus {
             Located::NotAPackage => audits.push(Audit::NotAPackage(path)),
         }
     }
-    let inputs: Vec<Input> = crate::jobs::run_jobs(
-        crate::jobs::cores(),
-        audits
-            .iter()
-            .map(|audit| {
-                Box::new(move || match audit {
-                    Audit::Package(path) => audit_one(path),
-                    Audit::NotAPackage(path) => Input {
-                        shown: path.display().to_string(),
-                        result: Err((
-                            Failure {
-                                message: not_a_package(path),
-                                hint: None,
-                            },
-                            Class::Failed,
-                        )),
-                    },
-                }) as crate::jobs::Task<'_, Input>
-            })
-            .collect(),
-    );
+    let audit = |audit: &Audit| match audit {
+        Audit::Package(path) => audit_one(path),
+        Audit::NotAPackage(path) => Input {
+            shown: path.display().to_string(),
+            result: Err((
+                Failure {
+                    message: not_a_package(path),
+                    hint: None,
+                },
+                Class::Failed,
+            )),
+        },
+    };
+    let inputs = crate::jobs::map_jobs(crate::jobs::cores(), &audits, &audit);
     report(printer, args, &inputs)
 }
 

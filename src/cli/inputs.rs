@@ -85,17 +85,7 @@ pub fn validate(
                 .collect()
         }
         // On every core at once, reported in order.
-        None => crate::jobs::run_jobs(
-            crate::jobs::cores(),
-            checks
-                .iter()
-                .map(|one| {
-                    let check = &check;
-                    Box::new(move || check(one, None))
-                        as crate::jobs::Task<'_, (String, Result<Inspected, Failure>)>
-                })
-                .collect(),
-        ),
+        None => crate::jobs::map_jobs(crate::jobs::cores(), &checks, &|one| check(one, None)),
     };
     for (shown, result) in &results {
         if let Ok(inspected) = result {

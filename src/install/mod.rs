@@ -629,21 +629,10 @@ pub fn ready(
     shown: &Path,
     folder: Option<&Path>,
 ) -> Result<Ready, InstallError> {
-    let validate = || crate::package::validate_copy(copy.path(), shown, folder);
-    let (validated, digested) = std::thread::scope(|scope| {
-        // Where no thread can be started, one after the other.
-        let Ok(validation) = std::thread::Builder::new().spawn_scoped(scope, validate) else {
-            return (validate(), stamp_and_digest(&copy));
-        };
-        let digested = stamp_and_digest(&copy);
-        let validated = validation.join().unwrap_or_else(|_| {
-            Err(crate::package::ValidateError::Io(
-                copy.path().to_path_buf(),
-                std::io::Error::other("the validation thread panicked"),
-            ))
-        });
-        (validated, digested)
-    });
+    let (validated, digested) = crate::jobs::join(
+        || crate::package::validate_copy(copy.path(), shown, folder),
+        || stamp_and_digest(&copy),
+    );
     let report = validated.map_err(|error| InstallError::Unreadable(shown.to_path_buf(), error))?;
     if !report.is_valid() {
         return Err(InstallError::Invalid(Box::new(report)));
