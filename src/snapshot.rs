@@ -333,10 +333,7 @@ pub fn of_archive_bytes(bytes: &[u8], parent: &Path) -> Result<Snapshot, Snapsho
         .files
         .into_iter()
         .map(|(path, _)| path)
-        .filter(|path| {
-            let top = path.split('/').next().unwrap_or_default();
-            !crate::package::tree::VCS_METADATA.contains(&top)
-        })
+        .filter(|path| !crate::package::tree::is_version_control(path))
         .collect();
     Ok(copy)
 }

@@ -30,7 +30,7 @@ use std::path::{Path, PathBuf};
 
 use crate::digest::{FileRecord, Sha256Digest, TreeDigest, sort_for_digest};
 use crate::fs::dir::{Dir, Kind, Stamp, Tree};
-use crate::package::tree::{METADATA_FILE, VCS_METADATA};
+use crate::package::tree::{METADATA_FILE, is_version_control};
 
 /// The format of the fingerprint file; any other is ignored (version 2 was JSON, which took
 /// most of a no-op `sync`'s time to parse: the text of [`Fingerprint::encode`] reads several
@@ -211,7 +211,7 @@ impl Fingerprint {
         let mut names = Vec::new();
         for (name, _) in package.entries().ok()? {
             let name = name.into_string().ok()?;
-            if name != METADATA_FILE && !VCS_METADATA.contains(&name.as_str()) {
+            if !left_out_at_root(&name) {
                 names.push(name);
             }
         }
@@ -322,7 +322,7 @@ impl Fingerprint {
                 let Some(name) = name.to_str() else {
                     return Verdict::Differs;
                 };
-                if prefix.is_empty() && (name == METADATA_FILE || VCS_METADATA.contains(&name)) {
+                if prefix.is_empty() && left_out_at_root(name) {
                     continue;
                 }
                 let path = if prefix.is_empty() {
@@ -502,6 +502,12 @@ impl Fingerprint {
         }
         Some(fingerprint)
     }
+}
+
+/// A name at a package's root that its digest leaves out (DG-1): OpenCorvus's metadata file and
+/// version-control files.
+fn left_out_at_root(name: &str) -> bool {
+    name == METADATA_FILE || is_version_control(name)
 }
 
 /// A stamp as [`Fingerprint::encode`] writes it.

@@ -27,6 +27,12 @@ pub const VCS_METADATA: [&str; 10] = [
     ".svn",
 ];
 
+/// Whether the package-relative `path` is, or is below, a version-control name at the root:
+/// what the tree leaves out ([`VCS_METADATA`]).
+pub fn is_version_control(path: &str) -> bool {
+    VCS_METADATA.contains(&path.split('/').next().unwrap_or(path))
+}
+
 /// Names reserved for runtime storage (FBD-2).
 pub const RUNTIME_INTERNAL_DIRECTORIES: [&str; 4] = [".opencorvus", ".r", "runtime", "worktrees"];
 pub const METADATA_FILE: &str = ".opencorvus-meta.json";
@@ -130,7 +136,7 @@ pub fn capture(root: &Path, diagnostics: &mut Diagnostics) -> Tree {
                 );
                 continue;
             };
-            if directory.is_empty() && VCS_METADATA.contains(&name) {
+            if directory.is_empty() && is_version_control(name) {
                 continue;
             }
             let path = join(&directory, name);
