@@ -75,6 +75,11 @@
 //! and renamed into place with it; if it is lost, the directory tree stays the truth. An
 //! uninstall syncs once, after the package is gone.
 //!
+//! How a set is made durable, and when `syncfs` is trusted with it, is `fs/durable.rs`'s, with
+//! its measurements (benches/install.rs). `syncfs` waits for every other process's writes to
+//! the file system too (on a shared and loaded disk one took 39.7 ms where 16 concurrent
+//! `fsync`s took 11.5), which is why it is kept to a quiet machine.
+//!
 //! # Hashing: each byte of an install hashed once per digest
 //!
 //! The package digest (package-tree v1, one SHA-256 over every framed file) and the receipt's
@@ -87,15 +92,6 @@
 //! another file system is stamped again there, and read back (VFY-2) as before.
 //!
 //! Validation and the digest read the private copy at the same time, on two cores ([`ready`]).
-//!
-//! benches/install.rs measures the ways to keep the durability promise for a 22-file corpus
-//! package, with more and more of another process's data unwritten on the same disk. An
-//! earlier stop, on a shared and loaded disk, kept 16 concurrent `fsync`s: one `syncfs` took
-//! 39.7 ms in one of two runs, as it waits for every other process's writes to the file
-//! system too. On this project's disk since, `syncfs` was the fastest with 0 to 64 MiB of
-//! other data unwritten (1.0 ms against 1.9 ms for the 16 threads with none, 26.5 against 28.0
-//! ms with 64 MiB), so `fs::sync_all_at_once` takes it while the machine's unwritten data is
-//! at most 64 MiB beyond the package's own, and the `fsync`s otherwise.
 
 pub mod activate;
 pub mod config;
