@@ -161,7 +161,7 @@ fn main() {
     let dir = scratch.path();
     // The source on the same disk as the destination, as a package being developed would be.
     let source = dir.join("source");
-    copy(&package, &source);
+    squad::fs::copy_tree(&package, &source).unwrap();
     let files: Vec<(String, Vec<u8>)> = files_of(&source)
         .into_iter()
         .map(|file| {
@@ -326,17 +326,4 @@ fn main() {
             .collect(),
     );
     println!("install lock, acquire + drop: {}", ms(lock));
-}
-
-fn copy(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }

@@ -49,18 +49,10 @@ pub fn every_corpus_package(corpus: &Path) -> Vec<PathBuf> {
     packages
 }
 
-/// Copies the folder `from` to `to`, whole.
+/// Copies the folder `from` to `to`, whole (a corpus package holds no links).
 #[allow(dead_code)] // not for every benchmark that shares this file
 pub fn copy_tree(from: &Path, to: &Path) {
-    for entry in walkdir::WalkDir::new(from) {
-        let entry = entry.unwrap();
-        let target = to.join(entry.path().strip_prefix(from).unwrap());
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&target).unwrap();
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
+    squad::fs::copy_tree(from, to).unwrap();
 }
 
 /// Runs `command` with its output thrown away and times it; an exit code above `highest`, or

@@ -408,18 +408,25 @@ impl ScratchDirectory {
 
     /// Copies the regular files and directories of `from` (never following a link) inside.
     pub fn copy_tree(&self, from: &Path) -> io::Result<()> {
-        for entry in walkdir::WalkDir::new(from).min_depth(1) {
-            let entry = entry.map_err(io::Error::other)?;
-            let relative = entry.path().strip_prefix(from).map_err(io::Error::other)?;
-            let kind = entry.file_type();
-            if kind.is_dir() {
-                std::fs::create_dir(self.path().join(relative))?;
-            } else if kind.is_file() {
-                std::fs::copy(entry.path(), self.path().join(relative))?;
-            }
-        }
-        Ok(())
+        copy_tree(from, self.path())
     }
+}
+
+/// Copies the regular files and directories of `from` into `to` (created if absent), never
+/// following a link: a link, a FIFO or a device is left out.
+pub fn copy_tree(from: &Path, to: &Path) -> io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in walkdir::WalkDir::new(from).min_depth(1) {
+        let entry = entry.map_err(io::Error::other)?;
+        let relative = entry.path().strip_prefix(from).map_err(io::Error::other)?;
+        let kind = entry.file_type();
+        if kind.is_dir() {
+            std::fs::create_dir_all(to.join(relative))?;
+        } else if kind.is_file() {
+            std::fs::copy(entry.path(), to.join(relative))?;
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
