@@ -390,6 +390,13 @@ impl Lock {
 mod tests {
     use super::*;
 
+    /// The rendered entry of `name` in a rendered lock, from its key to its closing brace.
+    fn entry_of<'t>(text: &'t str, name: &str) -> &'t str {
+        let start = text.find(&format!("    \"{name}\"")).unwrap();
+        let end = text[start..].find("    }").unwrap() + start + 5;
+        &text[start..end]
+    }
+
     fn locked(source: &str) -> Locked {
         Locked {
             source: source.to_owned(),
@@ -409,9 +416,7 @@ mod tests {
         lock.squads
             .insert("acme/a".to_owned(), locked("oci://r.example/s/acme/a"));
         let text = lock.render();
-        let entry_start = text.find("    \"acme/a\"").unwrap();
-        let entry_end = text[entry_start..].find("    }").unwrap() + entry_start + 5;
-        let entry = &text[entry_start..entry_end];
+        let entry = entry_of(&text, "acme/a");
         let twice = text.replace(entry, &format!("{entry},\n{entry}"));
         let refused = Lock::parse(&twice).unwrap_err();
         assert_eq!(refused.message, "`acme/a` appears twice in squads.lock");
@@ -472,9 +477,7 @@ mod tests {
         lock.squads
             .insert("acme/b".to_owned(), locked("oci://r.example/s/acme/b"));
         let text = lock.render();
-        let entry_start = text.find("    \"acme/a\"").unwrap();
-        let entry_end = text[entry_start..].find("    }").unwrap() + entry_start + 5;
-        let entry = &text[entry_start..entry_end];
+        let entry = entry_of(&text, "acme/a");
         let cases = [
             text.clone(),
             text.replace(entry, &format!("{entry},\n{entry}")),

@@ -2030,6 +2030,17 @@ fn fingerprinted_project() -> (Proj, PathBuf) {
 }
 
 /// The edit is noticed (by `list` and by `sync --locked`, which puts the locked bytes back).
+/// A `sync --locked` of `project` that succeeds and whose summary says `says`.
+fn sync_says(project: &Proj, says: &str, what: &str) {
+    let output = project.run(&["sync", "--locked"]);
+    assert_ok(&output, what);
+    assert!(
+        stderr(&output).contains(says),
+        "{what}: the sync did not say {says:?}:\n{}",
+        stderr(&output)
+    );
+}
+
 fn assert_edit_noticed(project: &Proj, readme: &Path, pristine: &[u8], what: &str) {
     let output = project.run(&["list"]);
     assert!(
@@ -2037,13 +2048,7 @@ fn assert_edit_noticed(project: &Proj, readme: &Path, pristine: &[u8], what: &st
         "{what}: list missed the edit:\n{}",
         text(&output.stdout)
     );
-    let output = project.run(&["sync", "--locked"]);
-    assert_ok(&output, what);
-    assert!(
-        stderr(&output).contains("1 replaced"),
-        "{what}: sync missed the edit:\n{}",
-        stderr(&output)
-    );
+    sync_says(project, "1 replaced", what);
     assert_eq!(std::fs::read(readme).unwrap(), pristine, "{what}");
 }
 
@@ -2052,13 +2057,7 @@ fn a_no_op_sync_notices_an_edit_that_kept_the_size_and_the_modification_time() {
     let (project, readme) = fingerprinted_project();
     let pristine = std::fs::read(&readme).unwrap();
     fingerprint_of(&project);
-    let output = project.run(&["sync", "--locked"]);
-    assert_ok(&output, "no-op sync");
-    assert!(
-        stderr(&output).contains("1 unchanged"),
-        "{}",
-        stderr(&output)
-    );
+    sync_says(&project, "1 unchanged", "no-op sync");
     let output = project.run(&["list"]);
     assert!(!text(&output.stdout).contains("(modified)"));
 
@@ -2094,21 +2093,9 @@ fn a_file_added_at_the_root_is_noticed_and_the_metadata_file_is_not_a_change() {
     let pristine = std::fs::read(&readme).unwrap();
     let root = readme.parent().unwrap();
     std::fs::write(root.join(".opencorvus-meta.json"), b"{}").unwrap();
-    let output = project.run(&["sync", "--locked"]);
-    assert_ok(&output, "sync after the metadata file");
-    assert!(
-        stderr(&output).contains("1 unchanged"),
-        "{}",
-        stderr(&output)
-    );
+    sync_says(&project, "1 unchanged", "sync after the metadata file");
     std::fs::write(root.join("notes.md"), b"added\n").unwrap();
-    let output = project.run(&["sync", "--locked"]);
-    assert_ok(&output, "sync after a file added");
-    assert!(
-        stderr(&output).contains("1 replaced"),
-        "sync missed the added file:\n{}",
-        stderr(&output)
-    );
+    sync_says(&project, "1 replaced", "sync after a file added");
     assert!(!root.join("notes.md").exists());
     assert_eq!(std::fs::read(&readme).unwrap(), pristine);
 }
