@@ -474,6 +474,11 @@ pub fn directory_digest(root: &Path) -> Result<Sha256Digest, String> {
     tree_at_path(root, false).map(|tree| tree.package_digest)
 }
 
+/// [`directory_digest`] of the directory open at `package`, read through that descriptor.
+pub fn open_directory_digest(package: &Dir) -> Result<Sha256Digest, String> {
+    tree_at(package, false).map(|tree| tree.package_digest)
+}
+
 /// [`directory_digest`] of the installed package open at `package`, told by its fingerprint
 /// when one vouches for it (install/fingerprint.rs), else hashed. What a no-op `sync` compares
 /// with its lock. `canonical` is the package's path made canonical (where the receipt is
@@ -496,7 +501,7 @@ pub fn installed_digest(
             ));
         }
     }
-    tree_at(package, false).map(|tree| (tree.package_digest, None))
+    open_directory_digest(package).map(|digest| (digest, None))
 }
 
 fn tree_at_path(root: &Path, with_files: bool) -> Result<TreeDigest, String> {

@@ -197,7 +197,7 @@ impl Installed {
                 let canonical = packages_root.map(|root| root.join(&name.namespace).join(&name.id));
                 crate::install::installed_digest(opencorvus_root, &package, canonical.as_deref())
             }
-            None => crate::install::directory_digest(&target).map(|digest| (digest, None)),
+            None => crate::install::open_directory_digest(&package).map(|digest| (digest, None)),
         };
         match digest {
             Ok((digest, version)) => (Installed::Digest(digest), version),
