@@ -1,8 +1,6 @@
 //! Commands about `squad` itself: shell completions, the man page and the manifest JSON Schema.
 
-use clap::CommandFactory;
-
-use super::{Cli, ExitStatus};
+use super::ExitStatus;
 use crate::output::Printer;
 
 /// Print a shell completion script.
@@ -18,7 +16,7 @@ pub struct CompletionsArgs {
 }
 
 pub fn completions(args: &CompletionsArgs, printer: &Printer) -> ExitStatus {
-    let mut command = Cli::command();
+    let mut command = super::command();
     let mut out = Vec::new();
     clap_complete::generate(args.shell, &mut command, "squad", &mut out);
     printer.data(&String::from_utf8_lossy(&out));
@@ -32,7 +30,7 @@ pub fn completions(args: &CompletionsArgs, printer: &Printer) -> ExitStatus {
 pub struct ManArgs {}
 
 pub fn man(_args: &ManArgs, printer: &Printer) -> ExitStatus {
-    let command = Cli::command();
+    let command = super::command();
     let mut out = Vec::new();
     if clap_mangen::Man::new(command.clone())
         .render(&mut out)

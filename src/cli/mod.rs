@@ -162,26 +162,41 @@ Environment:
 /// The heading the options every command takes are listed under, apart from its own.
 const GLOBAL: &str = "Global options";
 
-/// A package manager for expert-squad packages: scaffold, check, fingerprint, pack and install.
-#[derive(Debug, Parser)]
-#[command(name = "squad", version, about, after_help = AFTER_HELP)]
+/// A parsed command line: squad's own options and the command to run.
+#[derive(Debug)]
 pub struct Cli {
+    pub color: ColorChoice,
+    pub quiet: bool,
+    pub verbose: bool,
+    pub command: Command,
+}
+
+/// A package manager for expert-squad packages: scaffold, check, fingerprint, pack and install.
+// The top of the command line without its subcommands, so that `parse` can add only the one it
+// runs; `command` adds them all.
+#[derive(Debug, Parser)]
+#[command(
+    name = "squad",
+    version,
+    about,
+    after_help = AFTER_HELP,
+    subcommand_required = true,
+    arg_required_else_help = true
+)]
+struct Globals {
     /// When to use colour in human output.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true, help_heading = GLOBAL)]
-    pub color: ColorChoice,
+    color: ColorChoice,
 
     /// Print only errors: no warnings, notes or status lines.
     #[arg(long, short, global = true, conflicts_with = "verbose", help_heading = GLOBAL)]
-    pub quiet: bool,
+    quiet: bool,
 
     /// Print more: every diagnostic (without it, a file shows at most 20 of each code and 50 in
     /// all, then how many more there are), the files validation read, each fix `squad fix`
     /// made, and how long the command took.
     #[arg(long, short, global = true, help_heading = GLOBAL)]
-    pub verbose: bool,
-
-    #[command(subcommand)]
-    pub command: Command,
+    verbose: bool,
 }
 
 /// Each command's arguments are built only when it is the one run ([`parse`]).
@@ -235,49 +250,88 @@ pub enum Command {
     Man(meta::ManArgs),
 }
 
-/// Parses the command line, building only the command it names: every subcommand's
-/// arguments are deferred (`#[command(defer = true)]`), so `squad validate …` builds the
-/// arguments of `validate` alone instead of the whole tree of some 40 commands (61% of the
-/// instructions of `squad --version` went to building and dropping it). Where the tree's
-/// summary can be shown — `squad --help`, `squad help`, a misspelt or missing command — every
-/// subcommand is built first, so help and suggestions read as before.
-pub fn parse() -> Cli {
-    use clap::{CommandFactory, FromArgMatches};
-    let mut command = Cli::command();
-    if !names_a_command(&command, std::env::args_os().skip(1)) {
-        command.build();
-    }
-    let matches = command.get_matches_mut();
-    Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.format(&mut command).exit())
+/// The whole command tree: for help, completions and the man page. The subcommands come first
+/// so that squad's own description, not [`Command`]'s, heads the help.
+pub fn command() -> clap::Command {
+    use clap::{Args, Subcommand};
+    Globals::augment_args(Command::augment_subcommands(clap::Command::new("squad")))
 }
 
-/// Whether `args` name a subcommand of `command` after only global options, or are
-/// `--version` alone: then nothing else of the tree is shown.
-fn names_a_command(
-    command: &clap::Command,
-    args: impl Iterator<Item = std::ffi::OsString>,
-) -> bool {
+/// Parses the command line, building only what it names. Every subcommand's arguments are
+/// deferred (`#[command(defer = true)]`), and a command line that names one gets that one
+/// subcommand alone, `--version` none: building the other 44 shells and copying the three
+/// global options into each cost some 160 KB of heap and 40 page faults, a tenth of
+/// `squad --version`. Where the tree's summary can be shown (`squad --help`, `squad help`, a
+/// misspelt or missing command), the whole [`command`] is parsed, so help and suggestions read
+/// as before.
+pub fn parse() -> Cli {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let command = only_named(&args).unwrap_or_else(whole);
+    parse_with(command, &args).unwrap_or_else(|error| error.exit())
+}
+
+/// The command line's top with only the subcommand `args` name, if they name one.
+fn only_named(args: &[std::ffi::OsString]) -> Option<clap::Command> {
+    use clap::{Args, CommandFactory, Subcommand};
+    match named(args.iter().skip(1))? {
+        Named::Version => Some(Globals::command()),
+        Named::Command(name) => Command::augment_subcommands(clap::Command::new("squad"))
+            .find_subcommand(name)
+            .map(|one| Globals::augment_args(clap::Command::new("squad").subcommand(one.clone()))),
+    }
+}
+
+/// The whole tree, built, for help and suggestions that name every command.
+fn whole() -> clap::Command {
+    let mut all = command();
+    all.build();
+    all
+}
+
+fn parse_with(mut command: clap::Command, args: &[std::ffi::OsString]) -> Result<Cli, clap::Error> {
+    use clap::FromArgMatches;
+    let matches = command.try_get_matches_from_mut(args)?;
+    let globals =
+        Globals::from_arg_matches(&matches).map_err(|error| error.format(&mut command))?;
+    let subcommand =
+        Command::from_arg_matches(&matches).map_err(|error| error.format(&mut command))?;
+    Ok(Cli {
+        color: globals.color,
+        quiet: globals.quiet,
+        verbose: globals.verbose,
+        command: subcommand,
+    })
+}
+
+/// What a command line names before anything of the tree is shown.
+enum Named<'a> {
+    /// `--version` alone.
+    Version,
+    /// A word after only global options, perhaps a subcommand's name or alias.
+    Command(&'a str),
+}
+
+/// What `args` name after only global options, if nothing else of the tree is shown.
+fn named<'a>(args: impl Iterator<Item = &'a std::ffi::OsString>) -> Option<Named<'a>> {
     let mut args = args.peekable();
     if let Some(first) = args.peek() {
-        if first == "--version" || first == "-V" {
-            return args.nth(1).is_none();
+        if *first == "--version" || *first == "-V" {
+            return args.nth(1).is_none().then_some(Named::Version);
         }
     }
     while let Some(arg) = args.next() {
-        let Some(arg) = arg.to_str() else {
-            return false;
-        };
+        let arg = arg.to_str()?;
         match arg {
             "-q" | "--quiet" | "-v" | "--verbose" => {}
             "--color" => {
                 args.next();
             }
             _ if arg.starts_with("--color=") => {}
-            _ if arg.starts_with('-') || arg == "help" => return false,
-            name => return command.find_subcommand(name).is_some(),
+            _ if arg.starts_with('-') || arg == "help" => return None,
+            name => return Some(Named::Command(name)),
         }
     }
-    false
+    None
 }
 
 /// Runs a parsed command line.
@@ -339,5 +393,61 @@ fn dispatch(command: Command, printer: &Printer) -> ExitStatus {
         Command::Schema(args) => meta::schema(&args, printer),
         Command::Completions(args) => meta::completions(&args, printer),
         Command::Man(args) => meta::man(&args, printer),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What parsing `line` gives, or the error's kind and text.
+    fn outcome(command: clap::Command, line: &[&str]) -> String {
+        let args: Vec<std::ffi::OsString> = line.iter().map(Into::into).collect();
+        match parse_with(command, &args) {
+            Ok(cli) => format!("{cli:?}"),
+            Err(error) => format!("{:?}: {}", error.kind(), error.render()),
+        }
+    }
+
+    #[test]
+    fn a_command_line_parses_the_same_with_only_the_command_it_names_as_with_the_whole_tree() {
+        let lines: &[&[&str]] = &[
+            &["squad", "--version"],
+            &["squad", "-V"],
+            &["squad", "validate", "a", "b", "--format", "json"],
+            &["squad", "-q", "--color", "never", "validate", "a"],
+            &["squad", "--color=always", "pack", "a", "-v"],
+            &["squad", "validate", "--bogus"],
+            &["squad", "validate", "-q", "-v"],
+            &["squad", "validate", "--help"],
+            &["squad", "key", "generate", "--help"],
+            &["squad", "key"],
+            &["squad", "install"],
+            &["squad", "sync", "--locked", "--project", "p"],
+        ];
+        let mut lean = 0;
+        for line in lines {
+            let args: Vec<std::ffi::OsString> = line.iter().map(Into::into).collect();
+            let only = only_named(&args).expect("names one command");
+            lean += 1;
+            assert_eq!(outcome(only, line), outcome(whole(), line), "{line:?}");
+        }
+        assert_eq!(lean, lines.len());
+    }
+
+    #[test]
+    fn a_command_line_that_shows_the_tree_gets_the_whole_tree() {
+        for line in [
+            &["squad"][..],
+            &["squad", "--help"],
+            &["squad", "help"],
+            &["squad", "help", "validate"],
+            &["squad", "-q"],
+            &["squad", "valdate"],
+            &["squad", "--version", "validate"],
+        ] {
+            let args: Vec<std::ffi::OsString> = line.iter().map(Into::into).collect();
+            assert!(only_named(&args).is_none(), "{line:?}");
+        }
     }
 }

@@ -190,7 +190,7 @@ fn command_paths() -> Vec<Vec<String>> {
 }
 
 fn command_tree() -> clap::Command {
-    let mut command = <squad::cli::Cli as clap::CommandFactory>::command();
+    let mut command = squad::cli::command();
     command.build();
     command
 }
