@@ -147,7 +147,8 @@ pub fn write_sealed(path: &Path, body: &[u8]) -> std::io::Result<()> {
 pub fn read_sealed(path: &Path) -> Option<Sealed> {
     let bytes = crate::fs::read_own(path).ok()?;
     let newline = bytes.iter().position(|&byte| byte == b'\n')?;
-    if Sha256Digest::of(&bytes[newline + 1..]).hex().as_bytes() != &bytes[..newline] {
+    let checksum = Sha256Digest::parse(std::str::from_utf8(&bytes[..newline]).ok()?)?;
+    if Sha256Digest::of(&bytes[newline + 1..]) != checksum {
         return None;
     }
     Some(Sealed {
@@ -166,6 +167,11 @@ pub struct Sealed {
 impl Sealed {
     pub fn body(&self) -> &[u8] {
         &self.bytes[self.body..]
+    }
+
+    /// The whole file as text, and where its body starts; `None` when it is not UTF-8.
+    pub fn into_text(self) -> Option<(String, usize)> {
+        Some((String::from_utf8(self.bytes).ok()?, self.body))
     }
 }
 

@@ -41,11 +41,15 @@ const VERSION: u32 = 3;
 const MAGIC: &str = "squad-fingerprint";
 
 /// What was known of an installed package's files.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Fingerprint {
     package_digest: Sha256Digest,
     /// The package's version, as validation read it from the bytes hashed.
     package_version: String,
+    /// The text every path and name below is a [`Span`] of: the file's text when read back,
+    /// so that reading one allocates no string per entry (a no-op `sync` of 1,000 squads reads
+    /// some 30,000 entries), or the names one after another when taken at install.
+    text: String,
     /// In digest order.
     files: Vec<Entry>,
     /// Every directory below the root that holds a file, stamped after the package was put
@@ -53,16 +57,23 @@ pub struct Fingerprint {
     directories: Vec<DirectoryEntry>,
     /// The names at the package's root (the root's version-control metadata and
     /// `.opencorvus-meta.json` left out), sorted.
-    top: Vec<String>,
+    top: Vec<Span>,
     /// The root's own stamp, taken with the directories' when it was not racy: while it
     /// holds, no name was added to or taken from the root, which need not be listed.
     root: Option<Stamp>,
 }
 
+/// Where a path or name is in a fingerprint's text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Span {
+    start: usize,
+    end: usize,
+}
+
 /// A directory of the package and its stamp.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct DirectoryEntry {
-    path: String,
+    path: Span,
     stamp: Stamp,
     /// Changed within the clock tick it was stamped in: its entries are listed when checked.
     racy: bool,
@@ -71,7 +82,7 @@ struct DirectoryEntry {
 /// One file: where it is, its bytes' SHA-256 and the stamp it had when they were hashed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Entry {
-    path: String,
+    path: Span,
     sha256: Sha256Digest,
     stamp: Stamp,
     /// Changed within the clock tick it was stamped in: its stamp proves nothing.
@@ -108,13 +119,14 @@ impl Stamps {
         if self.stamps.len() != tree.files.len() {
             return None;
         }
+        let mut text = String::new();
         let files = self
             .stamps
             .into_iter()
             .zip(&tree.files)
             .map(|((path, stamp), record)| {
                 (path == record.path && stamp.size == record.size).then(|| Entry {
-                    path,
+                    path: Span::push(&mut text, &path),
                     sha256: record.sha256,
                     racy: stamp.changed >= self.clock,
                     stamp,
@@ -124,6 +136,7 @@ impl Stamps {
         Some(Fingerprint {
             package_digest: tree.package_digest,
             package_version: version.to_owned(),
+            text,
             files,
             directories: Vec::new(),
             top: Vec::new(),
@@ -140,7 +153,71 @@ enum Verdict {
     Differs,
 }
 
+impl Span {
+    /// `name` added at the end of `text`.
+    fn push(text: &mut String, name: &str) -> Span {
+        let start = text.len();
+        text.push_str(name);
+        Span {
+            start,
+            end: text.len(),
+        }
+    }
+
+    /// Where `part`, a slice of `text`, is in it.
+    fn within(text: &str, part: &str) -> Span {
+        let start = part.as_ptr() as usize - text.as_ptr() as usize;
+        Span {
+            start,
+            end: start + part.len(),
+        }
+    }
+}
+
+/// Two fingerprints are the same when they say the same, wherever their names are kept.
+impl PartialEq for Fingerprint {
+    fn eq(&self, other: &Fingerprint) -> bool {
+        fn names(fingerprint: &Fingerprint) -> Vec<&str> {
+            let top = fingerprint.top.iter().map(|&name| fingerprint.at(name));
+            let directories = fingerprint
+                .directories
+                .iter()
+                .map(|entry| fingerprint.at(entry.path));
+            let files = fingerprint
+                .files
+                .iter()
+                .map(|entry| fingerprint.at(entry.path));
+            top.chain(directories).chain(files).collect()
+        }
+        let stamps = |fingerprint: &Fingerprint| {
+            let directories = fingerprint
+                .directories
+                .iter()
+                .map(|entry| (entry.stamp, entry.racy, None));
+            let files = fingerprint
+                .files
+                .iter()
+                .map(|entry| (entry.stamp, entry.racy, Some(entry.sha256)));
+            directories.chain(files).collect::<Vec<_>>()
+        };
+        self.package_digest == other.package_digest
+            && self.package_version == other.package_version
+            && self.root == other.root
+            && self.top.len() == other.top.len()
+            && self.directories.len() == other.directories.len()
+            && names(self) == names(other)
+            && stamps(self) == stamps(other)
+    }
+}
+
+impl Eq for Fingerprint {}
+
 impl Fingerprint {
+    /// The path or name at `span`.
+    fn at(&self, span: Span) -> &str {
+        &self.text[span.start..span.end]
+    }
+
     pub fn package_digest(&self) -> Sha256Digest {
         self.package_digest
     }
@@ -158,7 +235,7 @@ impl Fingerprint {
                 .files
                 .iter()
                 .map(|entry| FileRecord {
-                    path: entry.path.clone(),
+                    path: self.at(entry.path).to_owned(),
                     size: entry.stamp.size,
                     sha256: entry.sha256,
                 })
@@ -177,11 +254,19 @@ impl Fingerprint {
         let root_unchanged = self
             .root
             .is_some_and(|stamp| package.own_stamp().is_ok_and(|now| now == stamp));
-        if !root_unchanged && self.top_names(package).as_ref() != Some(&self.top) {
+        if !root_unchanged
+            && !self.top_names(package).is_some_and(|names| {
+                names.len() == self.top.len()
+                    && names
+                        .iter()
+                        .zip(&self.top)
+                        .all(|(name, &top)| name == self.at(top))
+            })
+        {
             return false;
         }
         for directory in &self.directories {
-            match package.stamp_below(&directory.path) {
+            match package.stamp_below(self.at(directory.path)) {
                 Ok(Some((Kind::Directory, stamp))) if stamp == directory.stamp => {}
                 _ => return false,
             }
@@ -195,15 +280,14 @@ impl Fingerprint {
                 };
             }
         }
-        self.files
-            .iter()
-            .enumerate()
-            .all(|(index, entry)| match package.stamp_below(&entry.path) {
+        self.files.iter().enumerate().all(|(index, entry)| {
+            match package.stamp_below(self.at(entry.path)) {
                 Ok(Some((Kind::File, stamp))) if stamp == entry.stamp => {
                     !entry.racy || self.same_bytes(package, index)
                 }
                 _ => false,
-            })
+            }
+        })
     }
 
     /// The names at the root of `package`, without what the digest leaves out, sorted.
@@ -223,7 +307,7 @@ impl Fingerprint {
     fn directory_paths(&self) -> Vec<String> {
         let mut paths = std::collections::BTreeSet::new();
         for entry in &self.files {
-            let mut path = entry.path.as_str();
+            let mut path = self.at(entry.path);
             while let Some((parent, _)) = path.rsplit_once('/') {
                 if !paths.insert(parent.to_owned()) {
                     break;
@@ -260,12 +344,15 @@ impl Fingerprint {
         let Some(top) = self.top_names(package) else {
             return false;
         };
-        self.top = top;
+        self.top = top
+            .iter()
+            .map(|name| Span::push(&mut self.text, name))
+            .collect();
         self.root = (root.changed < now).then_some(root);
         self.directories = directories
             .into_iter()
             .map(|(path, stamp)| DirectoryEntry {
-                path,
+                path: Span::push(&mut self.text, &path),
                 racy: stamp.changed >= now,
                 stamp,
             })
@@ -276,7 +363,7 @@ impl Fingerprint {
         let mut tree = Tree::reading(package);
         let mut fresh = Vec::new();
         for &index in &racy {
-            let path = &self.files[index].path;
+            let path = self.at(self.files[index].path);
             let (parent, name) = path.rsplit_once('/').unwrap_or(("", path));
             match tree.directory(parent).and_then(|dir| dir.stamp(name)) {
                 Ok(Some((Kind::File, stamp))) => fresh.push(stamp),
@@ -301,7 +388,7 @@ impl Fingerprint {
         let entry = &self.files[index];
         let mut bytes = Vec::new();
         Tree::reading(package)
-            .open_file(&entry.path)
+            .open_file(self.at(entry.path))
             .and_then(|mut file| file.read_to_end(&mut bytes))
             .is_ok_and(|_| {
                 bytes.len() as u64 == entry.stamp.size && Sha256Digest::of(&bytes) == entry.sha256
@@ -349,7 +436,7 @@ impl Fingerprint {
         sort_for_digest(&mut found, |(path, _)| path.as_str());
         let mut racy = Vec::new();
         for (index, ((path, stamp), entry)) in found.iter().zip(&self.files).enumerate() {
-            if *path != entry.path || *stamp != entry.stamp {
+            if path != self.at(entry.path) || *stamp != entry.stamp {
                 return Verdict::Differs;
             }
             if entry.racy {
@@ -379,8 +466,8 @@ pub fn write(path: &Path, target: &str, fingerprint: &Fingerprint) -> std::io::R
 /// The fingerprint at `path` for the package at `target`, when it can be used at all: its
 /// checksum matches its body, it is of this version and of this target.
 pub fn read(path: &Path, target: &str) -> Option<Fingerprint> {
-    let sealed = crate::digest::read_sealed(path)?;
-    Fingerprint::decode(std::str::from_utf8(sealed.body()).ok()?, target)
+    let (text, body) = crate::digest::read_sealed(path)?.into_text()?;
+    Fingerprint::decode(text, body, target)
 }
 
 impl Fingerprint {
@@ -403,9 +490,9 @@ impl Fingerprint {
     fn encode(&self, target: &str) -> Option<String> {
         use std::fmt::Write;
         let texts = [target, self.package_version.as_str()].into_iter();
-        let names = self.top.iter().map(String::as_str);
-        let paths = self.directories.iter().map(|entry| entry.path.as_str());
-        let files = self.files.iter().map(|entry| entry.path.as_str());
+        let names = self.top.iter().map(|&name| self.at(name));
+        let paths = self.directories.iter().map(|entry| self.at(entry.path));
+        let files = self.files.iter().map(|entry| self.at(entry.path));
         if texts
             .chain(names)
             .chain(paths)
@@ -424,8 +511,8 @@ impl Fingerprint {
         if let Some(root) = &self.root {
             let _ = writeln!(body, "root {} .", StampText(root));
         }
-        for name in &self.top {
-            let _ = writeln!(body, "top {name}");
+        for &name in &self.top {
+            let _ = writeln!(body, "top {}", self.at(name));
         }
         let racy = |racy: bool| if racy { 'r' } else { '-' };
         for entry in &self.directories {
@@ -434,7 +521,7 @@ impl Fingerprint {
                 "dir {} {} {}",
                 racy(entry.racy),
                 StampText(&entry.stamp),
-                entry.path
+                self.at(entry.path)
             );
         }
         for entry in &self.files {
@@ -444,64 +531,84 @@ impl Fingerprint {
                 racy(entry.racy),
                 entry.sha256.hex(),
                 StampText(&entry.stamp),
-                entry.path
+                self.at(entry.path)
             );
         }
         Some(body)
     }
 
-    /// The fingerprint [`Fingerprint::encode`] wrote for `target`; `None` for anything else.
-    fn decode(body: &str, target: &str) -> Option<Fingerprint> {
-        let mut lines = body.strip_suffix('\n')?.split('\n').peekable();
-        if lines.next()? != format!("{MAGIC} {VERSION}")
-            || lines.next()?.strip_prefix("target ")? != target
-        {
+    /// The fingerprint [`Fingerprint::encode`] wrote for `target`, the body of `text` from
+    /// byte `body` on; `None` for anything else. Its names stay in `text`.
+    fn decode(text: String, body: usize, target: &str) -> Option<Fingerprint> {
+        let whole = text.as_str();
+        let mut lines = whole
+            .get(body..)?
+            .strip_suffix('\n')?
+            .split('\n')
+            .peekable();
+        if !is_current(lines.next()?) || lines.next()?.strip_prefix("target ")? != target {
             return None;
         }
         let package_digest = Sha256Digest::parse(lines.next()?.strip_prefix("digest ")?)?;
         let package_version = lines.next()?.strip_prefix("version ")?.to_owned();
-        let mut fingerprint = Fingerprint {
-            package_digest,
-            package_version,
-            files: Vec::new(),
-            directories: Vec::new(),
-            top: Vec::new(),
-            root: None,
-        };
+        let mut root = None;
         if let Some(rest) = lines.peek().and_then(|line| line.strip_prefix("root ")) {
             match stamp_of(rest)? {
-                (stamp, ".") => fingerprint.root = Some(stamp),
+                (stamp, ".") => root = Some(stamp),
                 _ => return None,
             }
             lines.next();
         }
+        let mut top = Vec::new();
         while let Some(name) = lines.peek().and_then(|line| line.strip_prefix("top ")) {
-            fingerprint.top.push(name.to_owned());
+            top.push(Span::within(whole, name));
             lines.next();
         }
+        let mut directories = Vec::new();
         while let Some(rest) = lines.peek().and_then(|line| line.strip_prefix("dir ")) {
             let (racy, rest) = racy_of(rest)?;
             let (stamp, path) = stamp_of(rest)?;
-            fingerprint.directories.push(DirectoryEntry {
-                path: path.to_owned(),
+            directories.push(DirectoryEntry {
+                path: Span::within(whole, path),
                 stamp,
                 racy,
             });
             lines.next();
         }
+        let mut files = Vec::with_capacity(lines.clone().count());
         for line in lines {
             let (racy, rest) = racy_of(line.strip_prefix("file ")?)?;
             let (sha256, rest) = rest.split_once(' ')?;
             let (stamp, path) = stamp_of(rest)?;
-            fingerprint.files.push(Entry {
-                path: path.to_owned(),
+            files.push(Entry {
+                path: Span::within(whole, path),
                 sha256: Sha256Digest::parse(sha256)?,
                 stamp,
                 racy,
             });
         }
-        Some(fingerprint)
+        Some(Fingerprint {
+            package_digest,
+            package_version,
+            text,
+            files,
+            directories,
+            top,
+            root,
+        })
     }
+}
+
+/// Whether `line` is the first line [`Fingerprint::encode`] writes: this version, written as
+/// Rust writes a number.
+fn is_current(line: &str) -> bool {
+    line.strip_prefix(MAGIC)
+        .and_then(|rest| rest.strip_prefix(' '))
+        .is_some_and(|version| {
+            version.bytes().all(|byte| byte.is_ascii_digit())
+                && !version.starts_with('0')
+                && version.parse() == Ok(VERSION)
+        })
 }
 
 /// A name at a package's root that its digest leaves out (DG-1): OpenCorvus's metadata file and
@@ -611,48 +718,57 @@ mod tests {
     }
 
     fn fingerprint() -> Fingerprint {
+        let mut text = String::new();
+        let mut name = |name: &str| Span::push(&mut text, name);
+        let files = vec![
+            Entry {
+                path: name("README.md"),
+                sha256: Sha256Digest([1; 32]),
+                stamp: stamp(1),
+                racy: false,
+            },
+            Entry {
+                path: name("skills/a b/SKILL.md"),
+                sha256: Sha256Digest([2; 32]),
+                stamp: stamp(2),
+                racy: true,
+            },
+        ];
+        let directories = vec![DirectoryEntry {
+            path: name("skills/a b"),
+            stamp: stamp(3),
+            racy: false,
+        }];
+        let top = vec![name("README.md"), name("skills")];
         Fingerprint {
             package_digest: Sha256Digest([7; 32]),
             package_version: "2026.12.01.1".to_owned(),
-            files: vec![
-                Entry {
-                    path: "README.md".to_owned(),
-                    sha256: Sha256Digest([1; 32]),
-                    stamp: stamp(1),
-                    racy: false,
-                },
-                Entry {
-                    path: "skills/a b/SKILL.md".to_owned(),
-                    sha256: Sha256Digest([2; 32]),
-                    stamp: stamp(2),
-                    racy: true,
-                },
-            ],
-            directories: vec![DirectoryEntry {
-                path: "skills/a b".to_owned(),
-                stamp: stamp(3),
-                racy: false,
-            }],
-            top: vec!["README.md".to_owned(), "skills".to_owned()],
+            text,
+            files,
+            directories,
+            top,
             root: Some(stamp(4)),
         }
+    }
+
+    /// What decoding `body` (a whole fingerprint body) for `target` gives.
+    fn decode(body: &str, target: &str) -> Option<Fingerprint> {
+        let text = format!("checksum\n{body}");
+        Fingerprint::decode(text, "checksum\n".len(), target)
     }
 
     #[test]
     fn a_fingerprint_reads_back_as_written_for_its_target_only() {
         let written = fingerprint();
         let body = written.encode("/p/acme/a").unwrap();
-        assert_eq!(
-            Fingerprint::decode(&body, "/p/acme/a"),
-            Some(written.clone())
-        );
-        assert_eq!(Fingerprint::decode(&body, "/p/acme/b"), None);
+        assert_eq!(decode(&body, "/p/acme/a"), Some(written.clone()));
+        assert_eq!(decode(&body, "/p/acme/b"), None);
         let without_root = Fingerprint {
             root: None,
             ..written.clone()
         };
         let body = without_root.encode("/p/acme/a").unwrap();
-        assert_eq!(Fingerprint::decode(&body, "/p/acme/a"), Some(without_root));
+        assert_eq!(decode(&body, "/p/acme/a"), Some(without_root));
     }
 
     #[test]
@@ -660,6 +776,8 @@ mod tests {
         let body = fingerprint().encode("/p").unwrap();
         let edits = [
             body.replace("squad-fingerprint 3", "squad-fingerprint 2"),
+            body.replace("squad-fingerprint 3", "squad-fingerprint 03"),
+            body.replace("squad-fingerprint 3", "squad-fingerprint +3"),
             body.replace("file - ", "file x "),
             body.replace(" 65024 1 ", " +65024 1 "),
             body.replace(" 65024 1 ", " 65024 -1 "),
@@ -673,14 +791,14 @@ mod tests {
         ];
         for (index, edited) in edits.iter().enumerate() {
             assert_ne!(&body, edited, "edit {index} changed nothing");
-            assert_eq!(Fingerprint::decode(edited, "/p"), None, "edit {index}");
+            assert_eq!(decode(edited, "/p"), None, "edit {index}");
         }
     }
 
     #[test]
     fn a_name_with_a_line_break_gets_no_fingerprint() {
         let mut broken = fingerprint();
-        broken.files[0].path = "READ\nME.md".to_owned();
+        broken.files[0].path = Span::push(&mut broken.text, "READ\nME.md");
         assert_eq!(broken.encode("/p"), None);
         assert_eq!(fingerprint().encode("/p\r"), None);
     }
