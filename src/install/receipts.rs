@@ -18,13 +18,14 @@ fn receipt_path(opencorvus_root: &Path, target: &Path) -> PathBuf {
 
 /// [`receipt_path`] of a target already canonical.
 fn receipt_path_of(opencorvus_root: &Path, key: &Path) -> PathBuf {
-    opencorvus_root
-        .join("data")
-        .join("squad-receipts")
-        .join(format!(
-            "{}.json",
-            Sha256Digest::of(key.to_string_lossy().as_bytes()).hex()
-        ))
+    // Built in one buffer: a no-op `sync` finds 1,000 fingerprints beside their receipts.
+    let name = Sha256Digest::of(key.to_string_lossy().as_bytes()).hex();
+    let mut path = PathBuf::with_capacity(opencorvus_root.as_os_str().len() + 96);
+    path.push(opencorvus_root);
+    path.push("data/squad-receipts");
+    path.push(name);
+    path.set_extension("json");
+    path
 }
 
 /// Where an installed package came from, when not from a local path: a registry reference
@@ -166,4 +167,21 @@ pub fn forget_fingerprint(receipt: &Path) {
 pub fn find(opencorvus_root: &Path, target: &Path) -> Option<PathBuf> {
     let path = receipt_path(opencorvus_root, target);
     path.is_file().then_some(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_receipt_is_named_by_the_sha256_of_its_target() {
+        let target = Path::new("/home/me/project/.opencorvus/expert-squads/acme/a");
+        assert_eq!(
+            receipt_path_of(Path::new("/root/opencorvus"), target),
+            Path::new("/root/opencorvus/data/squad-receipts").join(format!(
+                "{}.json",
+                Sha256Digest::of(target.to_str().unwrap().as_bytes()).hex()
+            ))
+        );
+    }
 }

@@ -259,8 +259,7 @@ pub(crate) fn install(
 
 /// An outcome for a squad already installed as locked.
 pub(crate) fn unchanged(
-    project: &Project,
-    settings: &Settings<'_>,
+    locations: &crate::install::scope::Locations,
     entry: (&Name, &Declaration),
     locked: &Locked,
 ) -> Outcome {
@@ -274,9 +273,7 @@ pub(crate) fn unchanged(
         resolved: locked.resolved.clone(),
         before: Some(locked.package_digest),
         after: locked.package_digest,
-        target: project
-            .locations(&settings.opencorvus_root)
-            .target(&name.namespace, &name.id),
+        target: locations.target(&name.namespace, &name.id),
     }
 }
 
@@ -616,12 +613,13 @@ pub fn sync(
     let mut tasks: Vec<Task<'_, Result<Outcome, Failure>>> = Vec::new();
     for ((entry, ready), installed) in prepared.into_iter().zip(&installed) {
         let on_wait = &on_wait;
+        let locations = &locations;
         locks.push((entry, ready.locked.clone()));
         tasks.push(Box::new(move || {
             let key = (&entry.name, &entry.declaration);
             match (ready.acquired, installed) {
                 (_, Installed::Digest(digest)) if *digest == ready.locked.package_digest => {
-                    Ok(unchanged(project, settings, key, &ready.locked))
+                    Ok(unchanged(locations, key, &ready.locked))
                 }
                 (_, Installed::Unreadable(target, problem)) => Err(Failure::refused(
                     entry.name.to_string(),

@@ -176,7 +176,7 @@ fn bring_in(
     let entry = (name, declaration);
     match Installed::of(&locations, name) {
         Installed::Digest(digest) if digest == locked.package_digest => {
-            Ok(unchanged(project, settings, entry, locked))
+            Ok(unchanged(&locations, entry, locked))
         }
         Installed::Unreadable(target, problem) => Err(Failure::refused(
             name.to_string(),
