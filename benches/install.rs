@@ -2,7 +2,9 @@
 #![allow(clippy::print_stdout)]
 //! `squad install` and `squad uninstall` of a corpus package against `cp -r` + `sync -f` and
 //! `rm -r` + `sync -f` of the same folder, in the same run, alternating (ratios only: the
-//! machines are shared and noisy; medians of many runs). Also measured here:
+//! machines are shared and noisy; medians of many runs). The goal's install is a project's
+//! first (it creates `.opencorvus` and its `.gitignore`); a second install into the project
+//! it made is reported beside it. Also measured here:
 //!
 //! - the ways to make a staged package durable before the publishing rename, all keeping the
 //!   same promise (every file and directory on disk first): `fsync` of each file and directory,
@@ -184,8 +186,8 @@ fn main() {
     let env = [("OPENCORVUS_HOME", home.as_path())];
     let source_arg = source.to_str().unwrap();
     let copy_arg = copy_target.to_str().unwrap();
-    let (mut install, mut uninstall, mut cp_sync, mut rm_sync) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut install, mut uninstall, mut cp_sync, mut rm_sync, mut install_again) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     // One warm-up of each, so every side starts with a warm page cache.
     for round in 0..=RUNS {
         let _ = std::fs::remove_dir_all(&copy_target);
@@ -216,18 +218,32 @@ fn main() {
             &project,
             &env,
         );
+        // Again, into the project the first install made: no `.opencorvus` to create, no
+        // `.gitignore` to write and sync, the project already registered.
+        let again = time_programs(
+            &[(squad, vec!["install", source_arg, "--scope", "project"])],
+            &project,
+            &env,
+        );
+        time_programs(
+            &[(squad, vec!["uninstall", &name, "--scope", "project"])],
+            &project,
+            &env,
+        );
         if round > 0 {
             cp_sync.push(cp);
             install.push(ours);
             rm_sync.push(rm);
             uninstall.push(removed);
+            install_again.push(again);
         }
     }
-    let (install, uninstall, cp_sync, rm_sync) = (
+    let (install, uninstall, cp_sync, rm_sync, install_again) = (
         median(install),
         median(uninstall),
         median(cp_sync),
         median(rm_sync),
+        median(install_again),
     );
     let spawn = median(
         (0..RUNS)
@@ -239,6 +255,11 @@ fn main() {
         ms(install),
         ms(cp_sync),
         ratio(install, cp_sync)
+    );
+    println!(
+        "install into a project that exists: squad {}   squad/baseline {:.2}x",
+        ms(install_again),
+        ratio(install_again, cp_sync)
     );
     println!(
         "uninstall: squad {}   rm -r + sync -f {}   squad/baseline {:.2}x",
