@@ -337,6 +337,33 @@ impl<'c> Repository<'c> {
         }))
     }
 
+    /// The digest of the manifest the tag `tag` names, or `None` when there is no such tag:
+    /// asked with `HEAD` (the registry answers with a `Docker-Content-Digest` header and no
+    /// body, which costs it less than the manifest), else read and hashed with a `GET` where
+    /// the answer names no valid digest. The digest is the registry's word, not checked
+    /// against bytes: for what a tag names now (a warning, an `outdated` line), never for the
+    /// bytes squad installs, which are fetched by their own digest and checked.
+    pub fn manifest_digest(&mut self, tag: &str) -> Result<Option<String>, OciError> {
+        let url = self.url(&format!("manifests/{tag}"));
+        let request = Request::new(Method::Head, url)
+            .with_header("accept", IMAGE_MANIFEST)
+            .with_redirects(Redirects::Follow(5));
+        let response = self.send(request)?;
+        match response.status {
+            404 => return Ok(None),
+            200 => {
+                if let Some(digest) = response
+                    .header("docker-content-digest")
+                    .filter(|digest| super::reference::is_valid_digest(digest))
+                {
+                    return Ok(Some(digest.to_owned()));
+                }
+            }
+            _ => {}
+        }
+        Ok(self.manifest(tag)?.map(|fetched| fetched.digest))
+    }
+
     /// Whether the repository has the blob `digest` (`HEAD`).
     pub fn blob_exists(&mut self, digest: &str) -> Result<bool, OciError> {
         let url = self.url(&format!("blobs/{digest}"));
@@ -680,5 +707,114 @@ mod tests {
             Some("/v2/a/tags/list?last=c")
         );
         assert_eq!(next_link("garbage"), None);
+    }
+
+    /// A registry on 127.0.0.1 that answers `HEAD` of a manifest with `head` (a status line
+    /// and headers) and its `GET` with `body`, until it has answered `requests` requests or
+    /// for at most ten seconds; the request lines it saw come back on join.
+    fn registry(
+        requests: usize,
+        head: &'static str,
+        body: &'static [u8],
+    ) -> (String, std::thread::JoinHandle<Vec<String>>) {
+        use std::io::{BufRead, BufReader};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let address = listener.local_addr().unwrap().to_string();
+        let thread = std::thread::spawn(move || {
+            let mut seen = Vec::new();
+            listener.set_nonblocking(true).unwrap();
+            let started = std::time::Instant::now();
+            while started.elapsed() < std::time::Duration::from_secs(10) && seen.len() < requests {
+                let Ok((stream, _)) = listener.accept() else {
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                    continue;
+                };
+                stream.set_nonblocking(false).unwrap();
+                stream
+                    .set_read_timeout(Some(std::time::Duration::from_millis(300)))
+                    .unwrap();
+                let mut reader = BufReader::new(stream.try_clone().unwrap());
+                let mut stream = stream;
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                        break;
+                    }
+                    loop {
+                        let mut header = String::new();
+                        if reader.read_line(&mut header).unwrap_or(0) == 0 || header == "\r\n" {
+                            break;
+                        }
+                    }
+                    let answer = if line.starts_with("HEAD ") {
+                        format!("{head}\r\ncontent-length: {}\r\n\r\n", body.len()).into_bytes()
+                    } else {
+                        let mut answer = format!(
+                            "HTTP/1.1 200 OK\r\ncontent-type: {IMAGE_MANIFEST}\r\ncontent-length: {}\r\n\r\n",
+                            body.len()
+                        )
+                        .into_bytes();
+                        answer.extend_from_slice(body);
+                        answer
+                    };
+                    seen.push(line.trim_end().to_owned());
+                    if stream.write_all(&answer).is_err() || seen.len() == requests {
+                        break;
+                    }
+                }
+            }
+            seen
+        });
+        (address, thread)
+    }
+
+    /// What `manifest_digest` of the tag `1` says with a registry that answers `HEAD` with
+    /// `head`, and the requests it made (`requests` are expected).
+    fn digest_of_tag(head: &'static str, requests: usize) -> (Option<String>, Vec<String>) {
+        let (address, registry) = registry(requests, head, b"{\"schemaVersion\":2}");
+        let client = Client::new(crate::http::Transport {
+            retries: 0,
+            ..crate::http::Transport::default()
+        });
+        let reference = Reference::parse(&format!("oci://{address}/squads/a/b")).unwrap();
+        let mut session =
+            Repository::new(&client, &reference, Access::Pull, Credentials::Configured);
+        let digest = session.manifest_digest("1").unwrap();
+        drop(session);
+        drop(client);
+        (digest, registry.join().unwrap())
+    }
+
+    #[test]
+    fn a_tag_is_asked_with_head_and_read_with_get_only_when_the_answer_names_no_digest() {
+        let named = format!("sha256:{}", "ab".repeat(32));
+        let head = Box::leak(
+            format!("HTTP/1.1 200 OK\r\ndocker-content-digest: {named}").into_boxed_str(),
+        );
+        let (digest, seen) = digest_of_tag(head, 1);
+        assert_eq!(digest.as_deref(), Some(named.as_str()));
+        assert_eq!(seen, ["HEAD /v2/squads/a/b/manifests/1 HTTP/1.1"]);
+
+        let hashed = super::super::manifest::sha256_digest(b"{\"schemaVersion\":2}");
+        for head in [
+            "HTTP/1.1 200 OK",
+            "HTTP/1.1 200 OK\r\ndocker-content-digest: sha256:short",
+            "HTTP/1.1 405 Method Not Allowed",
+        ] {
+            let (digest, seen) = digest_of_tag(head, 2);
+            assert_eq!(digest.as_deref(), Some(hashed.as_str()), "{head}");
+            assert_eq!(
+                seen,
+                [
+                    "HEAD /v2/squads/a/b/manifests/1 HTTP/1.1",
+                    "GET /v2/squads/a/b/manifests/1 HTTP/1.1"
+                ],
+                "{head}"
+            );
+        }
+
+        let (digest, seen) = digest_of_tag("HTTP/1.1 404 Not Found", 1);
+        assert_eq!(digest, None);
+        assert_eq!(seen.len(), 1);
     }
 }

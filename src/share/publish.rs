@@ -455,9 +455,10 @@ pub(super) fn sign_published(
 }
 
 /// The manifest digest the tag `tag` of the session's repository names, or `None` when the
-/// repository has no such tag.
+/// repository has no such tag ([`Repository::manifest_digest`]: the registry's word, for
+/// warnings and `outdated`).
 pub fn tag_digest(session: &mut Repository<'_>, tag: &str) -> Result<Option<String>, ShareError> {
-    Ok(session.manifest(tag)?.map(|fetched| fetched.digest))
+    Ok(session.manifest_digest(tag)?)
 }
 
 /// The signatures attached to a resolved squad, found with a session of its own (`squad pull`).
