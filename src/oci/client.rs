@@ -340,9 +340,11 @@ impl<'c> Repository<'c> {
     /// The digest of the manifest the tag `tag` names, or `None` when there is no such tag:
     /// asked with `HEAD` (the registry answers with a `Docker-Content-Digest` header and no
     /// body, which costs it less than the manifest), else read and hashed with a `GET` where
-    /// the answer names no valid digest. The digest is the registry's word, not checked
-    /// against bytes: for what a tag names now (a warning, an `outdated` line), never for the
-    /// bytes squad installs, which are fetched by their own digest and checked.
+    /// the answer names no valid digest or the registry does not take `HEAD` (400, 405, 501);
+    /// any other failure is the error a `GET` would have met, not a second try. The digest is
+    /// the registry's word, not checked against bytes: for what a tag names now (a warning, an
+    /// `outdated` line and its exit status), never for the bytes squad installs, which are
+    /// fetched by their own digest and checked.
     pub fn manifest_digest(&mut self, tag: &str) -> Result<Option<String>, OciError> {
         let url = self.url(&format!("manifests/{tag}"));
         let request = Request::new(Method::Head, url)
@@ -359,7 +361,8 @@ impl<'c> Repository<'c> {
                     return Ok(Some(digest.to_owned()));
                 }
             }
-            _ => {}
+            400 | 405 | 501 => {}
+            _ => return Err(self.failure(&format!("the manifest `{tag}`"), response)),
         }
         Ok(self.manifest(tag)?.map(|fetched| fetched.digest))
     }
@@ -714,7 +717,7 @@ mod tests {
     /// for at most ten seconds; the request lines it saw come back on join.
     fn registry(
         requests: usize,
-        head: &'static str,
+        head: String,
         body: &'static [u8],
     ) -> (String, std::thread::JoinHandle<Vec<String>>) {
         use std::io::{BufRead, BufReader};
@@ -731,7 +734,7 @@ mod tests {
                 };
                 stream.set_nonblocking(false).unwrap();
                 stream
-                    .set_read_timeout(Some(std::time::Duration::from_millis(300)))
+                    .set_read_timeout(Some(std::time::Duration::from_secs(5)))
                     .unwrap();
                 let mut reader = BufReader::new(stream.try_clone().unwrap());
                 let mut stream = stream;
@@ -770,8 +773,11 @@ mod tests {
 
     /// What `manifest_digest` of the tag `1` says with a registry that answers `HEAD` with
     /// `head`, and the requests it made (`requests` are expected).
-    fn digest_of_tag(head: &'static str, requests: usize) -> (Option<String>, Vec<String>) {
-        let (address, registry) = registry(requests, head, b"{\"schemaVersion\":2}");
+    fn digest_of_tag(
+        head: &str,
+        requests: usize,
+    ) -> Result<(Option<String>, Vec<String>), OciError> {
+        let (address, registry) = registry(requests, head.to_owned(), b"{\"schemaVersion\":2}");
         let client = Client::new(crate::http::Transport {
             retries: 0,
             ..crate::http::Transport::default()
@@ -779,19 +785,18 @@ mod tests {
         let reference = Reference::parse(&format!("oci://{address}/squads/a/b")).unwrap();
         let mut session =
             Repository::new(&client, &reference, Access::Pull, Credentials::Configured);
-        let digest = session.manifest_digest("1").unwrap();
+        let digest = session.manifest_digest("1");
         drop(session);
         drop(client);
-        (digest, registry.join().unwrap())
+        let seen = registry.join().unwrap();
+        digest.map(|digest| (digest, seen))
     }
 
     #[test]
     fn a_tag_is_asked_with_head_and_read_with_get_only_when_the_answer_names_no_digest() {
         let named = format!("sha256:{}", "ab".repeat(32));
-        let head = Box::leak(
-            format!("HTTP/1.1 200 OK\r\ndocker-content-digest: {named}").into_boxed_str(),
-        );
-        let (digest, seen) = digest_of_tag(head, 1);
+        let head = format!("HTTP/1.1 200 OK\r\ndocker-content-digest: {named}");
+        let (digest, seen) = digest_of_tag(&head, 1).unwrap();
         assert_eq!(digest.as_deref(), Some(named.as_str()));
         assert_eq!(seen, ["HEAD /v2/squads/a/b/manifests/1 HTTP/1.1"]);
 
@@ -801,7 +806,7 @@ mod tests {
             "HTTP/1.1 200 OK\r\ndocker-content-digest: sha256:short",
             "HTTP/1.1 405 Method Not Allowed",
         ] {
-            let (digest, seen) = digest_of_tag(head, 2);
+            let (digest, seen) = digest_of_tag(head, 2).unwrap();
             assert_eq!(digest.as_deref(), Some(hashed.as_str()), "{head}");
             assert_eq!(
                 seen,
@@ -813,8 +818,11 @@ mod tests {
             );
         }
 
-        let (digest, seen) = digest_of_tag("HTTP/1.1 404 Not Found", 1);
+        let (digest, seen) = digest_of_tag("HTTP/1.1 404 Not Found", 1).unwrap();
         assert_eq!(digest, None);
         assert_eq!(seen.len(), 1);
+
+        // A refusal is the answer, not a reason to ask again.
+        assert!(digest_of_tag("HTTP/1.1 403 Forbidden", 1).is_err());
     }
 }
