@@ -219,7 +219,7 @@ fn main() {
             &env,
         );
         // Again, into the project the first install made: no `.opencorvus` to create, no
-        // `.gitignore` to write and sync, the project already registered.
+        // `.gitignore` to write and sync.
         let again = time_programs(
             &[(squad, vec!["install", source_arg, "--scope", "project"])],
             &project,

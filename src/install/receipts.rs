@@ -22,7 +22,8 @@ fn receipt_path_of(opencorvus_root: &Path, key: &Path) -> PathBuf {
     let name = Sha256Digest::of(key.to_string_lossy().as_bytes()).hex();
     let mut path = PathBuf::with_capacity(opencorvus_root.as_os_str().len() + 96);
     path.push(opencorvus_root);
-    path.push("data/squad-receipts");
+    path.push("data");
+    path.push("squad-receipts");
     path.push(name);
     path.set_extension("json");
     path
@@ -176,12 +177,14 @@ mod tests {
     #[test]
     fn a_receipt_is_named_by_the_sha256_of_its_target() {
         let target = Path::new("/home/me/project/.opencorvus/expert-squads/acme/a");
+        let root = Path::new("/root/opencorvus");
+        let joined = root.join("data").join("squad-receipts").join(format!(
+            "{}.json",
+            Sha256Digest::of(target.to_str().unwrap().as_bytes()).hex()
+        ));
         assert_eq!(
-            receipt_path_of(Path::new("/root/opencorvus"), target),
-            Path::new("/root/opencorvus/data/squad-receipts").join(format!(
-                "{}.json",
-                Sha256Digest::of(target.to_str().unwrap().as_bytes()).hex()
-            ))
+            receipt_path_of(root, target).as_os_str(),
+            joined.as_os_str()
         );
     }
 }

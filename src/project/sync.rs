@@ -259,7 +259,7 @@ pub(crate) fn install(
 
 /// An outcome for a squad already installed as locked.
 pub(crate) fn unchanged(
-    locations: &crate::install::scope::Locations,
+    locations: &Locations,
     entry: (&Name, &Declaration),
     locked: &Locked,
 ) -> Outcome {
