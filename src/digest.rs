@@ -26,6 +26,9 @@ pub(crate) const STREAM_THRESHOLD: u64 = 4 << 20;
 const CHUNK: usize = 1 << 20;
 /// Threads that open and read files while the calling thread hashes.
 const READERS: usize = 2;
+/// Below this many files the calling thread reads them itself: two threads cost more to
+/// start than they save on a few dozen small files (an install of a typical package).
+const READ_ALONE_BELOW: usize = 48;
 
 /// A SHA-256 value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -364,6 +367,11 @@ pub fn digest_folder_with_progress(
     progress.total.store(paths.len() as u64, Ordering::Relaxed);
     let mut order: Vec<&String> = paths.iter().collect();
     sort_for_digest(&mut order, |path| path.as_str());
+    if order.len() < READ_ALONE_BELOW {
+        return hash_in_order(root, &order, with_files, progress, |index| {
+            load(root, order[index], with_files)
+        });
+    }
     // Opening and reading many small files is system-call bound, so READERS threads read
     // interleaved slices of the sorted list (reader k takes files k, k+READERS, …) and the
     // calling thread takes their results round-robin, which restores the order.
@@ -387,28 +395,31 @@ pub fn digest_folder_with_progress(
                 }
             });
         }
-        // The receivers are consumed here, so they are dropped (and any reader blocked on a
-        // full channel is released) before the scope joins the readers, even on an error.
-        hash_in_order(root, &order, receivers, with_files, progress)
+        // The receivers move into the reading closure, so they are dropped with it (and any
+        // reader blocked on a full channel is released) before the scope joins the readers,
+        // even on an error.
+        let order = &order;
+        hash_in_order(root, order, with_files, progress, move |index| {
+            receivers[index % READERS].recv().map_err(|_| DigestError {
+                path: root.join(order[index]),
+                message: "reader stopped".to_owned(),
+            })?
+        })
     })
 }
 
+/// Hashes the files of `order` as `loaded` gives each one (by its index), in order.
 fn hash_in_order(
     root: &Path,
     order: &[&String],
-    receivers: Vec<mpsc::Receiver<Result<Loaded, DigestError>>>,
     with_files: bool,
     progress: &Progress,
+    mut loaded: impl FnMut(usize) -> Result<Loaded, DigestError>,
 ) -> Result<TreeDigest, DigestError> {
     let mut hasher = PackageHasher::default();
     let mut files = Vec::new();
     for (index, path) in order.iter().enumerate() {
-        let loaded = receivers[index % READERS]
-            .recv()
-            .map_err(|_| DigestError {
-                path: root.join(path),
-                message: "reader stopped".to_owned(),
-            })??;
+        let loaded = loaded(index)?;
         let record = match loaded {
             Loaded::Whole(bytes, own) => {
                 hasher.begin_file(path, bytes.len() as u64);
@@ -588,6 +599,30 @@ mod tests {
             Sha256Digest::of_file(&dir.path().join("big.bin")).unwrap(),
             Sha256Digest::of(&big)
         );
+    }
+
+    #[test]
+    fn a_few_files_read_alone_and_many_read_by_threads_digest_alike() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut entries = Vec::new();
+        for index in 0..READ_ALONE_BELOW * 2 {
+            let (name, content) = (format!("f{index}.md"), format!("file {index}"));
+            std::fs::write(dir.path().join(&name), &content).unwrap();
+            entries.push((name, content.into_bytes()));
+        }
+        for count in [READ_ALONE_BELOW - 1, READ_ALONE_BELOW, entries.len()] {
+            let paths: Vec<String> = entries[..count]
+                .iter()
+                .map(|(name, _)| name.clone())
+                .collect();
+            let tree = digest_folder(dir.path(), &paths, true).unwrap();
+            assert_eq!(
+                tree.package_digest,
+                digest_entries(&entries[..count]),
+                "{count}"
+            );
+            assert_eq!(tree.files.len(), count);
+        }
     }
 
     #[test]
