@@ -298,12 +298,7 @@ impl<'c> Repository<'c> {
         target: &str,
         accept: &str,
     ) -> Result<Option<FetchedManifest>, OciError> {
-        let url = self.url(&format!("manifests/{target}"));
-        // Distribution 2.8 answers 404 for an OCI manifest unless the Accept header names it.
-        let request = Request::new(Method::Get, url)
-            .with_header("accept", accept)
-            .with_redirects(Redirects::Follow(5));
-        let response = self.send(request)?;
+        let response = self.send(self.manifest_request(Method::Get, target, accept))?;
         match response.status {
             200 => {}
             404 => return Ok(None),
@@ -346,11 +341,7 @@ impl<'c> Repository<'c> {
     /// `outdated` line and its exit status), never for the bytes squad installs, which are
     /// fetched by their own digest and checked.
     pub fn manifest_digest(&mut self, tag: &str) -> Result<Option<String>, OciError> {
-        let url = self.url(&format!("manifests/{tag}"));
-        let request = Request::new(Method::Head, url)
-            .with_header("accept", IMAGE_MANIFEST)
-            .with_redirects(Redirects::Follow(5));
-        let response = self.send(request)?;
+        let response = self.send(self.manifest_request(Method::Head, tag, IMAGE_MANIFEST))?;
         match response.status {
             404 => return Ok(None),
             200 => {
@@ -365,6 +356,14 @@ impl<'c> Repository<'c> {
             _ => return Err(self.failure(&format!("the manifest `{tag}`"), response)),
         }
         Ok(self.manifest(tag)?.map(|fetched| fetched.digest))
+    }
+
+    /// A request for the manifest at `target` (a tag or a digest) of the media type `accept`.
+    fn manifest_request(&self, method: Method, target: &str, accept: &str) -> Request<'static> {
+        // Distribution 2.8 answers 404 for an OCI manifest unless the Accept header names it.
+        Request::new(method, self.url(&format!("manifests/{target}")))
+            .with_header("accept", accept)
+            .with_redirects(Redirects::Follow(5))
     }
 
     /// Whether the repository has the blob `digest` (`HEAD`).
