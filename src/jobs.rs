@@ -1,8 +1,9 @@
 //! Work spread over a bounded number of threads, results kept in task order: what `sync`
 //! downloads, what `publish` of a tree of squads checks and pushes, what `index build` reads
-//! from a registry, the packages `list` reads and the packages of a folder `validate` and
-//! `audit` check all run through [`run_jobs`], so every parallel loop of squad has one bound
-//! and one way of keeping its order.
+//! from a registry, the packages `list` reads, the packages of a folder `validate` and `audit`
+//! check, a large package's prompts and the item-by-item `fsync`s of `fs/durable.rs` all run
+//! through [`run_jobs`], so every parallel loop of squad has one bound and one way of keeping
+//! its order.
 
 /// The cores this process may run on: how many packages of a folder are checked at once.
 pub fn cores() -> usize {

@@ -219,30 +219,14 @@ fn sync_each(files: &[&std::fs::File], directories: &[&dir::Dir]) -> io::Result<
         .map(|file| Item::File(file))
         .chain(directories.iter().map(|directory| Item::Dir(directory)))
         .collect();
-    let threads = items.len().min(SYNC_THREADS);
-    let per_thread = items.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = items
-            .chunks(per_thread)
-            .map(|chunk| {
-                scope.spawn(move || {
-                    chunk.iter().try_for_each(|item| match item {
-                        Item::File(file) => file.sync_all(),
-                        Item::Dir(directory) => directory.sync(),
-                    })
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .map(|worker| {
-                worker
-                    .join()
-                    .unwrap_or_else(|_| Err(io::Error::other("a sync thread panicked")))
-            })
-            .collect::<io::Result<Vec<()>>>()
-            .map(|_| ())
-    })
+    let sync = |item: &Item| match item {
+        Item::File(file) => file.sync_all(),
+        Item::Dir(directory) => directory.sync(),
+    };
+    // Every item is synced; the first failure is the answer.
+    crate::jobs::map_jobs(SYNC_THREADS, &items, &sync)
+        .into_iter()
+        .collect()
 }
 
 #[cfg(test)]
@@ -273,6 +257,20 @@ mod tests {
         assert_eq!(kernel_at_least("", (5, 8)), None);
         let proc = dir::Dir::open(Path::new("/proc")).unwrap();
         assert!(!syncfs_is_fsync_of_all(proc.descriptor()), "procfs");
+    }
+
+    #[test]
+    fn each_item_is_synced_on_its_own() {
+        let scratch = ScratchDirectory::new("sync-each").unwrap();
+        let mut files = Vec::new();
+        for index in 0..40 {
+            scratch.write(&format!("f{index}.md"), b"text").unwrap();
+            files.push(std::fs::File::open(scratch.path().join(format!("f{index}.md"))).unwrap());
+        }
+        let root = dir::Dir::open(scratch.path()).unwrap();
+        let files: Vec<&std::fs::File> = files.iter().collect();
+        sync_each(&files, &[&root]).unwrap();
+        sync_each(&[], &[]).unwrap();
     }
 
     #[test]
