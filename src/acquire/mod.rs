@@ -242,6 +242,16 @@ pub struct Installed {
 }
 
 /// The `sha256:` of a layer descriptor, as a digest.
+/// What a locked registry squad's tag names now ([`Context::locked_by_tag`]).
+enum Tagged {
+    /// The locked manifest itself, fetched through the tag.
+    Locked(crate::oci::FetchedManifest),
+    /// Another manifest, or none: the warning that says so.
+    Moved(String),
+    /// No tag to ask, or no answer.
+    Unknown,
+}
+
 fn layer_sha256(resolved: &Resolved) -> Result<Sha256Digest, AcquireError> {
     resolved
         .layer
@@ -561,8 +571,20 @@ impl Context<'_> {
         let mut session = Repository::new(client, &target, Access::Pull, Credentials::Configured);
         let judge_first =
             self.policy.applies() || pins.exact.is_given() || pins.manifest_digest.is_some();
+        let mut warnings = Vec::new();
         let (resolved, downloaded) = if judge_first {
-            let resolved = share::resolve(&mut session, &target);
+            let tagged = match &pins.manifest_digest {
+                Some(locked) => Self::locked_by_tag(&mut session, reference, pins, locked),
+                None => Tagged::Unknown,
+            };
+            let resolved = match tagged {
+                Tagged::Locked(fetched) => share::check_resolved(&mut session, &target, fetched),
+                Tagged::Moved(warning) => {
+                    warnings.push(warning);
+                    share::resolve(&mut session, &target)
+                }
+                Tagged::Unknown => share::resolve(&mut session, &target),
+            };
             let resolved = match (resolved, &pins.manifest_digest) {
                 (Err(ShareError::NotFound(_)), Some(locked)) => {
                     return Err(self.locked_manifest_gone(&mut session, reference, pins, locked));
@@ -576,7 +598,6 @@ impl Context<'_> {
             (resolved, Some(bytes))
         };
         let sha256 = layer_sha256(&resolved)?;
-        let mut warnings = Vec::new();
         if let Some(locked) = &pins.manifest_digest {
             let archive = pins
                 .archive_sha256
@@ -590,7 +611,6 @@ impl Context<'_> {
                     hint: pins.update_hint.clone(),
                 });
             }
-            warnings.extend(Self::moved_tag(&mut session, reference, pins, locked));
         }
         let config = &resolved.config;
         let package_digest =
@@ -647,37 +667,41 @@ impl Context<'_> {
         })
     }
 
-    /// The tag a locked registry squad was resolved through (the declared tag, else its
-    /// version, which is its tag), when it now names another manifest than the locked one, or
-    /// none: said as a warning naming both digests. A registry that cannot answer says
-    /// nothing here; the pinned bytes are what counts.
-    fn moved_tag(
+    /// Asks the registry for a locked squad's manifest by the tag it was resolved through (the
+    /// declared tag, else its version, which is its tag). While the tag still names the locked
+    /// manifest (its bytes hash to the locked digest: computed, not announced), those bytes are
+    /// the pinned ones, and a second request by digest would only fetch them again. A tag moved
+    /// or gone is a warning naming both digests; a registry that cannot answer says nothing
+    /// here. Either way the pinned manifest is then asked for by its digest: the pinned bytes
+    /// are what counts, never the tag.
+    fn locked_by_tag(
         session: &mut Repository<'_>,
         reference: &Reference,
         pins: &Pins,
         locked: &str,
-    ) -> Option<String> {
+    ) -> Tagged {
         if reference.digest.is_some() {
-            return None;
+            return Tagged::Unknown;
         }
-        let tag = reference
-            .tag
-            .clone()
-            .or_else(|| pins.exact.version.clone())?;
+        let Some(tag) = reference.tag.clone().or_else(|| pins.exact.version.clone()) else {
+            return Tagged::Unknown;
+        };
         let tagged = reference.repository_only().with_tag(&tag);
-        match share::tag_digest(session, &tag) {
-            Ok(Some(now)) if now != locked => Some(format!(
-                "{tagged} now names manifest {now}, not manifest {locked} which {} pins: the pinned bytes were used; {}",
+        match session.manifest(&tag) {
+            Ok(Some(fetched)) if fetched.digest == locked => Tagged::Locked(fetched),
+            Ok(Some(fetched)) => Tagged::Moved(format!(
+                "{tagged} now names manifest {}, not manifest {locked} which {} pins: the pinned bytes were used; {}",
+                fetched.digest,
                 pins.by,
                 pins.update_hint
                     .as_deref()
                     .unwrap_or("update to take the new bytes if they are intended")
             )),
-            Ok(None) => Some(format!(
+            Ok(None) => Tagged::Moved(format!(
                 "{tagged} no longer exists; manifest {locked}, which {} pins, was used",
                 pins.by
             )),
-            _ => None,
+            Err(_) => Tagged::Unknown,
         }
     }
 

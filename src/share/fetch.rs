@@ -47,8 +47,9 @@ pub(super) fn is_manifest_content_type(content_type: &str) -> bool {
 }
 
 /// Checks a fetched manifest and its config (artifact type, media types, config fields, and
-/// that the package is the one the repository path and tag name).
-pub(super) fn check_resolved(
+/// that the package is the one the repository path and tag name): [`resolve`] for a manifest
+/// already fetched.
+pub fn check_resolved(
     session: &mut Repository<'_>,
     reference: &Reference,
     fetched: crate::oci::FetchedManifest,

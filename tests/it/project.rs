@@ -11,7 +11,7 @@ use std::process::{Command, Output, Stdio};
 use std::sync::Arc;
 
 use crate::http_support::StaticServer;
-use crate::oci_support::{Auth, LyingServer, Registry, respond};
+use crate::oci_support::{Auth, LyingServer, Registry, Seen, forward, respond};
 use crate::registry::{assert_ok, template, variant};
 use crate::support::Sandbox;
 use crate::support::{copy_tree, fixtures, repo, text};
@@ -672,6 +672,98 @@ fn a_moved_tag_warns_with_both_digests_and_a_tampered_cache_entry_is_refused() {
         stderr(&output).contains("its tag was moved from manifest"),
         "{}",
         stderr(&output)
+    );
+}
+
+/// A cold locked sync asks for each locked manifest once: through its tag, whose bytes hash to
+/// the locked digest, so no request by digest (and no `HEAD` for where the tag is) follows;
+/// then the config and the archive. Once the tag names other bytes, the pinned manifest is
+/// asked for by its digest as well. An in-test server counts the requests and forwards them
+/// to Debian's `docker-registry`.
+#[test]
+fn a_cold_locked_sync_asks_for_each_manifest_once_while_its_tag_stays() {
+    let registry = Registry::start(Auth::None);
+    let port: u16 = registry.host().rsplit(':').next().unwrap().parse().unwrap();
+    let proxy = LyingServer::start(
+        "127.0.0.1",
+        Arc::new(move |seen: &Seen, stream: &mut std::net::TcpStream| forward(port, seen, stream)),
+    );
+    let base = format!("oci://{}", proxy.address);
+    let project = Proj::new();
+    let scratch = project.sandbox.dir.path().join("packages");
+    let package = variant(&scratch, "minimal", "2026.12.01.1", "");
+    publish(&project.sandbox, &package, &format!("{base}/squads"));
+    let tagged = format!("{base}/squads/example/minimal:2026.12.01.1");
+    assert_ok(&project.run(&["add", &tagged]), "add");
+    let locked = project.lock()["squads"]["example/minimal"].clone();
+    let manifest = locked["resolved"]
+        .as_str()
+        .unwrap()
+        .rsplit('@')
+        .next()
+        .unwrap()
+        .to_owned();
+
+    let asked = |from: usize| -> Vec<String> {
+        proxy.seen()[from..]
+            .iter()
+            .map(|seen| format!("{} {}", seen.method, seen.path))
+            .collect()
+    };
+    let before = proxy.seen().len();
+    let cold = project.clone_files(false);
+    assert_ok(&cold.run(&["sync", "--locked"]), "a cold locked sync");
+    let requests = asked(before);
+    let manifests: Vec<&String> = requests
+        .iter()
+        .filter(|request| request.contains("/manifests/"))
+        .collect();
+    assert_eq!(
+        manifests,
+        ["GET /v2/squads/example/minimal/manifests/2026.12.01.1"],
+        "{requests:#?}"
+    );
+    assert_eq!(
+        requests.iter().filter(|r| r.contains("/blobs/")).count(),
+        2,
+        "the config and the archive: {requests:#?}"
+    );
+    assert_eq!(
+        cold.installed("example/minimal").as_deref(),
+        locked["package_digest"].as_str()
+    );
+
+    // The tag moved: asked through the tag, then the pinned manifest by its digest.
+    let moved = variant(&scratch, "minimal", "2026.12.01.1", "\nother bytes\n");
+    move_tag(&registry, "squads/example/minimal", "2026.12.01.1", &moved);
+    let before = proxy.seen().len();
+    let colder = project.clone_files(false);
+    let output = colder.run(&["sync", "--locked"]);
+    assert_ok(&output, "a moved tag does not block a locked sync");
+    assert!(
+        stderr(&output).contains("now names manifest"),
+        "{}",
+        stderr(&output)
+    );
+    let requests = asked(before);
+    let manifests: Vec<&String> = requests
+        .iter()
+        .filter(|request| request.contains("/manifests/"))
+        .collect();
+    assert_eq!(
+        manifests,
+        [
+            "GET /v2/squads/example/minimal/manifests/2026.12.01.1".to_owned(),
+            format!("GET /v2/squads/example/minimal/manifests/{manifest}")
+        ]
+        .iter()
+        .collect::<Vec<_>>(),
+        "{requests:#?}"
+    );
+    assert_eq!(
+        colder.installed("example/minimal").as_deref(),
+        locked["package_digest"].as_str(),
+        "the locked bytes, not the tag's"
     );
 }
 
