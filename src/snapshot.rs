@@ -156,6 +156,8 @@ pub struct Snapshot {
     created_parent: Option<PathBuf>,
     /// The regular files squad wrote into the copy, package-relative.
     files: Vec<String>,
+    /// The bytes written into those files.
+    bytes: u64,
 }
 
 impl Snapshot {
@@ -200,6 +202,7 @@ impl Snapshot {
             moved: false,
             created_parent,
             files: Vec::new(),
+            bytes: 0,
         })
     }
 
@@ -218,6 +221,11 @@ impl Snapshot {
     /// agree).
     pub fn files(&self) -> &[String] {
         &self.files
+    }
+
+    /// The bytes written into the copy's files.
+    pub fn bytes(&self) -> u64 {
+        self.bytes
     }
 
     /// Moves the copy to `to`/`name`; `Ok(false)` when `to` is on another file system (the
@@ -282,6 +290,7 @@ pub fn of_folder(source: &Path, parent: &Path) -> Result<Snapshot, SnapshotError
     }
     let mut copy = Snapshot::create(parent)?;
     let mut files = Vec::new();
+    let mut bytes = 0;
     let mut writer = Tree::writing(copy.dir());
     for entry in &tree.entries {
         let from = source.join(&entry.path);
@@ -298,11 +307,12 @@ pub fn of_folder(source: &Path, parent: &Path) -> Result<Snapshot, SnapshotError
             Err(error) => return Err(SnapshotError::Io(from, error)),
         };
         let mut to = writer.create_file(&entry.path).map_err(io(&from))?;
-        crate::fs::copy_contents(&mut file, &mut to).map_err(io(&from))?;
+        bytes += crate::fs::copy_contents(&mut file, &mut to).map_err(io(&from))?;
         files.push(entry.path.clone());
     }
     drop(writer);
     copy.files = files;
+    copy.bytes = bytes;
     crate::env::failpoint("package-read");
     Ok(copy)
 }
@@ -327,6 +337,11 @@ pub fn of_archive_bytes(bytes: &[u8], parent: &Path) -> Result<Snapshot, Snapsho
             .map_err(io(&shown))?;
     }
     drop(writer);
+    copy.bytes = package
+        .files
+        .iter()
+        .map(|(_, content)| content.len() as u64)
+        .sum();
     // Version-control files at the root are written but are not the package's: the tree walk
     // of validation and of every digest leaves them out, and so does this list.
     copy.files = package

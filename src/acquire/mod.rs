@@ -229,6 +229,9 @@ pub struct Context<'a> {
     /// Where private copies are made (`<R>/tmp`, on the scopes' file system).
     pub temporary: &'a Path,
     pub local: &'a Local,
+    /// Whether the copies made are to be installed: a large one then starts its way to disk
+    /// as soon as it is written ([`crate::install::ready`]); a look only reads it.
+    pub installs: bool,
 }
 
 /// What [`Context::install`] did.
@@ -287,7 +290,7 @@ impl Context<'_> {
     /// The private copy of archive bytes, validated and digested.
     fn ready_archive(&self, bytes: &[u8], shown: &Path) -> Result<Ready, AcquireError> {
         let copy = crate::snapshot::of_archive_bytes(bytes, self.temporary)?;
-        Ok(crate::install::ready(copy, shown, None)?)
+        Ok(crate::install::ready(copy, shown, None, self.installs)?)
     }
 
     /// Acquires one source: resolved, fetched, made a validated private copy, and judged
@@ -454,7 +457,7 @@ impl Context<'_> {
     /// apply to what is installed there).
     pub fn installed(&self, root: &Path) -> Result<Acquired, AcquireError> {
         let copy = crate::snapshot::of_folder(&crate::fs::entry_path(root), self.temporary)?;
-        let ready = crate::install::ready(copy, root, None)?;
+        let ready = crate::install::ready(copy, root, None, self.installs)?;
         Ok(Acquired {
             ready,
             resolved: root.display().to_string(),
@@ -470,7 +473,7 @@ impl Context<'_> {
         let folder = self.local.resolve(path)?;
         let shown = self.local.display(path);
         let copy = crate::snapshot::of_folder(&crate::fs::entry_path(&folder), self.temporary)?;
-        let ready = crate::install::ready(copy, Path::new(&shown), Some(&folder))?;
+        let ready = crate::install::ready(copy, Path::new(&shown), Some(&folder), self.installs)?;
         if let Some(pinned) = request.pins.exact.digest {
             if ready.package_digest() != pinned {
                 return Err(AcquireError::Refused {

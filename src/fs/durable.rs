@@ -84,6 +84,70 @@ pub fn sync_tree_at_once(
     sync_each(&files, directories)
 }
 
+/// Copies at least this large start their way to disk as soon as they are written
+/// ([`start_sync`]). benches/digest_pack.rs, a package of 16 MiB: the sync before the publishing
+/// rename took 15–17 ms after validation and the digest, 1.3–1.7 ms when this sync had run
+/// meanwhile, and the install was 14–16 ms faster (medians of 30 alternating runs). A
+/// package of 100 KB gained nothing measurable, and the cold sync of twenty of them would start
+/// twenty `syncfs` at once: below this size the sync before the rename is left to do it all.
+pub const EARLY_SYNC_BYTES: u64 = 4 << 20;
+
+/// A sync of a whole file system running on its own thread ([`start_sync`]).
+#[derive(Debug)]
+pub struct EarlySync(std::thread::JoinHandle<io::Result<()>>);
+
+impl EarlySync {
+    /// Waits for the sync and says whether it wrote everything: its error must fail the work
+    /// it was started for, since a write error is reported once, to the sync that sees it
+    /// first, and this one may have been first.
+    pub fn wait(self) -> io::Result<()> {
+        self.0
+            .join()
+            .unwrap_or_else(|_| Err(io::Error::other("the early sync to disk panicked")))
+    }
+}
+
+/// Starts, on another thread, the `syncfs` of the file system `directory` is on, when
+/// [`sync_tree_at_once`] would sync that file system whole anyway (the same kernel, file system
+/// and quiet-machine rules, `own_bytes` being what the caller wrote there), and the caller wrote
+/// at least [`EARLY_SYNC_BYTES`]: the device then writes while the caller validates and hashes,
+/// and the sync that makes the set durable before its rename finds almost nothing left to do.
+/// It is only a head start: that sync still runs, and the caller [`EarlySync::wait`]s for this
+/// one and fails on its error. `None` where nothing was started.
+pub fn start_sync(directory: &dir::Dir, own_bytes: u64) -> Option<EarlySync> {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    {
+        if own_bytes < EARLY_SYNC_BYTES
+            || !syncfs_reports_errors()
+            || !syncfs_is_fsync_of_all(directory.descriptor())
+            || unwritten_bytes()? > own_bytes.saturating_add(FOREIGN_UNWRITTEN_LIMIT)
+        {
+            return None;
+        }
+        // An open file description of its own: a write error is reported to each description
+        // once, and the caller's own descriptors keep theirs for the later sync.
+        let own = rustix::fs::openat(
+            directory.descriptor(),
+            ".",
+            rustix::fs::OFlags::RDONLY
+                | rustix::fs::OFlags::DIRECTORY
+                | rustix::fs::OFlags::CLOEXEC,
+            rustix::fs::Mode::empty(),
+        )
+        .ok()?;
+        std::thread::Builder::new()
+            .name("early-sync".to_owned())
+            .spawn(move || rustix::fs::syncfs(&own).map_err(io::Error::from))
+            .ok()
+            .map(EarlySync)
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    {
+        let _ = (directory, own_bytes);
+        None
+    }
+}
+
 /// One `syncfs` of each file system the items are on, when the machine's other unwritten
 /// data is small ([`sync_all_at_once`]); `None` when it is not, cannot be told, or the file
 /// system refuses `syncfs`: then the caller syncs each item. `left_out_bytes` are the bytes
@@ -232,6 +296,22 @@ fn sync_each(files: &[&std::fs::File], directories: &[&dir::Dir]) -> io::Result<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A small copy gets no head start; a large one's, where started, writes without error.
+    #[test]
+    fn only_a_large_copy_starts_its_sync_early_and_the_sync_answers() {
+        let scratch = tempfile::tempdir().unwrap();
+        let directory = dir::Dir::open(scratch.path()).unwrap();
+        assert!(start_sync(&directory, EARLY_SYNC_BYTES - 1).is_none());
+        std::fs::write(
+            scratch.path().join("large"),
+            vec![7u8; EARLY_SYNC_BYTES as usize],
+        )
+        .unwrap();
+        if let Some(early) = start_sync(&directory, EARLY_SYNC_BYTES) {
+            early.wait().unwrap();
+        }
+    }
     use crate::fs::ScratchDirectory;
 
     #[cfg(any(target_os = "linux", target_os = "android"))]

@@ -243,6 +243,7 @@ pub fn install(
         policy: &policy,
         temporary: &temporary,
         local: &local,
+        installs: true,
     };
     let request = Request {
         label: direct.source,
@@ -328,6 +329,7 @@ fn context_for_look(
         policy: &policy,
         temporary: &temporary,
         local: &local,
+        installs: false,
     };
     work(&context).map_err(DirectError::Acquire)
 }

@@ -133,6 +133,7 @@ impl Acquirer<'_> {
         transfers: &'c (dyn Transfers + Sync),
         local: &'c Local,
         temporary: &'c std::path::Path,
+        installs: bool,
     ) -> acquire::Context<'c> {
         acquire::Context {
             cache: Some(&self.settings.cache),
@@ -141,6 +142,7 @@ impl Acquirer<'_> {
             policy: self.policy,
             temporary,
             local,
+            installs,
         }
     }
 
@@ -156,7 +158,7 @@ impl Acquirer<'_> {
     ) -> Result<Acquired, Failure> {
         let local = self.project.local();
         let temporary = self.settings.opencorvus_root.join("tmp");
-        self.context(transfers, local, &temporary)
+        self.context(transfers, local, &temporary, true)
             .acquire(&Request {
                 label,
                 source: &declaration.source,
@@ -171,7 +173,7 @@ impl Acquirer<'_> {
     pub fn installed(&self, label: &str, root: &std::path::Path) -> Result<Acquired, Failure> {
         let local = self.project.local();
         let temporary = self.settings.opencorvus_root.join("tmp");
-        self.context(&crate::share::Silent, local, &temporary)
+        self.context(&crate::share::Silent, local, &temporary, false)
             .installed(root)
             .map_err(|error| failure(label, error))
     }
@@ -193,7 +195,7 @@ impl Acquirer<'_> {
             id: name.id.clone(),
             version: locked.version.clone(),
         };
-        self.context(&crate::share::Silent, local, &temporary)
+        self.context(&crate::share::Silent, local, &temporary, false)
             .vouch(
                 &declaration.source,
                 &identity,
