@@ -9,7 +9,9 @@ pub mod dir;
 mod durable;
 mod plain;
 
-pub use durable::{EarlySync, start_sync, sync_all_at_once, sync_directory, sync_tree_at_once};
+pub use durable::{
+    EARLY_SYNC_BYTES, EarlySync, start_sync, sync_all_at_once, sync_directory, sync_tree_at_once,
+};
 
 pub use plain::{
     canonicalize, create_dir, create_dir_all, metadata, open, read, read_dir, read_link,

@@ -645,9 +645,9 @@ pub fn ready(
         || crate::package::validate_copy(copy.path(), shown, folder),
         || stamp_and_digest(&copy),
     );
-    if let Some(early) = early {
-        early.wait().map_err(io(copy.path()))?;
-    }
+    // Awaited whatever the outcome, so no sync outlives the copy; its error counts only for a
+    // package that would be installed (an invalid one says what is wrong with it first).
+    let synced = early.map(crate::fs::EarlySync::wait);
     let report = validated.map_err(|error| InstallError::Unreadable(shown.to_path_buf(), error))?;
     if !report.is_valid() {
         return Err(InstallError::Invalid(Box::new(report)));
@@ -671,6 +671,9 @@ pub fn ready(
             "`{}` does not hold the files written into it; nothing was installed",
             copy.path().display()
         )));
+    }
+    if let Some(Err(error)) = synced {
+        return Err(InstallError::Io(copy.path().to_path_buf(), error));
     }
     let fingerprint = stamps.and_then(|stamps| stamps.seal(&tree, &identity.version));
     Ok(Ready {
@@ -779,5 +782,47 @@ mod tests {
         assert!(with_git.copy.path().join(".gitignore").is_file());
         assert!(!with_git.files.iter().any(|file| file.starts_with(".git")));
         assert_eq!(with_git.package_digest(), plain.package_digest());
+    }
+
+    /// A copy large enough for its sync's head start is made ready, to install (the sync
+    /// started and awaited) or to look at, with the digest of the folder it came from.
+    #[test]
+    fn a_large_copy_to_install_is_ready_with_its_early_sync_awaited() {
+        let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("registry-fixtures/valid/minimal");
+        let source = tempfile::tempdir().unwrap();
+        let root = source.path().join("minimal");
+        crate::fs::copy_tree(&fixture, &root).unwrap();
+        let manifest = std::fs::read_to_string(root.join("expert-squad.jsonc")).unwrap();
+        std::fs::write(
+            root.join("expert-squad.jsonc"),
+            manifest.replace(
+                "\"package_skill_refs\": [], \"default_tool_refs\": []",
+                "\"package_skill_refs\": [\"minimal-squad/shared/bulk\"], \"default_tool_refs\": []",
+            ),
+        )
+        .unwrap();
+        std::fs::create_dir_all(root.join("skills/bulk/references")).unwrap();
+        std::fs::write(
+            root.join("skills/bulk/SKILL.md"),
+            "---\nname: bulk\ndescription: Bulk data.\n---\nBulk.\n",
+        )
+        .unwrap();
+        let reference = "evidence of the release review\n".repeat(1_000);
+        let count = crate::fs::EARLY_SYNC_BYTES as usize / reference.len() + 1;
+        for index in 0..count {
+            std::fs::write(
+                root.join(format!("skills/bulk/references/r{index:03}.md")),
+                &reference,
+            )
+            .unwrap();
+        }
+        let scratch = crate::fs::ScratchDirectory::new("early-sync").unwrap();
+        for to_install in [true, false] {
+            let copy = crate::snapshot::of_folder(&root, scratch.path()).unwrap();
+            assert!(copy.bytes() >= crate::fs::EARLY_SYNC_BYTES);
+            let ready = ready(copy, &root, Some(&root), to_install).unwrap();
+            assert_eq!(ready.package_digest(), directory_digest(&root).unwrap());
+        }
     }
 }
