@@ -704,25 +704,25 @@ fn a_cold_locked_sync_asks_for_each_manifest_once_while_its_tag_stays() {
         .unwrap()
         .to_owned();
 
-    let asked = |from: usize| -> Vec<String> {
-        proxy.seen()[from..]
+    // The requests made since `from`, and those of them for a manifest.
+    let asked = |from: usize| -> (Vec<String>, Vec<String>) {
+        let requests: Vec<String> = proxy.seen()[from..]
             .iter()
             .map(|seen| format!("{} {}", seen.method, seen.path))
-            .collect()
+            .collect();
+        let manifests = requests
+            .iter()
+            .filter(|request| request.contains("/manifests/"))
+            .cloned()
+            .collect();
+        (requests, manifests)
     };
+    let by_tag = "GET /v2/squads/example/minimal/manifests/2026.12.01.1".to_owned();
     let before = proxy.seen().len();
     let cold = project.clone_files(false);
     assert_ok(&cold.run(&["sync", "--locked"]), "a cold locked sync");
-    let requests = asked(before);
-    let manifests: Vec<&String> = requests
-        .iter()
-        .filter(|request| request.contains("/manifests/"))
-        .collect();
-    assert_eq!(
-        manifests,
-        ["GET /v2/squads/example/minimal/manifests/2026.12.01.1"],
-        "{requests:#?}"
-    );
+    let (requests, manifests) = asked(before);
+    assert_eq!(manifests, std::slice::from_ref(&by_tag), "{requests:#?}");
     assert_eq!(
         requests.iter().filter(|r| r.contains("/blobs/")).count(),
         2,
@@ -745,19 +745,13 @@ fn a_cold_locked_sync_asks_for_each_manifest_once_while_its_tag_stays() {
         "{}",
         stderr(&output)
     );
-    let requests = asked(before);
-    let manifests: Vec<&String> = requests
-        .iter()
-        .filter(|request| request.contains("/manifests/"))
-        .collect();
+    let (requests, manifests) = asked(before);
     assert_eq!(
         manifests,
         [
-            "GET /v2/squads/example/minimal/manifests/2026.12.01.1".to_owned(),
+            by_tag,
             format!("GET /v2/squads/example/minimal/manifests/{manifest}")
-        ]
-        .iter()
-        .collect::<Vec<_>>(),
+        ],
         "{requests:#?}"
     );
     assert_eq!(
