@@ -244,17 +244,17 @@ pub struct Installed {
     pub signed_by: Option<KeyId>,
 }
 
-/// The `sha256:` of a layer descriptor, as a digest.
 /// What a locked registry squad's tag names now ([`Context::locked_by_tag`]).
 enum Tagged {
     /// The locked manifest itself, fetched through the tag.
     Locked(crate::oci::FetchedManifest),
     /// Another manifest, or none: the warning that says so.
     Moved(String),
-    /// No tag to ask, or no answer.
+    /// No tag to ask, or no answer to read.
     Unknown,
 }
 
+/// The `sha256:` of a layer descriptor, as a digest.
 fn layer_sha256(resolved: &Resolved) -> Result<Sha256Digest, AcquireError> {
     resolved
         .layer
@@ -563,9 +563,9 @@ impl Context<'_> {
             _ => format!("resolving {reference} needs the registry (--offline)"),
         })?;
         let target = match (&pins.manifest_digest, request.newest, request.version) {
-            // Locked: by the locked manifest digest, in the declared repository, whatever a tag
-            // names now (a tag moved to other bytes is a warning below, never a blocker while
-            // the pinned bytes are there).
+            // Locked: the locked manifest, in the declared repository, whatever a tag names now
+            // (a tag moved to other bytes is a warning, never a blocker while the pinned bytes
+            // are there): asked for through its tag first, by its digest otherwise.
             (Some(locked), _, _) => reference.repository_only().with_digest(locked),
             (None, true, _) => reference.repository_only(),
             (None, false, Some(version)) => reference.with_tag(version),
@@ -577,7 +577,7 @@ impl Context<'_> {
         let mut warnings = Vec::new();
         let (resolved, downloaded) = if judge_first {
             let tagged = match &pins.manifest_digest {
-                Some(locked) => Self::locked_by_tag(&mut session, reference, pins, locked),
+                Some(locked) => Self::locked_by_tag(&mut session, reference, pins, locked)?,
                 None => Tagged::Unknown,
             };
             let resolved = match tagged {
@@ -674,23 +674,25 @@ impl Context<'_> {
     /// declared tag, else its version, which is its tag). While the tag still names the locked
     /// manifest (its bytes hash to the locked digest: computed, not announced), those bytes are
     /// the pinned ones, and a second request by digest would only fetch them again. A tag moved
-    /// or gone is a warning naming both digests; a registry that cannot answer says nothing
-    /// here. Either way the pinned manifest is then asked for by its digest: the pinned bytes
-    /// are what counts, never the tag.
+    /// or gone is a warning naming both digests; an answer about the tag that cannot be read
+    /// (another status, bytes that are not what they claim) says nothing here. Either way the
+    /// pinned manifest is then asked for by its digest: the pinned bytes are what counts, never
+    /// the tag. What would fail the request by digest as well (no connection, credentials the
+    /// registry refuses or squad cannot get) fails here, with its own words and hint.
     fn locked_by_tag(
         session: &mut Repository<'_>,
         reference: &Reference,
         pins: &Pins,
         locked: &str,
-    ) -> Tagged {
+    ) -> Result<Tagged, AcquireError> {
         if reference.digest.is_some() {
-            return Tagged::Unknown;
+            return Ok(Tagged::Unknown);
         }
         let Some(tag) = reference.tag.clone().or_else(|| pins.exact.version.clone()) else {
-            return Tagged::Unknown;
+            return Ok(Tagged::Unknown);
         };
         let tagged = reference.repository_only().with_tag(&tag);
-        match session.manifest(&tag) {
+        Ok(match session.manifest(&tag) {
             Ok(Some(fetched)) if fetched.digest == locked => Tagged::Locked(fetched),
             Ok(Some(fetched)) => Tagged::Moved(format!(
                 "{tagged} now names manifest {}, not manifest {locked} which {} pins: the pinned bytes were used; {}",
@@ -704,8 +706,11 @@ impl Context<'_> {
                 "{tagged} no longer exists; manifest {locked}, which {} pins, was used",
                 pins.by
             )),
-            Err(_) => Tagged::Unknown,
-        }
+            Err(crate::oci::OciError::Status { .. } | crate::oci::OciError::Protocol { .. }) => {
+                Tagged::Unknown
+            }
+            Err(error) => return Err(ShareError::Oci(error).into()),
+        })
     }
 
     /// The refusal of a locked registry squad whose pinned manifest the registry no longer

@@ -684,9 +684,18 @@ fn a_moved_tag_warns_with_both_digests_and_a_tampered_cache_entry_is_refused() {
 fn a_cold_locked_sync_asks_for_each_manifest_once_while_its_tag_stays() {
     let registry = Registry::start(Auth::None);
     let port: u16 = registry.host().rsplit(':').next().unwrap().parse().unwrap();
+    // While `failing` holds a status, the proxy answers a request for a manifest by tag with it.
+    let failing = Arc::new(std::sync::Mutex::new(None::<&'static str>));
+    let fail = failing.clone();
     let proxy = LyingServer::start(
         "127.0.0.1",
-        Arc::new(move |seen: &Seen, stream: &mut std::net::TcpStream| forward(port, seen, stream)),
+        Arc::new(move |seen: &Seen, stream: &mut std::net::TcpStream| {
+            let by_tag = seen.path.contains("/manifests/") && !seen.path.contains("sha256:");
+            match *fail.lock().unwrap() {
+                Some(status) if by_tag => respond(stream, status, &[], b"{}"),
+                _ => forward(port, seen, stream),
+            }
+        }),
     );
     let base = format!("oci://{}", proxy.address);
     let project = Proj::new();
@@ -720,7 +729,9 @@ fn a_cold_locked_sync_asks_for_each_manifest_once_while_its_tag_stays() {
     let by_tag = "GET /v2/squads/example/minimal/manifests/2026.12.01.1".to_owned();
     let before = proxy.seen().len();
     let cold = project.clone_files(false);
-    assert_ok(&cold.run(&["sync", "--locked"]), "a cold locked sync");
+    let output = cold.run(&["sync", "--locked"]);
+    assert_ok(&output, "a cold locked sync");
+    assert!(!stderr(&output).contains("warning"), "{}", stderr(&output));
     let (requests, manifests) = asked(before);
     assert_eq!(manifests, std::slice::from_ref(&by_tag), "{requests:#?}");
     assert_eq!(
@@ -759,6 +770,31 @@ fn a_cold_locked_sync_asks_for_each_manifest_once_while_its_tag_stays() {
         locked["package_digest"].as_str(),
         "the locked bytes, not the tag's"
     );
+
+    // An answer about the tag that cannot be read says nothing of the tag: the pinned manifest
+    // is asked for by its digest. A refusal of the credentials fails the sync at once.
+    *failing.lock().unwrap() = Some("500 Internal Server Error");
+    let broken = project.clone_files(false);
+    let output = broken.run(&["sync", "--locked"]);
+    assert_ok(&output, "a tag the registry cannot answer for");
+    assert!(!stderr(&output).contains("warning"), "{}", stderr(&output));
+    assert_eq!(
+        broken.installed("example/minimal").as_deref(),
+        locked["package_digest"].as_str()
+    );
+    *failing.lock().unwrap() = Some("403 Forbidden");
+    let denied = project.clone_files(false);
+    let before = proxy.seen().len();
+    let output = denied.run(&["sync", "--locked"]);
+    assert_code(&output, 2, "a registry that denies the repository");
+    assert!(stderr(&output).contains("403"), "{}", stderr(&output));
+    let (requests, _) = asked(before);
+    assert_eq!(
+        requests.len(),
+        1,
+        "nothing asked after the refusal: {requests:#?}"
+    );
+    assert_eq!(denied.installed("example/minimal"), None);
 }
 
 #[test]
