@@ -645,9 +645,11 @@ pub fn ready(
         || crate::package::validate_copy(copy.path(), shown, folder),
         || stamp_and_digest(&copy),
     );
-    // Awaited whatever the outcome, so no sync outlives the copy; its error counts only for a
-    // package that would be installed (an invalid one says what is wrong with it first).
-    let synced = early.map(crate::fs::EarlySync::wait);
+    // Its error fails whatever the package: the write error it saw may be another file's on
+    // that file system, which no later sync would hear of (fs::EarlySync::wait).
+    if let Some(Err(error)) = early.map(crate::fs::EarlySync::wait) {
+        return Err(InstallError::Io(copy.path().to_path_buf(), error));
+    }
     let report = validated.map_err(|error| InstallError::Unreadable(shown.to_path_buf(), error))?;
     if !report.is_valid() {
         return Err(InstallError::Invalid(Box::new(report)));
@@ -671,9 +673,6 @@ pub fn ready(
             "`{}` does not hold the files written into it; nothing was installed",
             copy.path().display()
         )));
-    }
-    if let Some(Err(error)) = synced {
-        return Err(InstallError::Io(copy.path().to_path_buf(), error));
     }
     let fingerprint = stamps.and_then(|stamps| stamps.seal(&tree, &identity.version));
     Ok(Ready {

@@ -150,6 +150,7 @@ pub fn check(
                 project,
                 settings,
                 policy,
+                installs: false,
             };
             match acquirer.vouch(&name, declaration, locked) {
                 Ok(signed_by) => checked.signed_by = signed_by,

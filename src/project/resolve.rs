@@ -125,6 +125,8 @@ pub struct Acquirer<'a> {
     pub project: &'a Project,
     pub settings: &'a Settings<'a>,
     pub policy: &'a crate::sign::Policy,
+    /// Whether what [`Acquirer::acquire`] brings is to be installed (a dry run only looks).
+    pub installs: bool,
 }
 
 impl Acquirer<'_> {
@@ -158,7 +160,7 @@ impl Acquirer<'_> {
     ) -> Result<Acquired, Failure> {
         let local = self.project.local();
         let temporary = self.settings.opencorvus_root.join("tmp");
-        self.context(transfers, local, &temporary, true)
+        self.context(transfers, local, &temporary, self.installs)
             .acquire(&Request {
                 label,
                 source: &declaration.source,

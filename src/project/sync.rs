@@ -337,6 +337,7 @@ fn installed_grants(
         project,
         settings,
         policy: &crate::sign::Policy::default(),
+        installs: false,
     }
     .installed(&name.to_string(), &target)?;
     Ok(escalation::capabilities(name, &acquired)?.total)
@@ -779,6 +780,7 @@ fn prepare(
                                 project,
                                 settings,
                                 policy,
+                                installs: false,
                             }
                             .vouch(
                                 &entry.name,
@@ -797,6 +799,8 @@ fn prepare(
                             project,
                             settings,
                             policy,
+                            // A squad installed as locked is read again, not installed.
+                            installs: matches!(step, Step::Fetch(_)),
                         }
                         .acquire(
                             &job,
@@ -856,6 +860,7 @@ fn prepare(
                             project,
                             settings,
                             policy,
+                            installs: true,
                         }
                         .acquire(&job, &label, &concrete, &pins, false)?;
                         if let Some(cooldown) = cooldown.filter(|_| !held_back.is_empty()) {

@@ -239,6 +239,7 @@ pub fn add(
         project,
         settings,
         policy: &files.declared.policy,
+        installs: true,
     }
     .acquire(&job, &declaration.source_text, &acquired_from, &pins, false);
     downloads.end();

@@ -142,6 +142,7 @@ pub(super) fn held_before(
         project,
         settings,
         policy: &crate::sign::Policy::default(),
+        installs: false,
     }
     .installed(&name.to_string(), &target)
     .ok()?;
@@ -213,6 +214,7 @@ pub fn update(
                     project,
                     settings,
                     policy,
+                    installs: !request.dry_run,
                 }
                 .acquire(&job, &label, &declaration, &pins, newest)?;
                 resolve::check_name(
