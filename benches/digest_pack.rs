@@ -9,8 +9,9 @@
 //! - digest of 100,000 small files: `find | xargs sha256sum`;
 //! - pack of a package at the reference's import limits (about 16 MiB in 500 files) and of every
 //!   corpus package (`SQUAD_CORPUS`; skipped, and said, when unset): Info-ZIP `zip -r -X -6`.
-//! - `squad install` of the package at the limits: `cp -r` of the same tree + `sync -f`, the two
-//!   alternating, nine rounds each after a warm-up.
+//! - `squad install` of the package at the limits: `cp -r` of the same tree + `sync -f`, one of
+//!   each per round (squad first), 21 rounds after a warm-up; the ratio is the median of the
+//!   rounds' own ratios.
 //!
 //! Run with `cargo bench --bench digest_pack`. Needs `openssl`, `sha256sum` and `zip` on PATH.
 //! Scratch data goes to a temporary directory that is removed afterwards.
@@ -283,7 +284,7 @@ fn main() {
             cp_runs.push(cp_took);
         }
     }
-    // The disk's speed swings between rounds (the baseline alone took 64-144 ms on one
+    // The disk's speed swings between rounds (the baseline alone took 64-150 ms on one
     // machine): each round's two runs are compared, and the ratio is the median of those.
     let mut paired: Vec<f64> = squad_runs
         .iter()
