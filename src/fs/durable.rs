@@ -119,11 +119,7 @@ impl EarlySync {
 pub fn start_sync(directory: &dir::Dir, own_bytes: u64) -> Option<EarlySync> {
     #[cfg(any(target_os = "linux", target_os = "android"))]
     {
-        if own_bytes < EARLY_SYNC_BYTES
-            || !syncfs_reports_errors()
-            || !syncfs_is_fsync_of_all(directory.descriptor())
-            || unwritten_bytes()? > own_bytes.saturating_add(FOREIGN_UNWRITTEN_LIMIT)
-        {
+        if own_bytes < EARLY_SYNC_BYTES || !whole_sync_applies(directory.descriptor(), own_bytes) {
             return None;
         }
         // An open file description of its own, closed by the thread.
@@ -138,15 +134,7 @@ pub fn start_sync(directory: &dir::Dir, own_bytes: u64) -> Option<EarlySync> {
         .ok()?;
         std::thread::Builder::new()
             .name("early-sync".to_owned())
-            .spawn(move || match rustix::fs::syncfs(&own) {
-                Ok(())
-                | Err(
-                    rustix::io::Errno::NOSYS
-                    | rustix::io::Errno::OPNOTSUPP
-                    | rustix::io::Errno::INVAL,
-                ) => Ok(()),
-                Err(error) => Err(error.into()),
-            })
+            .spawn(move || syncfs(&own).unwrap_or(Ok(())))
             .ok()
             .map(EarlySync)
     }
@@ -192,19 +180,45 @@ fn sync_file_systems(
             file_systems.push((device, descriptor));
         }
     }
-    if unwritten_bytes()? > own.saturating_add(FOREIGN_UNWRITTEN_LIMIT) {
+    if !little_else_unwritten(own) {
         return None;
     }
     for (_, descriptor) in file_systems {
-        match rustix::fs::syncfs(descriptor) {
-            Ok(()) => {}
-            Err(
-                rustix::io::Errno::NOSYS | rustix::io::Errno::OPNOTSUPP | rustix::io::Errno::INVAL,
-            ) => return None,
-            Err(error) => return Some(Err(error.into())),
+        if let Err(error) = syncfs(descriptor)? {
+            return Some(Err(error));
         }
     }
     Some(Ok(()))
+}
+
+/// Whether one `syncfs` may make the items of `own_bytes` on the file system `descriptor` is on
+/// durable ([`sync_all_at_once`]'s rules: the kernel, the file system, a quiet machine).
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn whole_sync_applies(descriptor: std::os::fd::BorrowedFd<'_>, own_bytes: u64) -> bool {
+    syncfs_reports_errors()
+        && syncfs_is_fsync_of_all(descriptor)
+        && little_else_unwritten(own_bytes)
+}
+
+/// Whether the machine holds little unwritten data besides the items' `own_bytes` (at most
+/// `FOREIGN_UNWRITTEN_LIMIT` more); `false` when that cannot be told.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn little_else_unwritten(own_bytes: u64) -> bool {
+    unwritten_bytes()
+        .is_some_and(|unwritten| unwritten <= own_bytes.saturating_add(FOREIGN_UNWRITTEN_LIMIT))
+}
+
+/// `syncfs` of the file system `descriptor` is on; `None` where the file system refuses it
+/// (then each item is `fsync`ed instead).
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn syncfs(descriptor: impl std::os::fd::AsFd) -> Option<io::Result<()>> {
+    match rustix::fs::syncfs(descriptor) {
+        Ok(()) => Some(Ok(())),
+        Err(rustix::io::Errno::NOSYS | rustix::io::Errno::OPNOTSUPP | rustix::io::Errno::INVAL) => {
+            None
+        }
+        Err(error) => Some(Err(error.into())),
+    }
 }
 
 /// Whether the running kernel's `syncfs` reports write errors (Linux 5.8 and later): before,
@@ -305,6 +319,7 @@ fn sync_each(files: &[&std::fs::File], directories: &[&dir::Dir]) -> io::Result<
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fs::ScratchDirectory;
 
     /// A small copy gets no head start; a large one does wherever the later sync would be one
     /// `syncfs`, and its sync answers.
@@ -320,17 +335,13 @@ mod tests {
         )
         .unwrap();
         // Where the later sync would be one `syncfs`, the early one starts: checked, not hoped.
-        let eligible = syncfs_reports_errors()
-            && syncfs_is_fsync_of_all(directory.descriptor())
-            && unwritten_bytes()
-                .is_some_and(|unwritten| unwritten <= EARLY_SYNC_BYTES + FOREIGN_UNWRITTEN_LIMIT);
+        let eligible = whole_sync_applies(directory.descriptor(), EARLY_SYNC_BYTES);
         let early = start_sync(&directory, EARLY_SYNC_BYTES);
         assert_eq!(early.is_some(), eligible);
         if let Some(early) = early {
             early.wait().unwrap();
         }
     }
-    use crate::fs::ScratchDirectory;
 
     #[cfg(any(target_os = "linux", target_os = "android"))]
     #[test]
