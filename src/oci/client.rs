@@ -337,9 +337,9 @@ impl<'c> Repository<'c> {
     /// body, which costs it less than the manifest), else read and hashed with a `GET` where
     /// the answer names no valid digest or the registry does not take `HEAD` (400, 405, 501);
     /// any other failure is the error a `GET` would have met, not a second try. The digest is
-    /// the registry's word, not checked against bytes: for what a tag names now (a warning, an
-    /// `outdated` line and its exit status), never for the bytes squad installs, which are
-    /// fetched by their own digest and checked.
+    /// the registry's word, not checked against bytes: for what a tag names now (`outdated`'s
+    /// line and exit status, a refusal's message), never for the bytes squad installs, whose
+    /// digest squad computes ([`Repository::manifest`]) and checks.
     pub fn manifest_digest(&mut self, tag: &str) -> Result<Option<String>, OciError> {
         let response = self.send(self.manifest_request(Method::Head, tag, IMAGE_MANIFEST))?;
         match response.status {

@@ -456,7 +456,7 @@ pub(super) fn sign_published(
 
 /// The manifest digest the tag `tag` of the session's repository names, or `None` when the
 /// repository has no such tag ([`Repository::manifest_digest`]: the registry's word, for
-/// warnings and `outdated`).
+/// `outdated` and messages).
 pub fn tag_digest(session: &mut Repository<'_>, tag: &str) -> Result<Option<String>, ShareError> {
     Ok(session.manifest_digest(tag)?)
 }
