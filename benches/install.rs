@@ -4,7 +4,9 @@
 //! `rm -r` + `sync -f` of the same folder, in the same run, alternating (ratios only: the
 //! machines are shared and noisy; medians of many runs). The goal's install is a project's
 //! first (it creates `.opencorvus` and its `.gitignore`); a second install into the project
-//! it made is reported beside it. Also measured here:
+//! it made is reported beside it, and so is the floor of what an install promises: the same
+//! folder copied, `syncfs`, renamed into place and its directory `fsync`ed, all in this process,
+//! plus the start of a process that does nothing. Also measured here:
 //!
 //! - the ways to make a staged package durable before the publishing rename, all keeping the
 //!   same promise (every file and directory on disk first): `fsync` of each file and directory,
@@ -142,6 +144,22 @@ fn make_durable(
     }
 }
 
+/// What an install promises, done as plainly as it can be in this process: `source` copied to a
+/// staging directory, that on disk (one `syncfs`), renamed into place, and the rename on disk
+/// (an `fsync` of the directory). Squad's two barriers, without validation, digest, receipt,
+/// lock or fingerprint.
+fn contract_floor(source: &Path, dir: &Path) -> Duration {
+    let staged = dir.join("floor-staged");
+    let placed = dir.join("floor");
+    let _ = std::fs::remove_dir_all(&placed);
+    let start = Instant::now();
+    squad::fs::copy_tree(source, &staged).unwrap();
+    rustix::fs::syncfs(std::fs::File::open(&staged).unwrap()).unwrap();
+    std::fs::rename(&staged, &placed).unwrap();
+    std::fs::File::open(dir).unwrap().sync_all().unwrap();
+    start.elapsed()
+}
+
 fn main() {
     let squad = env!("CARGO_BIN_EXE_squad");
     let corpus = std::env::var_os("SQUAD_CORPUS")
@@ -188,6 +206,7 @@ fn main() {
     let copy_arg = copy_target.to_str().unwrap();
     let (mut install, mut uninstall, mut cp_sync, mut rm_sync, mut install_again) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut contract = Vec::new();
     // One warm-up of each, so every side starts with a warm page cache.
     for round in 0..=RUNS {
         let _ = std::fs::remove_dir_all(&copy_target);
@@ -230,7 +249,9 @@ fn main() {
             &project,
             &env,
         );
+        let floor = contract_floor(&source, dir);
         if round > 0 {
+            contract.push(floor);
             cp_sync.push(cp);
             install.push(ours);
             rm_sync.push(rm);
@@ -268,6 +289,12 @@ fn main() {
         ratio(uninstall, rm_sync)
     );
     println!("(starting a process that does nothing: {})", ms(spawn));
+    let floor = median(contract) + spawn;
+    println!(
+        "install into a project that exists, against its floor (copy, syncfs, rename, fsync of the directory in one process, plus a process start: {}): squad/floor {:.2}x",
+        ms(floor),
+        ratio(install_again, floor)
+    );
 
     // Durability of a staged copy: the same files written, then made durable several ways,
     // with more and more of another process's data written (not synced) on the same file

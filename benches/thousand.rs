@@ -4,6 +4,8 @@
 //! 30 ms) and `squad list` (goal: at most 100 ms), each against the same command with the
 //! install fingerprints moved away (every installed package hashed, as before
 //! docs/fingerprints.md), and against `squad --version` (the process floor), in the same run.
+//! Also the floor of the no-op's proof: every file and directory of the installed packages
+//! looked at (`fstatat` relative to its package's directory, on two threads) and nothing else.
 //!
 //! The squads are copies of the corpus packages (`SQUAD_CORPUS`) given new ids
 //! (`<id>-0000` … `<id>-0999`, the package's own references renamed with it), packed, and
@@ -112,6 +114,54 @@ fn move_fingerprints(from: &Path, to: &Path) -> usize {
     moved
 }
 
+/// Every entry below each installed package of `scope` (`<namespace>/<id>/…`), relative to it.
+fn installed_entries(scope: &Path) -> Vec<(PathBuf, Vec<PathBuf>)> {
+    let mut packages = Vec::new();
+    for namespace in std::fs::read_dir(scope).unwrap() {
+        let namespace = namespace.unwrap().path();
+        if !namespace.is_dir() {
+            continue;
+        }
+        for package in std::fs::read_dir(&namespace).unwrap() {
+            let package = package.unwrap().path();
+            if !package.is_dir() {
+                continue;
+            }
+            let entries = walkdir::WalkDir::new(&package)
+                .min_depth(1)
+                .into_iter()
+                .map(|entry| {
+                    let entry = entry.unwrap();
+                    entry.path().strip_prefix(&package).unwrap().to_path_buf()
+                })
+                .collect();
+            packages.push((package, entries));
+        }
+    }
+    packages
+}
+
+/// The time to look at every entry of `packages` once, on two threads: each package's
+/// directory opened, each entry `fstatat` from it.
+fn stat_all(packages: &[(PathBuf, Vec<PathBuf>)]) -> Duration {
+    let look = |part: &[(PathBuf, Vec<PathBuf>)]| {
+        for (package, entries) in part {
+            let directory = std::fs::File::open(package).unwrap();
+            for entry in entries {
+                rustix::fs::statat(&directory, entry, rustix::fs::AtFlags::SYMLINK_NOFOLLOW)
+                    .unwrap();
+            }
+        }
+    };
+    let start = std::time::Instant::now();
+    let (first, second) = packages.split_at(packages.len() / 2);
+    std::thread::scope(|scope| {
+        scope.spawn(|| look(first));
+        look(second);
+    });
+    start.elapsed()
+}
+
 fn main() {
     let corpus = support::corpus();
     let target = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target");
@@ -145,6 +195,11 @@ fn main() {
     let noop = noop.min(timed(&sync, &home, RUNS));
     let listed = listed.min(timed(&list, &home, RUNS));
 
+    let packages = installed_entries(&home.join("project/.opencorvus/expert-squads"));
+    assert_eq!(packages.len(), SQUADS);
+    let entries: usize = packages.iter().map(|(_, entries)| entries.len()).sum();
+    let proof = median((0..RUNS).map(|_| stat_all(&packages)).collect());
+
     println!("{SQUADS} squads from local archives (corpus copies with new ids), medians");
     println!("cold `squad sync` of the {SQUADS}: {}", ms(cold));
     println!("`squad --version` (the process floor): {}", ms(floor));
@@ -165,4 +220,10 @@ fn main() {
             ours.as_secs_f64() / floor.as_secs_f64()
         );
     }
+    println!(
+        "the proof's floor: {entries} installed files and directories looked at, on two threads: {}; with the process floor {}; the no-op is {:.2}x that",
+        ms(proof),
+        ms(proof + floor),
+        noop.as_secs_f64() / (proof + floor).as_secs_f64()
+    );
 }
